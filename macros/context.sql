@@ -1,0 +1,62 @@
+{#- Where a rule runs: the dbt test node, the data source it is attached to, the scan-level settings
+    of that data source, and the column types used to convert bounds. -#}
+
+{#- The dbt test node being compiled. Inside a generic test `model` is the tested relation, but in a
+    macro called from it the context's `model` is the test node itself. -#}
+{% macro current_test_node() %}{{ return(model) }}{% endmacro %}
+
+{#- The manifest node (model, seed, snapshot) or source the test is attached to. -#}
+{% macro data_source_node(test_node) %}
+  {%- set uid = test_node.get('attached_node') -%}
+  {%- if not uid -%}
+    {%- set deps = test_node.get('depends_on', {}).get('nodes', []) -%}
+    {%- set uid = deps[0] if deps | length > 0 else none -%}
+  {%- endif -%}
+  {%- if uid and uid in graph.nodes -%}{{ return(graph.nodes[uid]) }}{%- endif -%}
+  {%- if uid and uid in graph.sources -%}{{ return(graph.sources[uid]) }}{%- endif -%}
+  {{ return(none) }}
+{% endmacro %}
+
+{#- The `meta: dataplex_dq:` block of a data source (config.meta in dbt >= 1.10, or top-level meta). -#}
+{% macro data_source_settings(source_node) %}
+  {%- if source_node is none -%}{{ return({}) }}{%- endif -%}
+  {%- set cfg_meta = (source_node.get('config') or {}).get('meta') or {} -%}
+  {%- set meta = source_node.get('meta') or {} -%}
+  {{ return(cfg_meta.get('dataplex_dq') or meta.get('dataplex_dq') or {}) }}
+{% endmacro %}
+
+{#- A Relation object for a data source node, for adapter introspection. -#}
+{% macro data_source_relation(source_node) %}
+  {%- set identifier = source_node.get('alias') or source_node.get('identifier') or source_node.get('name') -%}
+  {{ return(api.Relation.create(database=source_node.get('database'), schema=source_node.get('schema'), identifier=identifier)) }}
+{% endmacro %}
+
+{#- {column name (lower case): data type} of a relation. One metadata query. -#}
+{% macro column_types(relation) %}
+  {%- set types = {} -%}
+  {%- for col in adapter.get_columns_in_relation(relation) -%}
+    {%- do types.update({col.name | lower: col.data_type}) -%}
+  {%- endfor -%}
+  {{ return(types) }}
+{% endmacro %}
+
+{#- Rule name: the dbt test's own name when the user gave one; otherwise a stable valid Dataplex name
+    derived from the rule type, the column and the test's unique id. -#}
+{% macro rule_name_for(test_node, rule_type, column) %}
+  {%- set name = test_node.get('name') or '' -%}
+  {%- if not name.startswith('dataplex_dq_' ~ rule_type) -%}{{ return(name) }}{%- endif -%}
+  {%- set digest = local_md5(test_node.get('unique_id') or name)[:6] -%}
+  {%- set base = rule_type.replace('_expectation', '').replace('_', '-') -%}
+  {%- if column -%}
+    {%- set col = modules.re.sub('[^A-Za-z0-9]+', '-', column | string).strip('-') | lower -%}
+    {%- set base = (base ~ '-' ~ col)[:55].strip('-') -%}
+  {%- endif -%}
+  {{ return(base ~ '-' ~ digest) }}
+{% endmacro %}
+
+{#- The relation dbt stores the metrics row(s) in: short, unique per test, safe on every warehouse. -#}
+{% macro metrics_alias(test_node) %}
+  {%- set name = test_node.get('name') or 'rule' -%}
+  {%- set readable = modules.re.sub('[^A-Za-z0-9]+', '_', name).strip('_')[:40] | lower -%}
+  {{ return('dq_' ~ readable ~ '_' ~ local_md5(test_node.get('unique_id') or name)[:8]) }}
+{% endmacro %}

@@ -1,0 +1,121 @@
+{#- The metrics query of one rule: a SELECT returning exactly one row with the columns of the metrics
+    contract (docs/ARCHITECTURE.md). `ctx` describes where the rule runs:
+      from_sql         the relation (or dbt's `where` subquery) the rule reads
+      row_filter       data-source row filter, or none
+      sampling_percent data-source sampling percent, or none
+      data_type        warehouse type of the rule's column, or none
+      test_unique_id, source_unique_id  -#}
+
+{% macro rule_metrics_sql(rule, ctx) %}
+  {%- if rule.suspended -%}
+    {{ return(dataplex_dq.metrics_select(rule, ctx, {'status': "'SUSPENDED'", 'passed': 'true'}, none)) }}
+  {%- endif -%}
+  {%- set sampling = ctx.sampling_percent if ctx.sampling_percent and ctx.sampling_percent < 100 else none -%}
+  {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, sampling) -%}
+  {%- set col = adapter.quote(rule.column) if rule.column else none -%}
+  {%- set null_count = "sum(case when " ~ col ~ " is null then 1 else 0 end)" if col else "null" -%}
+  {%- set rt = rule.rule_type -%}
+  {%- set ctes = ["dq_scope as (\n  " ~ scope_sql ~ "\n)"] -%}
+  {%- set m = {} -%}
+
+  {%- if rt in dataplex_dq.row_level_rule_types() -%}
+    {%- if rt == 'uniqueness_expectation' -%}
+      {%- do ctes.append("dq_counts as (\n  select count(*) as row_count, " ~ null_count ~ " as null_count from dq_scope\n)") -%}
+      {%- do ctes.append("dq_unique as (\n  select count(*) as passed_count from (\n    select " ~ col ~ " from dq_scope where " ~ col ~ " is not null group by " ~ col ~ " having count(*) = 1\n  ) dq_singletons\n)") -%}
+      {%- set from_clause = "dq_counts cross join dq_unique" -%}
+    {%- else -%}
+      {%- set predicate = dataplex_dq.row_predicate(rule, col, ctx.data_type, scope_sql) -%}
+      {%- do ctes.append("dq_counts as (\n  select\n    count(*) as row_count,\n    " ~ null_count ~ " as null_count,\n    sum(case when " ~ predicate ~ " then 1 else 0 end) as passed_count\n  from dq_scope\n)") -%}
+      {%- set from_clause = "dq_counts" -%}
+    {%- endif -%}
+    {%- set evaluated = "(row_count - coalesce(null_count, 0))" if rule.ignore_null else "row_count" -%}
+    {%- set ratio = "case when " ~ evaluated ~ " = 0 then 1.0 else cast(coalesce(passed_count, 0) as " ~ dataplex_dq.type_double() ~ ") / " ~ evaluated ~ " end" -%}
+    {%- set threshold = rule.threshold if rule.threshold else 1.0 -%}
+    {%- set passed = "(" ~ ratio ~ ") >= cast(" ~ threshold ~ " as " ~ dataplex_dq.type_double() ~ ")" -%}
+    {%- do m.update({
+        'row_count': 'row_count', 'null_count': 'null_count', 'evaluated_count': evaluated,
+        'passed_count': 'coalesce(passed_count, 0)', 'pass_ratio': ratio, 'passed': passed,
+        'threshold': threshold, 'failing_rows_query': dataplex_dq.string_literal(dataplex_dq.failing_rows_query(rule, ctx, col)),
+        'from': from_clause}) -%}
+
+  {%- elif rt == 'statistic_range_expectation' -%}
+    {%- set stat = dataplex_dq.statistic_expression(rule.params.statistic, col) -%}
+    {%- set bound_type = dataplex_dq.type_double() if rule.params.statistic == 'MEAN' else ctx.data_type -%}
+    {%- do ctes.append("dq_counts as (\n  select count(*) as row_count, " ~ null_count ~ " as null_count, " ~ stat ~ " as stat_value from dq_scope\n)") -%}
+    {%- do m.update({
+        'row_count': 'row_count', 'null_count': 'null_count',
+        'passed': "coalesce(stat_value is not null and " ~ dataplex_dq.bounds_predicate('stat_value', rule.params, bound_type) ~ ", false)",
+        'statistic_value': dataplex_dq.safe_cast_double('stat_value'), 'from': 'dq_counts'}) -%}
+
+  {%- elif rt == 'table_condition_expectation' -%}
+    {%- set expr = dataplex_dq.expand_data_reference(rule.params.sql_expression, scope_sql) -%}
+    {%- do ctes.append("dq_counts as (\n  select count(*) as row_count, " ~ null_count ~ " as null_count from dq_scope\n)") -%}
+    {%- do ctes.append("dq_condition as (\n  select coalesce(min(case when dq_value then 1 else 0 end), 1) as condition_ok from (\n    select (" ~ expr ~ ") as dq_value from dq_scope\n  ) dq_values\n)") -%}
+    {%- do m.update({'row_count': 'row_count', 'null_count': 'null_count', 'passed': 'condition_ok = 1', 'from': 'dq_counts cross join dq_condition'}) -%}
+
+  {%- elif rt == 'sql_assertion' -%}
+    {%- set stmt = dataplex_dq.expand_data_reference(rule.params.sql_statement, scope_sql) -%}
+    {%- do ctes.append("dq_counts as (\n  select count(*) as row_count, " ~ null_count ~ " as null_count from dq_scope\n)") -%}
+    {%- do ctes.append("dq_assertion as (\n  select count(*) as assertion_row_count from (\n" ~ stmt ~ "\n  ) dq_assertion_rows\n)") -%}
+    {%- do m.update({'row_count': 'row_count', 'null_count': 'null_count', 'assertion_row_count': 'assertion_row_count',
+                     'passed': 'assertion_row_count = 0', 'from': 'dq_counts cross join dq_assertion'}) -%}
+  {%- endif -%}
+
+  {%- do m.update({'status': "case when " ~ m.passed ~ " then 'PASSED' else 'FAILED' end"}) -%}
+  {{ return("with " ~ (ctes | join(",\n")) ~ "\n" ~ dataplex_dq.metrics_select(rule, ctx, m, m.get('from'))) }}
+{% endmacro %}
+
+{#- The final projection of the metrics contract. `m` maps metric names to SQL expressions over
+    `from_clause`; missing metrics are typed NULLs. -#}
+{% macro metrics_select(rule, ctx, m, from_clause) %}
+  {%- set s = dbt.type_string() -%}
+  {%- set b = dbt.type_bigint() -%}
+  {%- set d = dataplex_dq.type_double() -%}
+  {%- set bool = dbt.type_boolean() -%}
+  {%- set lit = dataplex_dq.string_literal -%}
+  {%- set threshold = m.get('threshold') -%}
+  {%- set cols = [
+      ("cast(" ~ lit(invocation_id) ~ " as " ~ s ~ ")", "dq_invocation_id"),
+      ("cast(" ~ lit(ctx.test_unique_id) ~ " as " ~ s ~ ")", "dq_test_unique_id"),
+      ("cast(" ~ lit(ctx.source_unique_id) ~ " as " ~ s ~ ")", "dq_data_source"),
+      ("cast(" ~ (ctx.rule_index or 0) ~ " as " ~ dbt.type_int() ~ ")", "rule_index"),
+      ("cast(" ~ lit(rule.name) ~ " as " ~ s ~ ")", "rule_name"),
+      ("cast(" ~ lit(rule.rule_type) ~ " as " ~ s ~ ")", "rule_type"),
+      ("cast(" ~ (lit(rule.column) if rule.column else "null") ~ " as " ~ s ~ ")", "rule_column"),
+      ("cast(" ~ (lit(rule.dimension) if rule.dimension else "null") ~ " as " ~ s ~ ")", "rule_dimension"),
+      ("cast(" ~ (threshold if threshold is not none else "null") ~ " as " ~ d ~ ")", "rule_threshold"),
+      ("cast(" ~ ("true" if rule.ignore_null else "false") ~ " as " ~ bool ~ ")", "rule_ignore_null"),
+      ("cast(" ~ ("true" if rule.suspended else "false") ~ " as " ~ bool ~ ")", "rule_suspended"),
+      ("cast(" ~ m.get('status') ~ " as " ~ s ~ ")", "rule_status"),
+      ("cast(" ~ m.get('row_count', 'null') ~ " as " ~ b ~ ")", "row_count"),
+      ("cast(" ~ m.get('evaluated_count', 'null') ~ " as " ~ b ~ ")", "evaluated_count"),
+      ("cast(" ~ m.get('passed_count', 'null') ~ " as " ~ b ~ ")", "passed_count"),
+      ("cast(" ~ m.get('null_count', 'null') ~ " as " ~ b ~ ")", "null_count"),
+      ("cast(" ~ m.get('pass_ratio', 'null') ~ " as " ~ d ~ ")", "pass_ratio"),
+      ("cast(" ~ m.get('passed') ~ " as " ~ bool ~ ")", "passed"),
+      ("cast(" ~ m.get('assertion_row_count', 'null') ~ " as " ~ b ~ ")", "assertion_row_count"),
+      ("cast(" ~ m.get('statistic_value', 'null') ~ " as " ~ d ~ ")", "statistic_value"),
+      ("cast(" ~ m.get('failing_rows_query', 'null') ~ " as " ~ s ~ ")", "failing_rows_query"),
+      ("cast(" ~ (lit(ctx.row_filter) if ctx.row_filter else "null") ~ " as " ~ s ~ ")", "scope_row_filter"),
+      ("cast(" ~ (ctx.sampling_percent if ctx.sampling_percent else "null") ~ " as " ~ d ~ ")", "scope_sampling_percent"),
+      (dataplex_dq.current_timestamp_utc(), "evaluated_at"),
+  ] -%}
+  {%- set lines = [] -%}
+  {%- for expr, name in cols -%}{%- do lines.append("  " ~ expr ~ " as " ~ name) -%}{%- endfor -%}
+  {{ return("select\n" ~ (lines | join(",\n")) ~ ("\nfrom " ~ from_clause if from_clause else "")) }}
+{% endmacro %}
+
+{#- SPEC 4: a ready-to-run query returning the failing rows, all columns, within the same row filter
+    (sampling is not reproduced). -#}
+{% macro failing_rows_query(rule, ctx, col) %}
+  {%- set base = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, none) -%}
+  {%- if rule.rule_type == 'uniqueness_expectation' -%}
+    {%- set dup = "select " ~ col ~ " from (" ~ base ~ ") dq_scope where " ~ col ~ " is not null group by " ~ col ~ " having count(*) > 1" -%}
+    {%- set cond = col ~ " in (" ~ dup ~ ")" -%}
+    {%- if not rule.ignore_null -%}{%- set cond = cond ~ " or " ~ col ~ " is null" -%}{%- endif -%}
+    {{ return("select * from (" ~ base ~ ") dq_scope where " ~ cond) }}
+  {%- endif -%}
+  {%- set predicate = dataplex_dq.row_predicate(rule, col, ctx.data_type, base) -%}
+  {%- if rule.ignore_null -%}{%- set predicate = "(" ~ col ~ " is null or " ~ predicate ~ ")" -%}{%- endif -%}
+  {{ return("select * from (" ~ base ~ ") dq_scope where not coalesce(" ~ predicate ~ ", false)") }}
+{% endmacro %}

@@ -1,0 +1,151 @@
+{#- The shared builder behind every per-rule generic test (macros/rules/*.sql).
+
+    A rule is normalized into one dict, the same shape the data_quality_scan test uses:
+      {rule_type, name, description, column, dimension, threshold, ignore_null, suspended,
+       params: {rule-type fields}, debug_queries, attributes}
+    The test returns one metrics row (docs/ARCHITECTURE.md); dbt keeps it in the warehouse
+    (store_failures) and counts the rules that did not pass as the test's failures. -#}
+
+{% macro rule_test(rule_type, model, column_name, args, unknown_args) %}
+  {%- set node = dataplex_dq.current_test_node() -%}
+  {{ config(
+      store_failures=true,
+      store_failures_as='table',
+      fail_calc='coalesce(sum(case when passed then 0 else 1 end), 0)',
+      alias=dataplex_dq.metrics_alias(node)
+  ) }}
+  {%- if not execute -%}{{ return("select 1 as passed") }}{%- endif -%}
+
+  {%- set column = column_name if column_name else args.get('column') -%}
+  {%- set rule = dataplex_dq.normalize_rule(rule_type, node, column, args) -%}
+  {%- set source_node = dataplex_dq.data_source_node(node) -%}
+  {%- set where = {'source': dataplex_dq.describe_source(source_node, model), 'rule': rule.name, 'test': 'dataplex_dq.' ~ rule_type} -%}
+
+  {%- for key in unknown_args -%}
+    {{ dataplex_dq.raise_rule_error(where, key, "unknown argument; dataplex_dq." ~ rule_type ~ " takes: " ~ (args.keys() | list | join(', '))) }}
+  {%- endfor -%}
+  {%- if column_name and args.get('column') and (args.get('column') | lower) != (column_name | lower) -%}
+    {{ dataplex_dq.raise_rule_error(where, 'column', "the test is declared under column '" ~ column_name ~ "' but its argument says '" ~ args.get('column') ~ "'") }}
+  {%- endif -%}
+  {{ dataplex_dq.validate_rule(rule, where) }}
+
+  {%- if source_node is none -%}
+    {{ dataplex_dq.raise_rule_error(where, none, "the test is not attached to a model, seed, snapshot or source") }}
+  {%- endif -%}
+  {%- set settings = dataplex_dq.data_source_settings(source_node) -%}
+  {{ dataplex_dq.validate_scope_settings(settings, where, ['row_filter', 'sampling_percent', 'post_scan_actions']) }}
+  {{ dataplex_dq.validate_rules_of_source(source_node, node, rule, where) }}
+
+  {%- set data_type = none -%}
+  {%- if rule.column and not rule.suspended -%}
+    {%- set data_type = dataplex_dq.checked_column_type(rule, source_node, where) -%}
+  {%- endif -%}
+
+  {%- set ctx = {
+      'from_sql': model,
+      'row_filter': settings.get('row_filter'),
+      'sampling_percent': settings.get('sampling_percent'),
+      'data_type': data_type,
+      'test_unique_id': node.unique_id,
+      'source_unique_id': source_node.unique_id,
+      'rule_index': 0,
+  } -%}
+  {{ return(dataplex_dq.rule_metrics_sql(rule, ctx)) }}
+{% endmacro %}
+
+{#- One rule, normalized. Scalars from YAML (numbers, dates) become the proto's strings. -#}
+{% macro normalize_rule(rule_type, node, column, args) %}
+  {%- set params = {} -%}
+  {%- for key in ['min_value', 'max_value'] -%}
+    {%- if key in args and args.get(key) is not none -%}
+      {%- do params.update({key: dataplex_dq.scalar_text(args.get(key)) if dataplex_dq._is_scalar(args.get(key)) else args.get(key)}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- for key in ['strict_min_enabled', 'strict_max_enabled', 'regex', 'sql_expression', 'sql_statement'] -%}
+    {%- if key in args and args.get(key) is not none -%}{%- do params.update({key: args.get(key)}) -%}{%- endif -%}
+  {%- endfor -%}
+  {%- if 'statistic' in args -%}
+    {%- do params.update({'statistic': (args.get('statistic') | string | upper) if args.get('statistic') is string else args.get('statistic')}) -%}
+  {%- endif -%}
+  {%- if 'values' in args -%}
+    {%- set values = args.get('values') -%}
+    {%- if values is iterable and values is not string and values is not mapping -%}
+      {%- set values = values | map('string') | list -%}
+    {%- endif -%}
+    {%- do params.update({'values': values}) -%}
+  {%- endif -%}
+  {%- set description = node.get('description') or none -%}
+  {{ return({
+      'rule_type': rule_type,
+      'name': dataplex_dq.rule_name_for(node, rule_type, column),
+      'description': description,
+      'column': column,
+      'dimension': args.get('dimension'),
+      'threshold': args.get('threshold'),
+      'ignore_null': args.get('ignore_null') or false,
+      'suspended': args.get('suspended') or false,
+      'params': params,
+      'debug_queries': args.get('debug_queries'),
+      'attributes': args.get('attributes'),
+  }) }}
+{% endmacro %}
+
+{% macro describe_source(source_node, model) %}
+  {%- if source_node is none -%}{{ return("data source " ~ model) }}{%- endif -%}
+  {%- if source_node.resource_type == 'source' -%}
+    {{ return("source '" ~ source_node.source_name ~ "." ~ source_node.name ~ "'") }}
+  {%- endif -%}
+  {{ return(source_node.resource_type ~ " '" ~ source_node.name ~ "'") }}
+{% endmacro %}
+
+{#- The warehouse type of the rule's column, after checking it exists and the bounds/values convert. -#}
+{% macro checked_column_type(rule, source_node, where) %}
+  {%- set types = dataplex_dq.column_types(dataplex_dq.data_source_relation(source_node)) -%}
+  {%- set key = rule.column | lower -%}
+  {%- if key.startswith('"') or key.startswith('`') -%}{%- set key = key[1:-1] -%}{%- endif -%}
+  {%- if key not in types -%}
+    {{ dataplex_dq.raise_rule_error(where, 'column', "column '" ~ rule.column ~ "' does not exist in " ~ source_node.get('relation_name') ~ "; its columns are: " ~ (types.keys() | list | join(', '))) }}
+  {%- endif -%}
+  {%- set data_type = types[key] -%}
+  {%- set checks = [] -%}
+  {%- if rule.rule_type == 'range_expectation' or (rule.rule_type == 'statistic_range_expectation' and rule.params.statistic != 'MEAN') -%}
+    {%- for field in ['min_value', 'max_value'] -%}
+      {%- if rule.params.get(field) is not none -%}{%- do checks.append((field, rule.params.get(field), data_type)) -%}{%- endif -%}
+    {%- endfor -%}
+  {%- elif rule.rule_type == 'statistic_range_expectation' -%}
+    {%- for field in ['min_value', 'max_value'] -%}
+      {%- if rule.params.get(field) is not none -%}{%- do checks.append((field, rule.params.get(field), 'double')) -%}{%- endif -%}
+    {%- endfor -%}
+  {%- elif rule.rule_type == 'set_expectation' -%}
+    {%- for v in rule.params.get('values') -%}{%- do checks.append(('values[' ~ loop.index0 ~ ']', v, data_type)) -%}{%- endfor -%}
+  {%- endif -%}
+  {%- for field, value, t in checks -%}
+    {%- set problem = dataplex_dq.bound_problem(value, t) -%}
+    {%- if problem -%}{{ dataplex_dq.raise_rule_error(where, field, problem) }}{%- endif -%}
+  {%- endfor -%}
+  {{ return(data_type) }}
+{% endmacro %}
+
+{#- Checks across all dataplex_dq rules of one data source: unique names, at most 1,000 rules. -#}
+{% macro validate_rules_of_source(source_node, this_node, rule, where) %}
+  {%- set names = [] -%}
+  {%- for other in graph.nodes.values() -%}
+    {%- if other.resource_type == 'test' and other.get('attached_node') == source_node.unique_id
+          and (other.get('test_metadata') or {}).get('namespace') == 'dataplex_dq' -%}
+      {%- set other_type = other.test_metadata.name -%}
+      {%- if other_type == 'data_quality_scan' -%}
+        {%- set other_rules = (other.test_metadata.kwargs or {}).get('rules') or [] -%}
+        {%- for r in other_rules -%}{%- do names.append(r.get('name') if r is mapping else none) -%}{%- endfor -%}
+      {%- elif other.unique_id != this_node.unique_id -%}
+        {%- set other_column = other.get('column_name') or (other.test_metadata.kwargs or {}).get('column') -%}
+        {%- do names.append(dataplex_dq.rule_name_for(other, other_type, other_column)) -%}
+      {%- endif -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if rule.name in names -%}
+    {{ dataplex_dq.raise_rule_error(where, 'name', "another rule on the same data source is also named '" ~ rule.name ~ "'; rule names must be unique per data source") }}
+  {%- endif -%}
+  {%- if (names | length) + 1 > 1000 -%}
+    {{ dataplex_dq.raise_rule_error(where, none, "the data source has " ~ ((names | length) + 1) ~ " rules; Dataplex allows at most 1000 per data source") }}
+  {%- endif -%}
+{% endmacro %}

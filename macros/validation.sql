@@ -1,0 +1,221 @@
+{#- Declaration checks (SPEC 3c). Every error names the data source, the rule, the test and the field,
+    and is raised while dbt compiles the test, never as a warehouse error later. -#}
+
+{% macro row_level_rule_types() %}
+  {{ return(['range_expectation', 'non_null_expectation', 'set_expectation', 'regex_expectation', 'uniqueness_expectation', 'row_condition_expectation']) }}
+{% endmacro %}
+
+{% macro ignore_null_rule_types() %}
+  {{ return(['range_expectation', 'set_expectation', 'regex_expectation', 'uniqueness_expectation']) }}
+{% endmacro %}
+
+{#- Raise a compiler error about one field of one rule. `where` = {'source': ..., 'rule': ..., 'test': ...}. -#}
+{% macro raise_rule_error(where, field, message) %}
+  {%- set msg = "dataplex_dq: " ~ where.source ~ ", rule '" ~ where.rule ~ "' (" ~ where.test ~ ")" -%}
+  {%- if field -%}{%- set msg = msg ~ ", field '" ~ field ~ "'" -%}{%- endif -%}
+  {{ exceptions.raise_compiler_error(msg ~ ": " ~ message) }}
+{% endmacro %}
+
+{% macro _is_scalar(value) %}
+  {{ return(value is not none and value is not mapping and (value is string or value is number or value is not iterable)) }}
+{% endmacro %}
+
+{#- Turn a YAML scalar (string, number, date) into the proto's string form. -#}
+{% macro scalar_text(value) %}
+  {%- if value is none -%}{{ return(none) }}{%- endif -%}
+  {%- if value is boolean -%}{{ return('true' if value else 'false') }}{%- endif -%}
+  {{ return(value | string) }}
+{% endmacro %}
+
+{% macro _check_bool(rule, where, field) %}
+  {%- set value = rule.get(field) -%}
+  {%- if value is not none and value is not boolean -%}
+    {{ dataplex_dq.raise_rule_error(where, field, "must be true or false, got " ~ value ~ "") }}
+  {%- endif -%}
+{% endmacro %}
+
+{#- A regex the warehouse (re2) cannot compile: unbalanced groups or classes, or constructs re2 lacks. -#}
+{% macro regex_problem(pattern) %}
+  {%- if (pattern | length) == 0 -%}{{ return("must not be empty") }}{%- endif -%}
+  {%- set unsupported = modules.re.search('\\(\\?(=|!|<=|<!|>)|\\\\[1-9]|[*+?}]\\+', pattern) -%}
+  {%- if unsupported -%}
+    {{ return("uses '" ~ unsupported.group(0) ~ "' (lookaround, backreference or possessive/atomic group), which re2 does not support") }}
+  {%- endif -%}
+  {%- set state = {'depth': 0, 'in_class': false, 'escaped': false, 'problem': none} -%}
+  {%- for ch in pattern -%}
+    {%- if state.escaped -%}{%- do state.update({'escaped': false}) -%}
+    {%- elif ch == '\\' -%}{%- do state.update({'escaped': true}) -%}
+    {%- elif state.in_class -%}{%- if ch == ']' -%}{%- do state.update({'in_class': false}) -%}{%- endif -%}
+    {%- elif ch == '[' -%}{%- do state.update({'in_class': true}) -%}
+    {%- elif ch == '(' -%}{%- do state.update({'depth': state.depth + 1}) -%}
+    {%- elif ch == ')' -%}
+      {%- if state.depth == 0 and state.problem is none -%}{%- do state.update({'problem': "has an unmatched ')'"}) -%}{%- endif -%}
+      {%- do state.update({'depth': state.depth - 1 if state.depth > 0 else 0}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if state.problem -%}{{ return(state.problem) }}{%- endif -%}
+  {%- if state.escaped -%}{{ return("ends with a lone backslash") }}{%- endif -%}
+  {%- if state.in_class -%}{{ return("has an unterminated character class '['") }}{%- endif -%}
+  {%- if state.depth > 0 -%}{{ return("has an unmatched '('") }}{%- endif -%}
+  {%- if modules.re.search('(^|[^\\\\])[*+?]{1}[*]', pattern) -%}{{ return("has a repeated quantifier") }}{%- endif -%}
+  {{ return(none) }}
+{% endmacro %}
+
+{#- Static checks of one normalized rule (see rule_test.sql for its shape). -#}
+{% macro validate_rule(rule, where) %}
+  {%- set rule_type = rule.rule_type -%}
+  {%- set row_level = rule_type in dataplex_dq.row_level_rule_types() -%}
+  {%- set params = rule.params -%}
+
+  {#- name -#}
+  {%- if not modules.re.match('^[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$', rule.name or '') -%}
+    {{ dataplex_dq.raise_rule_error(where, 'name', "'" ~ rule.name ~ "' is not a valid Dataplex rule name: use letters, digits and hyphens, start with a letter, end with a letter or digit, at most 63 characters") }}
+  {%- endif -%}
+  {%- if rule.description is not none and (rule.description | string | length) > 1024 -%}
+    {{ dataplex_dq.raise_rule_error(where, 'description', "is " ~ (rule.description | string | length) ~ " characters long; at most 1024 are allowed") }}
+  {%- endif -%}
+  {%- if rule.dimension is not none and not modules.re.match('^[A-Z]{1,30}$', rule.dimension | string) -%}
+    {{ dataplex_dq.raise_rule_error(where, 'dimension', "'" ~ rule.dimension ~ "' must be 1 to 30 upper-case letters (e.g. VALIDITY, COMPLETENESS or a custom name like TIMELINESS)") }}
+  {%- endif -%}
+
+  {#- threshold -#}
+  {%- if rule.threshold is not none -%}
+    {%- if not row_level -%}
+      {{ dataplex_dq.raise_rule_error(where, 'threshold', "is only allowed on row-level rules; " ~ rule_type ~ " is an aggregate rule that passes or fails as a whole") }}
+    {%- endif -%}
+    {%- if rule.threshold is boolean or rule.threshold is not number or rule.threshold < 0 or rule.threshold > 1 -%}
+      {{ dataplex_dq.raise_rule_error(where, 'threshold', "must be a number between 0 and 1 (0 means 1.0), got " ~ rule.threshold) }}
+    {%- endif -%}
+  {%- endif -%}
+
+  {#- booleans -#}
+  {%- for field in ['ignore_null', 'suspended'] -%}{{ dataplex_dq._check_bool(rule, where, field) }}{%- endfor -%}
+  {%- if rule.ignore_null and rule_type not in dataplex_dq.ignore_null_rule_types() -%}
+    {{ dataplex_dq.raise_rule_error(where, 'ignore_null', "is only valid for range, regex, set and uniqueness rules, not " ~ rule_type) }}
+  {%- endif -%}
+
+  {#- column -#}
+  {%- if rule_type in ['range_expectation', 'non_null_expectation', 'set_expectation', 'regex_expectation', 'uniqueness_expectation', 'statistic_range_expectation'] and not rule.column -%}
+    {{ dataplex_dq.raise_rule_error(where, 'column', "is required: declare this test under a column (columns: - name: ... data_tests:)") }}
+  {%- endif -%}
+  {%- if rule.column is not none and rule.column is not string -%}
+    {{ dataplex_dq.raise_rule_error(where, 'column', "must be a column name, got " ~ rule.column) }}
+  {%- endif -%}
+
+  {#- rule-type fields -#}
+  {%- if rule_type in ['range_expectation', 'statistic_range_expectation'] -%}
+    {%- if params.get('min_value') is none and params.get('max_value') is none -%}
+      {{ dataplex_dq.raise_rule_error(where, 'min_value', "at least one of min_value and max_value must be given") }}
+    {%- endif -%}
+    {%- for field in ['min_value', 'max_value'] -%}
+      {%- if params.get(field) is not none and not dataplex_dq._is_scalar(params.get(field)) -%}
+        {{ dataplex_dq.raise_rule_error(where, field, "must be a single value, got " ~ params.get(field)) }}
+      {%- endif -%}
+    {%- endfor -%}
+    {%- for field in ['strict_min_enabled', 'strict_max_enabled'] -%}{{ dataplex_dq._check_bool(params, where, field) }}{%- endfor -%}
+  {%- endif -%}
+  {%- if rule_type == 'statistic_range_expectation' and params.get('statistic') not in ['MEAN', 'MIN', 'MAX'] -%}
+    {{ dataplex_dq.raise_rule_error(where, 'statistic', "must be one of MEAN, MIN, MAX, got " ~ params.get('statistic')) }}
+  {%- endif -%}
+  {%- if rule_type == 'set_expectation' -%}
+    {%- set values = params.get('values') -%}
+    {%- if values is none or values is string or values is mapping or values is not iterable or (values | length) == 0 -%}
+      {{ dataplex_dq.raise_rule_error(where, 'values', "must be a non-empty list of values, got " ~ values) }}
+    {%- endif -%}
+    {%- for v in values -%}
+      {%- if not dataplex_dq._is_scalar(v) -%}
+        {{ dataplex_dq.raise_rule_error(where, 'values', "item " ~ loop.index0 ~ " must be a single value, got " ~ v) }}
+      {%- endif -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {%- if rule_type == 'regex_expectation' -%}
+    {%- if params.get('regex') is not string -%}
+      {{ dataplex_dq.raise_rule_error(where, 'regex', "must be a string, got " ~ params.get('regex')) }}
+    {%- endif -%}
+    {%- set problem = dataplex_dq.regex_problem(params.get('regex')) -%}
+    {%- if problem -%}{{ dataplex_dq.raise_rule_error(where, 'regex', "'" ~ params.get('regex') ~ "' " ~ problem) }}{%- endif -%}
+  {%- endif -%}
+  {%- if rule_type in ['row_condition_expectation', 'table_condition_expectation'] -%}
+    {%- if params.get('sql_expression') is not string or (params.get('sql_expression') | trim | length) == 0 -%}
+      {{ dataplex_dq.raise_rule_error(where, 'sql_expression', "is required (a SQL boolean expression)") }}
+    {%- endif -%}
+  {%- endif -%}
+  {%- if rule_type == 'sql_assertion' -%}
+    {%- if params.get('sql_statement') is not string or (params.get('sql_statement') | trim | length) == 0 -%}
+      {{ dataplex_dq.raise_rule_error(where, 'sql_statement', "is required (a SELECT returning the rows in an invalid state)") }}
+    {%- endif -%}
+    {%- if ';' in params.get('sql_statement') -%}
+      {{ dataplex_dq.raise_rule_error(where, 'sql_statement', "must not contain a semicolon") }}
+    {%- endif -%}
+  {%- endif -%}
+
+  {#- debug queries and attributes -#}
+  {%- if rule.debug_queries is not none -%}
+    {%- if rule.debug_queries is string or rule.debug_queries is mapping or rule.debug_queries is not iterable -%}
+      {{ dataplex_dq.raise_rule_error(where, 'debug_queries', "must be a list of {description, sql_statement}") }}
+    {%- endif -%}
+    {%- for dq in rule.debug_queries -%}
+      {%- set field = 'debug_queries[' ~ loop.index0 ~ ']' -%}
+      {%- if dq is not mapping -%}{{ dataplex_dq.raise_rule_error(where, field, "must be a mapping with sql_statement and optional description") }}{%- endif -%}
+      {%- for key in dq -%}
+        {%- if key not in ['description', 'sql_statement', 'sqlStatement'] -%}
+          {{ dataplex_dq.raise_rule_error(where, field, "unknown key '" ~ key ~ "'; allowed: description, sql_statement") }}
+        {%- endif -%}
+      {%- endfor -%}
+      {%- set stmt = dq.get('sql_statement', dq.get('sqlStatement')) -%}
+      {%- if stmt is not string or (stmt | trim | length) == 0 -%}{{ dataplex_dq.raise_rule_error(where, field ~ '.sql_statement', "is required") }}{%- endif -%}
+      {%- if ';' in stmt -%}{{ dataplex_dq.raise_rule_error(where, field ~ '.sql_statement', "must not contain a semicolon") }}{%- endif -%}
+      {%- if dq.get('description') is not none and (dq.get('description') | string | length) > 1024 -%}
+        {{ dataplex_dq.raise_rule_error(where, field ~ '.description', "is longer than 1024 characters") }}
+      {%- endif -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {%- if rule.attributes is not none and rule.attributes is not mapping -%}
+    {{ dataplex_dq.raise_rule_error(where, 'attributes', "must be a mapping of string keys to string values") }}
+  {%- endif -%}
+{% endmacro %}
+
+{#- Scan-level settings of a data source (meta.dataplex_dq, or a scan test's arguments). -#}
+{% macro validate_scope_settings(settings, where, allowed_keys) %}
+  {%- if settings is not mapping -%}
+    {{ dataplex_dq.raise_rule_error(where, 'meta.dataplex_dq', "must be a mapping") }}
+  {%- endif -%}
+  {%- for key in settings -%}
+    {%- if key in ['incremental_field', 'incrementalField'] -%}
+      {{ dataplex_dq.raise_rule_error(where, 'meta.dataplex_dq.' ~ key, "incremental scans are not supported yet in this version of dataplex_dq; remove it (every run scans the whole data source)") }}
+    {%- elif key not in allowed_keys -%}
+      {{ dataplex_dq.raise_rule_error(where, 'meta.dataplex_dq.' ~ key, "unknown setting; allowed: " ~ (allowed_keys | join(', '))) }}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- set pct = settings.get('sampling_percent', settings.get('samplingPercent')) -%}
+  {%- if pct is not none and (pct is boolean or pct is not number or pct < 0 or pct > 100) -%}
+    {{ dataplex_dq.raise_rule_error(where, 'sampling_percent', "must be a number between 0 and 100, got " ~ pct) }}
+  {%- endif -%}
+  {%- set rf = settings.get('row_filter', settings.get('rowFilter')) -%}
+  {%- if rf is not none and rf is not string -%}
+    {{ dataplex_dq.raise_rule_error(where, 'row_filter', "must be a SQL boolean expression (a string), got " ~ rf) }}
+  {%- endif -%}
+{% endmacro %}
+
+{#- A bound that cannot be converted to the column's type. Returns a message, or none when fine. -#}
+{% macro bound_problem(value, data_type) %}
+  {%- if data_type is none -%}{{ return(none) }}{%- endif -%}
+  {%- set t = data_type | lower -%}
+  {%- set v = value | string | trim -%}
+  {%- if modules.re.search('^(tinyint|smallint|integer|int|bigint|hugeint|ubigint|uinteger|usmallint|utinyint|uhugeint|int2|int4|int8|int64|long|short|signed)\\b', t) -%}
+    {%- if not modules.re.match('^[+-]?[0-9]+$', v) -%}{{ return("'" ~ value ~ "' is not an integer, the type of the column (" ~ data_type ~ ")") }}{%- endif -%}
+  {%- elif modules.re.search('^(decimal|numeric|double|float|real|bignumeric|float64|float4|float8|number)', t) -%}
+    {%- if not modules.re.match('^[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?$', v) -%}{{ return("'" ~ value ~ "' is not a number, the type of the column (" ~ data_type ~ ")") }}{%- endif -%}
+  {%- elif t == 'date' -%}
+    {%- if not modules.re.match('^[0-9]{4}-[0-9]{2}-[0-9]{2}$', v) -%}{{ return("'" ~ value ~ "' is not a date (YYYY-MM-DD), the type of the column") }}{%- endif -%}
+  {%- elif t.startswith('timestamp') or t.startswith('datetime') -%}
+    {%- if not modules.re.match('^[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?)?( ?(Z|UTC|[+-][0-9]{2}(:?[0-9]{2})?))?$', v) -%}
+      {{ return("'" ~ value ~ "' is not a timestamp (YYYY-MM-DD[ HH:MM[:SS[.ffffff]]][+HH:MM]), the type of the column (" ~ data_type ~ ")") }}
+    {%- endif -%}
+  {%- elif t.startswith('time') -%}
+    {%- if not modules.re.match('^[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?$', v) -%}{{ return("'" ~ value ~ "' is not a time (HH:MM[:SS[.ffffff]]), the type of the column") }}{%- endif -%}
+  {%- elif t in ['boolean', 'bool'] -%}
+    {%- if v | lower not in ['true', 'false'] -%}{{ return("'" ~ value ~ "' is not true or false, the type of the column") }}{%- endif -%}
+  {%- endif -%}
+  {{ return(none) }}
+{% endmacro %}
