@@ -1,5 +1,5 @@
 {#- dataplex_dq.statistic_range_expectation: Aggregate: MEAN, MIN or MAX of the non-NULL values lies between the bounds; a NULL statistic fails.
     Arguments: statistic, min_value, max_value, strict_min_enabled, strict_max_enabled, dimension, threshold, ignore_null, suspended, debug_queries, attributes. See README.md#statistic-range-expectation. -#}
-{% test statistic_range_expectation(model, column_name, statistic=none, min_value=none, max_value=none, strict_min_enabled=none, strict_max_enabled=none, dimension=none, threshold=none, ignore_null=none, suspended=none, debug_queries=none, attributes=none) %}
+{% test statistic_range_expectation(model, column_name=none, statistic=none, min_value=none, max_value=none, strict_min_enabled=none, strict_max_enabled=none, dimension=none, threshold=none, ignore_null=none, suspended=none, debug_queries=none, attributes=none) %}
   {{ dataplex_dq.rule_test('statistic_range_expectation', model, column_name, {'statistic': statistic, 'min_value': min_value, 'max_value': max_value, 'strict_min_enabled': strict_min_enabled, 'strict_max_enabled': strict_max_enabled, 'dimension': dimension, 'threshold': threshold, 'ignore_null': ignore_null, 'suspended': suspended, 'debug_queries': debug_queries, 'attributes': attributes}, kwargs) }}
 {% endtest %}

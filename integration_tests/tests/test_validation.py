@@ -1,0 +1,158 @@
+"""SPEC 3c: bad declarations fail at compile time with an error naming the data source, rule and field."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from dbt_harness import INTEGRATION_DIR, DbtProject
+
+SEED = "id,amount,name,created_on\n1,5,a,2024-01-01\n2,,b,2024-02-01\n"
+
+# (rule name, YAML of the test under column `amount` or at model level, expected fragments of the error)
+COLUMN_CASES = [
+    ("unknown-arg", "dataplex_dq.range_expectation: {name: unknown-arg, arguments: {min_value: 0, maximum: 3}}",
+     ["seed 'checks'", "rule 'unknown-arg'", "dataplex_dq.range_expectation", "field 'maximum'", "unknown argument"]),
+    ("no-bounds", "dataplex_dq.range_expectation: {name: no-bounds, arguments: {strict_min_enabled: true}}",
+     ["rule 'no-bounds'", "field 'min_value'", "at least one of min_value and max_value"]),
+    ("stat-no-bounds", "dataplex_dq.statistic_range_expectation: {name: stat-no-bounds, arguments: {statistic: MEAN}}",
+     ["rule 'stat-no-bounds'", "at least one of min_value and max_value"]),
+    ("bad-threshold", "dataplex_dq.non_null_expectation: {name: bad-threshold, arguments: {threshold: 1.5}}",
+     ["rule 'bad-threshold'", "field 'threshold'", "between 0 and 1", "1.5"]),
+    ("negative-threshold", "dataplex_dq.non_null_expectation: {name: negative-threshold, arguments: {threshold: -0.1}}",
+     ["field 'threshold'", "between 0 and 1"]),
+    ("threshold-on-aggregate", "dataplex_dq.statistic_range_expectation: {name: threshold-on-aggregate, arguments: {statistic: MAX, max_value: 9, threshold: 0.5}}",
+     ["rule 'threshold-on-aggregate'", "field 'threshold'", "only allowed on row-level rules"]),
+    ("ignore-null-on-non-null", "dataplex_dq.non_null_expectation: {name: ignore-null-on-non-null, arguments: {ignore_null: true}}",
+     ["field 'ignore_null'", "only valid for range, regex, set and uniqueness"]),
+    ("bad-dimension", "dataplex_dq.non_null_expectation: {name: bad-dimension, arguments: {dimension: validity}}",
+     ["field 'dimension'", "'validity'", "upper-case"]),
+    ("long-dimension", "dataplex_dq.non_null_expectation: {name: long-dimension, arguments: {dimension: ABCDEFGHIJKLMNOPQRSTUVWXYZABCDE}}",
+     ["field 'dimension'", "1 to 30 upper-case letters"]),
+    ("bad_rule_name", "dataplex_dq.non_null_expectation: {name: bad_rule_name}",
+     ["rule 'bad_rule_name'", "field 'name'", "not a valid Dataplex rule name"]),
+    ("ends-with-hyphen-", "dataplex_dq.non_null_expectation: {name: ends-with-hyphen-}",
+     ["field 'name'", "not a valid Dataplex rule name"]),
+    ("long-description", "dataplex_dq.non_null_expectation: {name: long-description, description: '" + "x" * 1025 + "'}",
+     ["field 'description'", "1025 characters", "at most 1024"]),
+    ("bad-statistic", "dataplex_dq.statistic_range_expectation: {name: bad-statistic, arguments: {statistic: MEDIAN, min_value: 1}}",
+     ["field 'statistic'", "MEAN, MIN, MAX", "MEDIAN"]),
+    ("empty-set", "dataplex_dq.set_expectation: {name: empty-set, arguments: {values: []}}",
+     ["field 'values'", "non-empty list"]),
+    ("unbalanced-regex", "dataplex_dq.regex_expectation: {name: unbalanced-regex, arguments: {regex: '^(ab'}}",
+     ["field 'regex'", "unmatched '('"]),
+    ("lookahead-regex", "dataplex_dq.regex_expectation: {name: lookahead-regex, arguments: {regex: 'a(?=b)'}}",
+     ["field 'regex'", "re2 does not support"]),
+    ("unterminated-class", "dataplex_dq.regex_expectation: {name: unterminated-class, arguments: {regex: '[a-z'}}",
+     ["field 'regex'", "unterminated character class"]),
+    ("bound-not-integer", "dataplex_dq.range_expectation: {name: bound-not-integer, arguments: {min_value: abc}}",
+     ["field 'min_value'", "'abc' is not an integer", "INTEGER"]),
+    ("set-value-not-integer", "dataplex_dq.set_expectation: {name: set-value-not-integer, arguments: {values: ['1', 'two']}}",
+     ["field 'values[1]'", "'two' is not an integer"]),
+    ("bad-bool", "dataplex_dq.range_expectation: {name: bad-bool, arguments: {min_value: 1, strict_min_enabled: 'yes'}}",
+     ["field 'strict_min_enabled'", "must be true or false"]),
+    ("bad-debug-query", "dataplex_dq.non_null_expectation: {name: bad-debug-query, arguments: {debug_queries: [{sql_statement: 'select 1; select 2'}]}}",
+     ["field 'debug_queries[0].sql_statement'", "semicolon"]),
+]
+
+MODEL_CASES = [
+    ("semicolon-assertion", "dataplex_dq.sql_assertion: {name: semicolon-assertion, arguments: {sql_statement: 'select * from ${data()} where amount < 0;'}}",
+     ["seed 'checks'", "rule 'semicolon-assertion'", "dataplex_dq.sql_assertion", "field 'sql_statement'", "semicolon"]),
+    ("threshold-on-assertion", "dataplex_dq.sql_assertion: {name: threshold-on-assertion, arguments: {sql_statement: 'select 1', threshold: 0.9}}",
+     ["field 'threshold'", "only allowed on row-level rules"]),
+    ("missing-column", "dataplex_dq.non_null_expectation: {name: missing-column}",
+     ["rule 'missing-column'", "field 'column'", "is required"]),
+    ("valid-row-condition", "dataplex_dq.row_condition_expectation: {name: valid-row-condition, arguments: {sql_expression: 'amount > 0', column: amount}}",
+     None),  # valid: must compile
+    ("no-such-column", "dataplex_dq.row_condition_expectation: {name: no-such-column, arguments: {column: amnt, sql_expression: 'amount > 0'}}",
+     ["rule 'no-such-column'", "field 'column'", "'amnt' does not exist", "its columns are: id, amount, name, created_on"]),
+    ("empty-expression", "dataplex_dq.table_condition_expectation: {name: empty-expression, arguments: {sql_expression: '  '}}",
+     ["field 'sql_expression'", "is required"]),
+    ("dup-name", "dataplex_dq.table_condition_expectation: {name: dup-name, arguments: {sql_expression: 'count(*) > 0'}}", None),
+]
+
+
+def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
+    proj = tmp_path / "proj"
+    (proj / "seeds").mkdir(parents=True)
+    (proj / "models").mkdir()
+    (proj / "seeds" / "checks.csv").write_text(SEED)
+    (proj / "seeds" / "checks_meta.csv").write_text(SEED)
+    (proj / "seeds" / "checks_incremental.csv").write_text(SEED)
+    (proj / "dbt_project.yml").write_text(textwrap.dedent("""\
+        name: validation_checks
+        version: "1.0"
+        config-version: 2
+        profile: dataplex_dq_integration_tests
+        seeds:
+          validation_checks:
+            +column_types: {id: integer, amount: integer, name: varchar, created_on: date}
+        """))
+    (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
+    column_tests = "\n".join(f"          - {yaml}" for _, yaml, _ in COLUMN_CASES)
+    model_tests = "\n".join(f"      - {yaml}" for _, yaml, _ in MODEL_CASES)
+    (proj / "models" / "schema.yml").write_text(
+        "version: 2\nseeds:\n"
+        "  - name: checks\n"
+        "    columns:\n"
+        "      - name: amount\n"
+        "        data_tests:\n" + column_tests + "\n"
+        "          - dataplex_dq.non_null_expectation: {name: dup-name}\n"
+        "    data_tests:\n" + model_tests + "\n"
+        "  - name: checks_meta\n"
+        "    config: {meta: {dataplex_dq: {sampling_percent: 150}}}\n"
+        "    data_tests:\n"
+        "      - dataplex_dq.table_condition_expectation: {name: sampling-out-of-range, arguments: {sql_expression: 'count(*) > 0'}}\n"
+        "  - name: checks_incremental\n"
+        "    config: {meta: {dataplex_dq: {incremental_field: created_on, rowfilter: 'id > 1'}}}\n"
+        "    data_tests:\n"
+        "      - dataplex_dq.table_condition_expectation: {name: incremental-not-supported, arguments: {sql_expression: 'count(*) > 0'}}\n"
+    )
+    return DbtProject(proj, INTEGRATION_DIR, tmp_path / "target", {"DBT_DUCKDB_PATH": str(tmp_path / "v.duckdb")})
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    project = _project(tmp_path_factory.mktemp("validation"))
+    assert project.run("deps").returncode == 0
+    seed = project.run("seed")
+    assert seed.returncode == 0, seed.output
+    result = project.run("test")
+    return result, result.results_by_name()
+
+
+@pytest.mark.parametrize("name,expected", [(n, e) for n, _, e in COLUMN_CASES + MODEL_CASES if e is not None])
+def test_bad_declaration_is_a_compile_error(compiled, name, expected):
+    _, results = compiled
+    assert name in results, f"no compile result for {name}: {sorted(results)}"
+    r = results[name]
+    assert r["status"] == "error", f"{name} compiled although it is invalid"
+    for fragment in expected:
+        assert fragment in r["message"], f"{name}: {fragment!r} not in error:\n{r['message']}"
+    assert "Compilation Error" in r["message"] or "dataplex_dq:" in r["message"]
+
+
+def test_valid_declaration_compiles(compiled):
+    _, results = compiled
+    # it compiles and runs: 1 of 2 rows has amount > 0, so the rule fails on data, not on declaration
+    assert results["valid-row-condition"]["status"] == "fail", results["valid-row-condition"]["message"]
+    assert results["valid-row-condition"]["failures"] == 1
+
+
+def test_duplicate_rule_names_on_one_data_source(compiled):
+    _, results = compiled
+    result, _ = compiled
+    dup_results = [r for r in result.run_results["results"] if result.manifest["nodes"][r["unique_id"]]["name"] == "dup-name"]
+    assert len(dup_results) == 2
+    for r in dup_results:
+        assert r["status"] == "error"
+        assert "another rule on the same data source is also named 'dup-name'" in r["message"]
+
+
+def test_scan_settings_are_checked(compiled):
+    _, results = compiled
+    msg = results["sampling-out-of-range"]["message"]
+    assert "seed 'checks_meta'" in msg and "field 'sampling_percent'" in msg and "between 0 and 100, got 150" in msg
+    msg = results["incremental-not-supported"]["message"]
+    assert "seed 'checks_incremental'" in msg and "incremental_field" in msg and "not supported" in msg
