@@ -96,6 +96,9 @@
       ("cast(" ~ m.get('assertion_row_count', 'null') ~ " as " ~ b ~ ")", "assertion_row_count"),
       ("cast(" ~ m.get('statistic_value', 'null') ~ " as " ~ d ~ ")", "statistic_value"),
       ("cast(" ~ m.get('failing_rows_query', 'null') ~ " as " ~ s ~ ")", "failing_rows_query"),
+      ("cast(" ~ lit(tojson(dataplex_dq.rule_proto_dict(rule))) ~ " as " ~ s ~ ")", "rule_spec"),
+      ("cast(" ~ (lit(tojson(rule.attributes)) if rule.attributes else "null") ~ " as " ~ s ~ ")", "rule_attributes"),
+      ("cast(" ~ (lit(tojson(dataplex_dq.debug_queries_sql(rule, ctx))) if rule.debug_queries else "null") ~ " as " ~ s ~ ")", "debug_queries_sql"),
       ("cast(" ~ (lit(ctx.row_filter) if ctx.row_filter else "null") ~ " as " ~ s ~ ")", "scope_row_filter"),
       ("cast(" ~ (ctx.sampling_percent if ctx.sampling_percent else "null") ~ " as " ~ d ~ ")", "scope_sampling_percent"),
       (dataplex_dq.current_timestamp_utc(), "evaluated_at"),
@@ -118,4 +121,42 @@
   {%- set predicate = dataplex_dq.row_predicate(rule, col, ctx.data_type, base) -%}
   {%- if rule.ignore_null -%}{%- set predicate = "(" ~ col ~ " is null or " ~ predicate ~ ")" -%}{%- endif -%}
   {{ return("select * from (" ~ base ~ ") dq_scope where not coalesce(" ~ predicate ~ ", false)") }}
+{% endmacro %}
+
+{#- The rule as declared, as a google.cloud.dataplex.v1.DataQualityRule in proto JSON (snake_case
+    field names), so the post-hook can parse it with json_format without re-deriving anything. -#}
+{% macro rule_proto_dict(rule) %}
+  {%- set d = {'name': rule.name} -%}
+  {%- if rule.description -%}{%- do d.update({'description': rule.description | string}) -%}{%- endif -%}
+  {%- if rule.column -%}{%- do d.update({'column': rule.column}) -%}{%- endif -%}
+  {%- if rule.dimension -%}{%- do d.update({'dimension': rule.dimension}) -%}{%- endif -%}
+  {%- if rule.threshold -%}{%- do d.update({'threshold': rule.threshold}) -%}{%- endif -%}
+  {%- if rule.ignore_null -%}{%- do d.update({'ignore_null': true}) -%}{%- endif -%}
+  {%- if rule.suspended -%}{%- do d.update({'suspended': true}) -%}{%- endif -%}
+  {%- set params = {} -%}
+  {%- for key, value in rule.params.items() -%}
+    {%- if value is not none and value is not false -%}{%- do params.update({key: value}) -%}{%- endif -%}
+  {%- endfor -%}
+  {%- do d.update({rule.rule_type: params}) -%}
+  {%- if rule.debug_queries -%}
+    {%- set dqs = [] -%}
+    {%- for q in rule.debug_queries -%}
+      {%- set item = {'sql_statement': q.get('sql_statement', q.get('sqlStatement'))} -%}
+      {%- if q.get('description') -%}{%- do item.update({'description': q.get('description')}) -%}{%- endif -%}
+      {%- do dqs.append(item) -%}
+    {%- endfor -%}
+    {%- do d.update({'debug_queries': dqs}) -%}
+  {%- endif -%}
+  {{ return(d) }}
+{% endmacro %}
+
+{#- The debug queries of a rule, ready to run: `${data()}` expanded over the rule's scope. -#}
+{% macro debug_queries_sql(rule, ctx) %}
+  {%- set sampling = ctx.sampling_percent if ctx.sampling_percent and ctx.sampling_percent < 100 else none -%}
+  {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, sampling) -%}
+  {%- set out = [] -%}
+  {%- for q in rule.debug_queries or [] -%}
+    {%- do out.append(dataplex_dq.expand_data_reference(q.get('sql_statement', q.get('sqlStatement')), scope_sql)) -%}
+  {%- endfor -%}
+  {{ return(out) }}
 {% endmacro %}
