@@ -1,0 +1,92 @@
+"""Every rule of the integration project, evaluated by `dbt build` on DuckDB, against the metrics
+computed by hand in integration_tests/expected_metrics.yml."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import duckdb
+import pytest
+import yaml
+
+from dbt_harness import INTEGRATION_DIR
+
+EXPECTED: dict = yaml.safe_load((INTEGRATION_DIR / "expected_metrics.yml").read_text())
+ROW_LEVEL = {"range_expectation", "non_null_expectation", "set_expectation", "regex_expectation", "uniqueness_expectation", "row_condition_expectation"}
+COUNTS = ["row_count", "evaluated_count", "passed_count", "null_count", "assertion_row_count"]
+
+
+def _ratio(value) -> float | None:
+    if value is None:
+        return None
+    return float(Fraction(str(value)))
+
+
+def test_every_rule_has_an_expectation(duckdb_build):
+    build, metrics, _ = duckdb_build
+    dq_tests = [n for n in build.manifest["nodes"].values() if (n.get("test_metadata") or {}).get("namespace") == "dataplex_dq"]
+    assert len(dq_tests) == len(EXPECTED), "each dataplex_dq test of the project needs an entry in expected_metrics.yml"
+    assert sorted(metrics) == sorted(EXPECTED), "a rule left no metrics row, or has no expectation"
+
+
+@pytest.mark.parametrize("rule", sorted(EXPECTED))
+def test_rule_metrics(duckdb_build, rule):
+    _, metrics, _ = duckdb_build
+    exp, row = EXPECTED[rule], metrics[rule]
+    for key in COUNTS:
+        if key in exp:
+            assert row[key] == exp[key], f"{rule}: {key} is {row[key]}, expected {exp[key]}"
+    if "pass_ratio" in exp:
+        expected_ratio = _ratio(exp["pass_ratio"])
+        if expected_ratio is None:
+            assert row["pass_ratio"] is None, f"{rule}: pass_ratio should be unset"
+        else:
+            assert row["pass_ratio"] == pytest.approx(expected_ratio, abs=1e-12), f"{rule}: pass_ratio"
+    assert row["passed"] is exp["passed"], f"{rule}: passed is {row['passed']}"
+    assert row["rule_status"] == exp["status"], f"{rule}: status"
+    if "statistic_value" in exp:
+        if exp["statistic_value"] is None:
+            assert row["statistic_value"] is None
+        else:
+            assert row["statistic_value"] == pytest.approx(float(exp["statistic_value"]), rel=1e-12)
+
+
+@pytest.mark.parametrize("rule", sorted(EXPECTED))
+def test_dbt_status_follows_the_rule(duckdb_build, rule):
+    build, _, _ = duckdb_build
+    result = build.results_by_name()[rule]
+    assert result["status"] == EXPECTED[rule]["dbt_status"], f"{rule}: dbt says {result['status']}: {result['message']}"
+    assert result["failures"] == (0 if EXPECTED[rule]["passed"] else 1)
+
+
+@pytest.mark.parametrize("rule", sorted(r for r, e in EXPECTED.items() if e["status"] != "SUSPENDED"))
+def test_failing_rows_query_returns_the_failing_rows(duckdb_build, rule):
+    _, metrics, db = duckdb_build
+    row = metrics[rule]
+    if row["rule_type"] not in ROW_LEVEL:
+        assert row["failing_rows_query"] is None
+        return
+    if row["scope_sampling_percent"]:
+        pytest.skip("sampling is not reproduced by failing_rows_query")
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        failing = con.execute(row["failing_rows_query"]).fetchall()
+    finally:
+        con.close()
+    assert len(failing) == row["evaluated_count"] - row["passed_count"]
+
+
+def test_metrics_row_describes_the_rule(duckdb_build):
+    _, metrics, _ = duckdb_build
+    for name, row in metrics.items():
+        spec = json.loads(row["rule_spec"])
+        assert spec["name"] == name
+        assert row["rule_type"] in spec
+        assert spec.get("column") == row["rule_column"]
+        assert spec.get("dimension") == row["rule_dimension"]
+        if row["rule_type"] in ROW_LEVEL:
+            assert row["rule_threshold"] == (spec.get("threshold") or 1.0)
+        else:
+            assert row["rule_threshold"] is None
