@@ -1,0 +1,194 @@
+"""Read dbt's artifacts (manifest.json, run_results.json): the dataplex_dq tests, the data sources
+they are attached to, and how each test ran in the last invocation."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from dataplex_dq.errors import ArtifactsError
+
+PACKAGE = "dataplex_dq"
+DATA_SOURCE_TYPES = ("model", "seed", "snapshot", "source")
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """A model, seed, snapshot or source that carries rules."""
+
+    unique_id: str
+    name: str
+    resource_type: str
+    relation_name: str | None
+    database: str | None
+    schema: str | None
+    identifier: str | None
+    settings: dict[str, Any] = field(default_factory=dict)  # meta.dataplex_dq
+
+    @property
+    def label(self) -> str:
+        return f"{self.resource_type} '{self.name}'"
+
+
+@dataclass(frozen=True)
+class RuleTest:
+    """One dataplex_dq test node (a per-rule test, or a data_quality_scan with several rules)."""
+
+    unique_id: str
+    name: str
+    test_name: str  # generic test: range_expectation, ..., data_quality_scan
+    data_source_id: str | None
+    column_name: str | None
+    relation_name: str | None  # where dbt stored the metrics row(s)
+    kwargs: dict[str, Any]
+    description: str | None
+    order: int  # position in the manifest, for a stable rule order
+
+
+@dataclass(frozen=True)
+class TestRun:
+    unique_id: str
+    status: str  # dbt status: pass, fail, warn, error, skipped
+    message: str | None
+    failures: int | None
+    started_at: datetime | None
+    completed_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Artifacts:
+    target_path: Path
+    project_name: str | None
+    invocation_id: str
+    invocation_started_at: datetime | None
+    generated_at: datetime | None
+    tests: dict[str, RuleTest]
+    data_sources: dict[str, DataSource]
+    runs: dict[str, TestRun]
+
+    def ran_tests(self) -> list[RuleTest]:
+        """dataplex_dq tests that are part of the last invocation, in manifest order."""
+        return sorted((t for uid, t in self.tests.items() if uid in self.runs), key=lambda t: t.order)
+
+
+def _utc_naive(value: Any) -> datetime | None:
+    """ISO timestamp from dbt (UTC, 'Z' suffix) as a naive UTC datetime."""
+    if not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if parsed.tzinfo is not None:
+        parsed = (parsed - parsed.utcoffset()).replace(tzinfo=None)  # type: ignore[operator]
+    return parsed
+
+
+def _read_json(path: Path, what: str) -> dict[str, Any]:
+    if not path.exists():
+        raise ArtifactsError(
+            f"{path} not found: run `dbt build` (or `dbt test`) first, or point --target-path at the folder holding {what}"
+        )
+    try:
+        with path.open("rb") as fh:
+            return json.load(fh)
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ArtifactsError(f"{path} cannot be read as JSON ({exc}); re-run dbt to write it again") from exc
+
+
+def _data_source(node: dict[str, Any]) -> DataSource:
+    config_meta = (node.get("config") or {}).get("meta") or {}
+    meta = node.get("meta") or {}
+    settings = config_meta.get(PACKAGE) or meta.get(PACKAGE) or {}
+    name = node.get("name", "")
+    if node.get("resource_type") == "source":
+        name = f"{node.get('source_name')}.{name}"
+    return DataSource(
+        unique_id=node["unique_id"],
+        name=name,
+        resource_type=node.get("resource_type", ""),
+        relation_name=node.get("relation_name"),
+        database=node.get("database"),
+        schema=node.get("schema"),
+        identifier=node.get("alias") or node.get("identifier") or node.get("name"),
+        settings=settings if isinstance(settings, dict) else {},
+    )
+
+
+def load_artifacts(target_path: Path) -> Artifacts:
+    """Load the artifacts of the last dbt invocation in ``target_path``."""
+    target_path = Path(target_path)
+    manifest = _read_json(target_path / "manifest.json", "manifest.json")
+    run_results = _read_json(target_path / "run_results.json", "run_results.json")
+
+    tests: dict[str, RuleTest] = {}
+    wanted_sources: set[str] = set()
+    for order, (uid, node) in enumerate(manifest.get("nodes", {}).items()):
+        meta = node.get("test_metadata") or {}
+        if node.get("resource_type") != "test" or meta.get("namespace") != PACKAGE:
+            continue
+        source_id = node.get("attached_node")
+        if not source_id:
+            deps = (node.get("depends_on") or {}).get("nodes") or []
+            source_id = deps[0] if deps else None
+        if source_id:
+            wanted_sources.add(source_id)
+        tests[uid] = RuleTest(
+            unique_id=uid,
+            name=node.get("name", uid),
+            test_name=meta.get("name", ""),
+            data_source_id=source_id,
+            column_name=node.get("column_name"),
+            relation_name=node.get("relation_name"),
+            kwargs=meta.get("kwargs") or {},
+            description=node.get("description") or None,
+            order=order,
+        )
+
+    data_sources: dict[str, DataSource] = {}
+    for collection in ("nodes", "sources"):
+        for uid in wanted_sources:
+            node = manifest.get(collection, {}).get(uid)
+            if node is not None:
+                data_sources[uid] = _data_source(node)
+
+    metadata = run_results.get("metadata") or {}
+    invocation_id = metadata.get("invocation_id")
+    if not invocation_id:
+        raise ArtifactsError(f"{target_path / 'run_results.json'} has no invocation_id; re-run dbt to write it again")
+
+    runs: dict[str, TestRun] = {}
+    for r in run_results.get("results", []):
+        uid = r.get("unique_id")
+        if uid not in tests:
+            continue
+        timing = {t.get("name"): t for t in r.get("timing") or []}
+        execute = timing.get("execute") or timing.get("compile") or {}
+        compile_ = timing.get("compile") or execute
+        runs[uid] = TestRun(
+            unique_id=uid,
+            status=str(r.get("status", "")).lower(),
+            message=r.get("message"),
+            failures=r.get("failures"),
+            started_at=_utc_naive(compile_.get("started_at")),
+            completed_at=_utc_naive(execute.get("completed_at")),
+        )
+    unknown = [r.get("unique_id") for r in run_results.get("results", []) if r.get("unique_id", "").startswith("test.") and r.get("unique_id") not in manifest.get("nodes", {})]
+    if unknown:
+        raise ArtifactsError(
+            f"run_results.json lists {len(unknown)} test(s) missing from manifest.json (e.g. {unknown[0]}): "
+            "the two files come from different dbt runs; re-run `dbt build`"
+        )
+    return Artifacts(
+        target_path=target_path,
+        project_name=(manifest.get("metadata") or {}).get("project_name"),
+        invocation_id=invocation_id,
+        invocation_started_at=_utc_naive(metadata.get("invocation_started_at")),
+        generated_at=_utc_naive(metadata.get("generated_at")),
+        tests=tests,
+        data_sources=data_sources,
+        runs=runs,
+    )

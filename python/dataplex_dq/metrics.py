@@ -1,0 +1,648 @@
+"""The metrics row each rule leaves in the warehouse, and a rule's outcome as the post-hook sees it.
+
+This module is the data model only: it never talks to the warehouse. The code that fetches the rows
+(SQL through dbt's adapter) builds :class:`RuleMetrics` with :meth:`RuleMetrics.from_row` from
+whatever mapping its driver returns.
+
+Two ways to build a :class:`RuleOutcome`:
+
+* a rule that dbt evaluated (dbt status ``pass``/``fail``/``warn``) has a metrics row:
+  ``RuleOutcome.from_metrics(RuleMetrics.from_row(row))``;
+* a rule whose test errored or was skipped has no (current) metrics row: its identity comes from
+  the manifest test node, ``RuleOutcome.not_evaluated(identity, RuleStatus.ERROR, message)``, with
+  ``identity = RuleIdentity.from_rule_spec(spec, data_source=..., test_unique_id=..., ...)``.
+
+The metrics-row contract (column names, order and meaning) is ``docs/ARCHITECTURE.md``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import operator
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from typing import Any, Protocol, Self
+
+from dataplex_dq.errors import DataplexDqError
+
+__all__ = [
+    "AGGREGATE_RULE_TYPES",
+    "EVALUATED_STATUSES",
+    "ROW_LEVEL_RULE_TYPES",
+    "RULE_TYPES",
+    "DebugQuerySql",
+    "MetricsRowError",
+    "RuleIdentity",
+    "RuleMetrics",
+    "RuleOutcome",
+    "RuleStatus",
+    "rule_status_from_dbt",
+    "rule_type_of_spec",
+]
+
+ROW_LEVEL_RULE_TYPES: frozenset[str] = frozenset(
+    {
+        "range_expectation",
+        "non_null_expectation",
+        "set_expectation",
+        "regex_expectation",
+        "uniqueness_expectation",
+        "row_condition_expectation",
+    }
+)
+"""``DataQualityRule.rule_type`` oneof fields evaluated per row (row counts, threshold)."""
+
+AGGREGATE_RULE_TYPES: frozenset[str] = frozenset(
+    {"statistic_range_expectation", "table_condition_expectation", "sql_assertion"}
+)
+"""``DataQualityRule.rule_type`` oneof fields evaluated once over the scope."""
+
+RULE_TYPES: frozenset[str] = ROW_LEVEL_RULE_TYPES | AGGREGATE_RULE_TYPES
+
+
+class MetricsRowError(DataplexDqError, ValueError):
+    """A metrics row (or a rule declaration) does not follow the contract."""
+
+
+class RuleStatus(StrEnum):
+    """A rule's status in a job (the ``rule_status`` export column)."""
+
+    PASSED = "PASSED"
+    FAILED = "FAILED"
+    ERROR = "ERROR"
+    SKIPPED = "SKIPPED"
+    SUSPENDED = "SUSPENDED"
+
+
+EVALUATED_STATUSES: frozenset[RuleStatus] = frozenset({RuleStatus.PASSED, RuleStatus.FAILED})
+"""The statuses that count in scores and in ``DataQualityResult.rules``."""
+
+
+def rule_status_from_dbt(dbt_status: str) -> RuleStatus | None:
+    """Map a dbt test status (``run_results.json``) to a rule status when dbt alone decides it.
+
+    ``error`` (and ``runtime error``) -> ERROR, ``skipped`` -> SKIPPED. For ``pass``, ``fail`` and
+    ``warn`` the outcome is in the metrics row (a ``warn`` is a failed rule of severity warn, a
+    ``pass`` may be a suspended rule), so ``None`` is returned: build the outcome with
+    :meth:`RuleOutcome.from_metrics`. Raises ``ValueError`` on an unknown status.
+    """
+    status = dbt_status.strip().lower()
+    if status in {"error", "runtime error", "runtimeerror"}:
+        return RuleStatus.ERROR
+    if status == "skipped":
+        return RuleStatus.SKIPPED
+    if status in {"pass", "fail", "warn", "success"}:
+        return None
+    raise ValueError(f"unknown dbt test status {dbt_status!r}")
+
+
+# --------------------------------------------------------------------------- value normalization
+
+
+class _RowLike(Protocol):
+    def items(self) -> Any: ...
+
+
+_TRUE_STRINGS = frozenset({"true", "t", "1", "yes", "y"})
+_FALSE_STRINGS = frozenset({"false", "f", "0", "no", "n"})
+
+
+def _as_str(value: Any, column: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).decode("utf-8")
+    if isinstance(value, dict | list):
+        # a JSON column (e.g. rule_spec on a warehouse with a JSON type) decoded by the driver
+        return json.dumps(value, sort_keys=False, separators=(",", ":"))
+    return str(value)
+
+
+def _as_int(value: Any, column: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise MetricsRowError(f"column {column}: expected an integer, got a boolean {value!r}")
+    if isinstance(value, int):
+        return value
+    try:
+        return operator.index(value)  # numpy / other integral types
+    except TypeError:
+        pass
+    if isinstance(value, str):
+        text = value.strip()
+        if not text:
+            return None
+        try:
+            value = Decimal(text)
+        except InvalidOperation:
+            raise MetricsRowError(f"column {column}: not an integer: {value!r}") from None
+    if isinstance(value, float | Decimal):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise MetricsRowError(f"column {column}: not an integer: {value!r}")
+        if isinstance(value, Decimal) and not value.is_finite():
+            raise MetricsRowError(f"column {column}: not an integer: {value!r}")
+        if value != int(value):
+            raise MetricsRowError(f"column {column}: not an integer: {value!r}")
+        return int(value)
+    raise MetricsRowError(f"column {column}: expected an integer, got {type(value).__name__}")
+
+
+def _as_float(value: Any, column: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise MetricsRowError(f"column {column}: expected a number, got a boolean {value!r}")
+    if isinstance(value, str):
+        text = value.strip()
+        if not text:
+            return None
+        try:
+            return float(text)
+        except ValueError:
+            raise MetricsRowError(f"column {column}: not a number: {value!r}") from None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise MetricsRowError(
+            f"column {column}: expected a number, got {type(value).__name__}"
+        ) from None
+
+
+def _as_bool(value: Any, column: str) -> bool | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if not text:
+            return None
+        if text in _TRUE_STRINGS:
+            return True
+        if text in _FALSE_STRINGS:
+            return False
+        raise MetricsRowError(f"column {column}: not a boolean: {value!r}")
+    if isinstance(value, int | Decimal) and value in (0, 1):
+        return bool(value)
+    try:
+        number = operator.index(value)  # numpy.bool_ / numpy ints
+    except TypeError:
+        number = None
+    if number in (0, 1):
+        return bool(number)
+    raise MetricsRowError(f"column {column}: expected a boolean, got {value!r}")
+
+
+def _as_datetime(value: Any, column: str) -> datetime | None:
+    """datetime (naive values are taken as UTC), ``date`` (midnight UTC) or an ISO 8601 string."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        parsed = value
+    elif isinstance(value, date):
+        parsed = datetime(value.year, value.month, value.day)
+    elif isinstance(value, str):
+        text = value.strip()
+        if not text:
+            return None
+        if text.endswith(" UTC"):  # BigQuery's text form
+            text = text[: -len(" UTC")] + "+00:00"
+        try:
+            parsed = datetime.fromisoformat(text)
+        except ValueError:
+            raise MetricsRowError(f"column {column}: not an ISO timestamp: {value!r}") from None
+    else:
+        raise MetricsRowError(f"column {column}: expected a timestamp, got {type(value).__name__}")
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed
+
+
+_CONVERTERS = {
+    "str": _as_str,
+    "int": _as_int,
+    "float": _as_float,
+    "bool": _as_bool,
+    "datetime": _as_datetime,
+}
+
+
+def _json_value(text: str | None, what: str) -> Any:
+    if text is None or not text.strip():
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MetricsRowError(f"{what} is not valid JSON: {exc}") from None
+
+
+def _blank_to_none(value: Any) -> str | None:
+    if value is None:
+        return None
+    text = str(value)
+    return text if text.strip() else None
+
+
+# --------------------------------------------------------------------------- the metrics row
+
+
+@dataclass(frozen=True)
+class DebugQuerySql:
+    """One debug query of a rule, ``${data()}`` already expanded (ready to run)."""
+
+    sql_statement: str
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class RuleMetrics:
+    """One metrics row: the columns of the contract in ``docs/ARCHITECTURE.md``, in that order.
+
+    Build it with :meth:`from_row`; the field types are normalized whatever the driver returned.
+    Timestamps are timezone-aware (naive values are taken as UTC).
+    """
+
+    dq_invocation_id: str | None = None
+    dq_test_unique_id: str | None = None
+    dq_data_source: str | None = None
+    rule_index: int | None = None
+    rule_name: str | None = None
+    rule_type: str | None = None
+    rule_column: str | None = None
+    rule_dimension: str | None = None
+    rule_threshold: float | None = None
+    rule_ignore_null: bool | None = None
+    rule_suspended: bool | None = None
+    rule_status: str | None = None
+    row_count: int | None = None
+    evaluated_count: int | None = None
+    passed_count: int | None = None
+    null_count: int | None = None
+    pass_ratio: float | None = None
+    passed: bool | None = None
+    assertion_row_count: int | None = None
+    statistic_value: float | None = None
+    failing_rows_query: str | None = None
+    rule_spec: str | None = None
+    rule_attributes: str | None = None
+    debug_queries_sql: str | None = None
+    scope_row_filter: str | None = None
+    scope_sampling_percent: float | None = None
+    evaluated_at: datetime | None = None
+
+    @classmethod
+    def columns(cls) -> tuple[str, ...]:
+        """The contract's column names, in order (what the fetching SQL should select)."""
+        return tuple(f.name for f in dataclasses.fields(cls))
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any] | _RowLike, *, strict: bool = False) -> Self:
+        """Build from one row as any DB driver returns it (a dict, an ``agate.Row``, ...).
+
+        Column names are matched case-insensitively; columns outside the contract are ignored;
+        missing columns are ``None`` unless ``strict`` (then a :class:`MetricsRowError` names them).
+        Integers may come as ``Decimal``/``float``/``str``, booleans as ``'true'``/``'false'``/0/1,
+        timestamps as ``datetime`` or ISO strings, JSON columns as already-decoded dicts/lists.
+        ``rule_name`` and ``rule_type`` are required, and ``rule_type`` must be a known oneof field.
+        """
+        if not hasattr(row, "items"):
+            raise TypeError(f"expected a mapping, got {type(row).__name__}")
+        values = {str(key).lower(): value for key, value in row.items()}
+        if strict:
+            missing = [name for name in cls.columns() if name not in values]
+            if missing:
+                raise MetricsRowError(f"metrics row lacks column(s): {', '.join(missing)}")
+        kwargs: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            kind = _field_kind(f.type)
+            kwargs[f.name] = _CONVERTERS[kind](values.get(f.name), f.name)
+        metrics = cls(**kwargs)
+        metrics._validate()
+        return metrics
+
+    def _validate(self) -> None:
+        where = f"metrics row of {self.dq_test_unique_id or 'an unknown test'}"
+        if not self.rule_name:
+            raise MetricsRowError(f"{where}: rule_name is NULL")
+        if self.rule_type not in RULE_TYPES:
+            raise MetricsRowError(
+                f"{where}, rule {self.rule_name}: unknown rule_type {self.rule_type!r}"
+            )
+        if self.rule_status is not None and self.rule_status.upper() not in {
+            RuleStatus.PASSED,
+            RuleStatus.FAILED,
+            RuleStatus.SUSPENDED,
+        }:
+            raise MetricsRowError(
+                f"{where}, rule {self.rule_name}: rule_status {self.rule_status!r} is not "
+                "PASSED, FAILED or SUSPENDED"
+            )
+        _ = self.status  # raises when rule_status, rule_suspended and passed contradict
+
+    # -- derived values -----------------------------------------------------------------------
+
+    @property
+    def is_row_level(self) -> bool:
+        return self.rule_type in ROW_LEVEL_RULE_TYPES
+
+    @property
+    def status(self) -> RuleStatus:
+        """PASSED, FAILED or SUSPENDED: ``rule_status``, else from ``rule_suspended``/``passed``.
+
+        Raises :class:`MetricsRowError` when the row contradicts itself.
+        """
+        suspended = bool(self.rule_suspended)
+        if self.rule_status is not None:
+            status = RuleStatus(self.rule_status.upper())
+            if (status is RuleStatus.SUSPENDED) != suspended and self.rule_suspended is not None:
+                raise MetricsRowError(
+                    f"rule {self.rule_name}: rule_status {status} but rule_suspended "
+                    f"{self.rule_suspended}"
+                )
+        elif suspended:
+            status = RuleStatus.SUSPENDED
+        elif self.passed is None:
+            raise MetricsRowError(f"rule {self.rule_name}: both rule_status and passed are NULL")
+        else:
+            status = RuleStatus.PASSED if self.passed else RuleStatus.FAILED
+        if (
+            status in EVALUATED_STATUSES
+            and self.passed is not None
+            and self.passed != (status is RuleStatus.PASSED)
+        ):
+            raise MetricsRowError(
+                f"rule {self.rule_name}: rule_status {status} but passed {self.passed}"
+            )
+        return status
+
+    def rule_spec_dict(self) -> dict[str, Any]:
+        """``rule_spec`` parsed (a ``DataQualityRule`` in snake_case proto JSON); ``{}`` if NULL."""
+        spec = _json_value(self.rule_spec, f"rule_spec of rule {self.rule_name}")
+        if spec is None:
+            return {}
+        if not isinstance(spec, dict):
+            raise MetricsRowError(f"rule_spec of rule {self.rule_name} is not a JSON object")
+        return spec
+
+    def attributes(self) -> dict[str, str]:
+        """``rule_attributes`` parsed (string map); ``{}`` when NULL."""
+        attrs = _json_value(self.rule_attributes, f"rule_attributes of rule {self.rule_name}")
+        if attrs is None:
+            return {}
+        if not isinstance(attrs, dict):
+            raise MetricsRowError(f"rule_attributes of rule {self.rule_name} is not a JSON object")
+        return {str(k): "" if v is None else str(v) for k, v in attrs.items()}
+
+    def debug_queries(self) -> tuple[DebugQuerySql, ...]:
+        """``debug_queries_sql`` parsed: the rule's debug queries, ready to run."""
+        what = f"debug_queries_sql of rule {self.rule_name}"
+        queries = _json_value(self.debug_queries_sql, what)
+        if queries is None:
+            return ()
+        if not isinstance(queries, list):
+            raise MetricsRowError(f"{what} is not a JSON array")
+        out: list[DebugQuerySql] = []
+        for item in queries:
+            if not isinstance(item, dict):
+                raise MetricsRowError(f"{what}: an entry is not an object")
+            sql = item.get("sql_statement", item.get("sqlStatement"))
+            if not isinstance(sql, str) or not sql.strip():
+                raise MetricsRowError(f"{what}: an entry has no sql_statement")
+            out.append(DebugQuerySql(sql_statement=sql, description=item.get("description")))
+        return tuple(out)
+
+
+def _field_kind(annotation: Any) -> str:
+    """'str' / 'int' / ... from a ``X | None`` annotation (a string under postponed evaluation)."""
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    return text.split("|")[0].strip()
+
+
+# --------------------------------------------------------------------------- identity and outcome
+
+_CAMEL_RULE_TYPES = {re.sub(r"_(\w)", lambda m: m.group(1).upper(), t): t for t in RULE_TYPES}
+
+
+def rule_type_of_spec(spec: Mapping[str, Any]) -> str:
+    """The ``rule_type`` oneof field set in a ``DataQualityRule`` dict (snake_case or camelCase)."""
+    found = {
+        key if key in RULE_TYPES else _CAMEL_RULE_TYPES[key]
+        for key in spec
+        if key in RULE_TYPES or key in _CAMEL_RULE_TYPES
+    }
+    if len(found) != 1:
+        name = spec.get("name", "<unnamed>")
+        what = "no rule type" if not found else f"several rule types ({', '.join(sorted(found))})"
+        raise MetricsRowError(f"rule {name}: {what}")
+    return found.pop()
+
+
+@dataclass(frozen=True)
+class RuleIdentity:
+    """What identifies a rule and how it was declared, with or without a metrics row.
+
+    ``rule_spec`` is the rule as a ``DataQualityRule`` dict in proto JSON (snake_case as written by
+    the macros; camelCase also parses). ``attributes`` never go into the proto (the given
+    ``data_quality.proto`` has no ``attributes`` field); they travel here, to the export.
+    """
+
+    rule_name: str
+    rule_type: str
+    data_source: str | None
+    test_unique_id: str | None
+    rule_index: int = 0
+    column: str | None = None
+    dimension: str | None = None
+    rule_spec: dict[str, Any] = field(default_factory=dict, hash=False)
+    attributes: dict[str, str] = field(default_factory=dict, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.rule_type not in RULE_TYPES:
+            raise MetricsRowError(f"rule {self.rule_name}: unknown rule type {self.rule_type!r}")
+        # "" means "none" for column and dimension
+        object.__setattr__(self, "column", _blank_to_none(self.column))
+        object.__setattr__(self, "dimension", _blank_to_none(self.dimension))
+
+    @classmethod
+    def from_metrics(cls, metrics: RuleMetrics) -> Self:
+        spec = metrics.rule_spec_dict()
+        assert metrics.rule_name is not None and metrics.rule_type is not None  # from_row checks
+        return cls(
+            rule_name=metrics.rule_name,
+            rule_type=metrics.rule_type,
+            data_source=metrics.dq_data_source,
+            test_unique_id=metrics.dq_test_unique_id,
+            rule_index=metrics.rule_index or 0,
+            column=metrics.rule_column if metrics.rule_column is not None else spec.get("column"),
+            dimension=(
+                metrics.rule_dimension
+                if metrics.rule_dimension is not None
+                else spec.get("dimension")
+            ),
+            rule_spec=spec,
+            attributes=metrics.attributes(),
+        )
+
+    @classmethod
+    def from_rule_spec(
+        cls,
+        spec: Mapping[str, Any],
+        *,
+        data_source: str | None,
+        test_unique_id: str | None,
+        rule_index: int = 0,
+        rule_name: str | None = None,
+        attributes: Mapping[str, str] | None = None,
+    ) -> Self:
+        """From a declared ``DataQualityRule`` dict (e.g. rebuilt from a manifest test node).
+
+        ``rule_name`` overrides ``spec["name"]`` (for derived names); ``attributes`` default to an
+        ``attributes`` key of ``spec`` if there is one (it is kept out of ``rule_spec``).
+        """
+        spec_dict = dict(spec)
+        spec_attributes = spec_dict.pop("attributes", None)
+        name = rule_name or spec_dict.get("name")
+        if not name:
+            raise MetricsRowError(
+                f"a rule of {test_unique_id or data_source or 'an unknown test'} has no name"
+            )
+        spec_dict.setdefault("name", name)
+        attrs = attributes if attributes is not None else (spec_attributes or {})
+        return cls(
+            rule_name=str(name),
+            rule_type=rule_type_of_spec(spec_dict),
+            data_source=data_source,
+            test_unique_id=test_unique_id,
+            rule_index=rule_index,
+            column=spec_dict.get("column"),
+            dimension=spec_dict.get("dimension"),
+            rule_spec=spec_dict,
+            attributes={str(k): str(v) for k, v in dict(attrs).items()},
+        )
+
+    @property
+    def is_row_level(self) -> bool:
+        return self.rule_type in ROW_LEVEL_RULE_TYPES
+
+    @property
+    def description(self) -> str | None:
+        return _blank_to_none(self.rule_spec.get("description"))
+
+
+@dataclass(frozen=True)
+class RuleOutcome:
+    """A rule after combining its metrics row (if any) with dbt's run result.
+
+    ``metrics`` is set for PASSED / FAILED / SUSPENDED rules and ``None`` for ERROR / SKIPPED ones.
+    ``message`` is dbt's message (errors, skips); optional otherwise.
+    """
+
+    identity: RuleIdentity
+    status: RuleStatus
+    metrics: RuleMetrics | None = None
+    message: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", RuleStatus(self.status))
+        if self.metrics is None and self.status in EVALUATED_STATUSES:
+            raise MetricsRowError(
+                f"rule {self.identity.rule_name}: status {self.status} needs a metrics row"
+            )
+
+    @classmethod
+    def from_metrics(cls, metrics: RuleMetrics, *, message: str | None = None) -> Self:
+        """A rule that dbt evaluated: status and identity from its metrics row.
+
+        The caller checks that ``metrics.dq_invocation_id`` is the invocation being reported (a
+        store_failures table may still hold the row of an earlier run when the test errored).
+        """
+        return cls(
+            identity=RuleIdentity.from_metrics(metrics),
+            status=metrics.status,
+            metrics=metrics,
+            message=message,
+        )
+
+    @classmethod
+    def not_evaluated(
+        cls, identity: RuleIdentity, status: RuleStatus | str, message: str | None = None
+    ) -> Self:
+        """A rule without a metrics row: ERROR, SKIPPED (or SUSPENDED, known from the manifest)."""
+        status = RuleStatus(status)
+        if status in EVALUATED_STATUSES:
+            raise MetricsRowError(
+                f"rule {identity.rule_name}: a {status} rule is built with from_metrics"
+            )
+        return cls(identity=identity, status=status, metrics=None, message=message)
+
+    # -- convenience accessors -----------------------------------------------------------------
+
+    @property
+    def rule_name(self) -> str:
+        return self.identity.rule_name
+
+    @property
+    def rule_type(self) -> str:
+        return self.identity.rule_type
+
+    @property
+    def column(self) -> str | None:
+        return self.identity.column
+
+    @property
+    def dimension(self) -> str | None:
+        return self.identity.dimension
+
+    @property
+    def data_source(self) -> str | None:
+        return self.identity.data_source
+
+    @property
+    def test_unique_id(self) -> str | None:
+        return self.identity.test_unique_id
+
+    @property
+    def rule_index(self) -> int:
+        return self.identity.rule_index
+
+    @property
+    def rule_spec(self) -> dict[str, Any]:
+        return self.identity.rule_spec
+
+    @property
+    def attributes(self) -> dict[str, str]:
+        return self.identity.attributes
+
+    @property
+    def is_row_level(self) -> bool:
+        return self.identity.is_row_level
+
+    @property
+    def is_evaluated(self) -> bool:
+        """PASSED or FAILED: the rule counts in scores and in ``DataQualityResult.rules``."""
+        return self.status in EVALUATED_STATUSES
+
+    @property
+    def passed(self) -> bool | None:
+        """True / False for evaluated rules, None otherwise."""
+        return self.status is RuleStatus.PASSED if self.is_evaluated else None
+
+    @property
+    def threshold(self) -> float | None:
+        """Effective threshold of a row-level rule (0 or unset -> 1.0); None for aggregates."""
+        if not self.is_row_level:
+            return None
+        if self.metrics is not None and self.metrics.rule_threshold is not None:
+            return self.metrics.rule_threshold
+        declared = self.rule_spec.get("threshold")
+        value = float(declared) if declared not in (None, "") else 0.0
+        return value if value else 1.0

@@ -1,0 +1,206 @@
+"""Dataplex scores and pass/fail of one data source (SPEC section 5), as pure functions.
+
+The unit is the rule, not the row. Only *evaluated* rules count (status PASSED or FAILED);
+SUSPENDED, ERROR and SKIPPED rules are left out of every numerator and denominator.
+
+* score = 100 x passed rules / evaluated rules, rounded half away from zero to 2 decimals on the
+  exact fraction (2 of 3 -> 66.67, 1 of 3 -> 33.33, 1 of 8 -> 12.5); ``None`` without evaluated
+  rules;
+* passed = no evaluated rule failed (so ``True`` with no evaluated rule: vacuous, as Dataplex);
+* one :class:`DimensionScore` per dimension with at least one evaluated rule (rules without a
+  dimension are in no dimension); one :class:`ColumnScore` per column with at least one evaluated
+  rule, with per-dimension scores over that column's rules;
+* the row-weighted extension: 100 x sum(passed_count) / sum(evaluated_count) over the evaluated
+  row-level rules, same rounding, ``None`` when the sum of evaluated_count is 0.
+
+Scores are Python floats holding the exact 2-decimal value (``66.67``). ``DataQualityResult.score``
+is a 32-bit ``float`` in the proto, where 66.67 is stored as 66.66999816894531; proto JSON prints
+it back as 66.67 (see :mod:`dataplex_dq.assemble`). Use the ScoreCard values, not the proto's, for
+exports and comparisons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from dataplex_dq.metrics import RuleOutcome, RuleStatus
+
+__all__ = [
+    "ColumnScore",
+    "DimensionScore",
+    "ScoreCard",
+    "percent",
+    "score_rules",
+]
+
+
+def percent(numerator: int, denominator: int) -> Decimal | None:
+    """``100 * numerator / denominator`` rounded half away from zero to 2 decimals, exactly.
+
+    Equal to ``Decimal(Fraction(100 * numerator, denominator)).quantize(Decimal("0.01"),
+    ROUND_HALF_UP)`` computed in integer arithmetic, so no binary or 28-digit rounding can move a
+    value across a .xx5 boundary. ``None`` when ``denominator`` is 0.
+    """
+    if denominator < 0 or numerator < 0:
+        raise ValueError(f"percent({numerator}, {denominator}): negative count")
+    if numerator > denominator:
+        raise ValueError(f"percent({numerator}, {denominator}): numerator above denominator")
+    if denominator == 0:
+        return None
+    # hundredths of a percent = round_half_up(10000 * n / d) = floor((2 * 10000 * n + d) / (2 * d))
+    hundredths = (20000 * numerator + denominator) // (2 * denominator)
+    return Decimal(hundredths).scaleb(-2)
+
+
+def _score(passed: int, total: int) -> float | None:
+    value = percent(passed, total)
+    return None if value is None else float(value)
+
+
+@dataclass(frozen=True)
+class DimensionScore:
+    """Rule-count score of one dimension (job level, or within one column)."""
+
+    name: str
+    score: float
+    passed: bool
+    rule_count: int
+    passed_count: int
+
+
+@dataclass(frozen=True)
+class ColumnScore:
+    """Rule-count score of one column, with its per-dimension scores (sorted by name)."""
+
+    column: str
+    score: float
+    passed: bool
+    rule_count: int
+    passed_count: int
+    dimensions: tuple[DimensionScore, ...]
+
+    def dimension(self, name: str) -> DimensionScore | None:
+        return next((d for d in self.dimensions if d.name == name), None)
+
+
+@dataclass(frozen=True)
+class ScoreCard:
+    """Scores and counts of one data source's job.
+
+    ``score`` is ``None`` when no rule was evaluated; ``passed`` is then ``True`` (vacuous).
+    ``has_errors`` is true when a rule errored or was skipped (the job "succeeded with errors").
+    ``row_weighted_score`` is the extension (percentage 0-100), ``None`` when no row-level rule
+    evaluated any row. ``dimensions`` are sorted by name, ``columns`` by column.
+    """
+
+    score: float | None
+    passed: bool
+    dimensions: tuple[DimensionScore, ...]
+    columns: tuple[ColumnScore, ...]
+    row_weighted_score: float | None
+    rows_evaluated: int
+    rows_passed: int
+    total_rules: int
+    evaluated_rules: int
+    passed_rules: int
+    failed_rules: int
+    suspended_rules: int
+    errored_rules: int
+    skipped_rules: int
+    has_errors: bool
+
+    def dimension(self, name: str) -> DimensionScore | None:
+        return next((d for d in self.dimensions if d.name == name), None)
+
+    def column(self, name: str) -> ColumnScore | None:
+        return next((c for c in self.columns if c.column == name), None)
+
+    def job_dimension_result(self) -> dict[str, dict[str, Any]]:
+        """The export's ``job_dimension_result``: ``{"DIM": {"passed": bool, "score": num}}``."""
+        return {d.name: {"passed": d.passed, "score": d.score} for d in self.dimensions}
+
+
+def _dimension_scores(rules: Sequence[RuleOutcome]) -> tuple[DimensionScore, ...]:
+    by_dimension: dict[str, list[RuleOutcome]] = {}
+    for rule in rules:
+        if rule.dimension is not None:
+            by_dimension.setdefault(rule.dimension, []).append(rule)
+    out = []
+    for name in sorted(by_dimension):
+        members = by_dimension[name]
+        passed = sum(1 for r in members if r.status is RuleStatus.PASSED)
+        score = _score(passed, len(members))
+        assert score is not None
+        out.append(
+            DimensionScore(
+                name=name,
+                score=score,
+                passed=passed == len(members),
+                rule_count=len(members),
+                passed_count=passed,
+            )
+        )
+    return tuple(out)
+
+
+def _column_scores(rules: Sequence[RuleOutcome]) -> tuple[ColumnScore, ...]:
+    by_column: dict[str, list[RuleOutcome]] = {}
+    for rule in rules:
+        if rule.column is not None:
+            by_column.setdefault(rule.column, []).append(rule)
+    out = []
+    for column in sorted(by_column):
+        members = by_column[column]
+        passed = sum(1 for r in members if r.status is RuleStatus.PASSED)
+        score = _score(passed, len(members))
+        assert score is not None
+        out.append(
+            ColumnScore(
+                column=column,
+                score=score,
+                passed=passed == len(members),
+                rule_count=len(members),
+                passed_count=passed,
+                dimensions=_dimension_scores(members),
+            )
+        )
+    return tuple(out)
+
+
+def score_rules(outcomes: Iterable[RuleOutcome]) -> ScoreCard:
+    """Score the rules of ONE data source (raises ``ValueError`` if they name several)."""
+    rules = list(outcomes)
+    sources = {r.data_source for r in rules if r.data_source is not None}
+    if len(sources) > 1:
+        raise ValueError(f"score_rules takes one data source, got {', '.join(sorted(sources))}")
+
+    evaluated = [r for r in rules if r.is_evaluated]
+    passed = sum(1 for r in evaluated if r.status is RuleStatus.PASSED)
+    counts = {status: sum(1 for r in rules if r.status is status) for status in RuleStatus}
+
+    rows_evaluated = rows_passed = 0
+    for rule in evaluated:
+        if rule.is_row_level and rule.metrics is not None:
+            rows_evaluated += rule.metrics.evaluated_count or 0
+            rows_passed += rule.metrics.passed_count or 0
+
+    return ScoreCard(
+        score=_score(passed, len(evaluated)),
+        passed=passed == len(evaluated),
+        dimensions=_dimension_scores(evaluated),
+        columns=_column_scores(evaluated),
+        row_weighted_score=_score(rows_passed, rows_evaluated),
+        rows_evaluated=rows_evaluated,
+        rows_passed=rows_passed,
+        total_rules=len(rules),
+        evaluated_rules=len(evaluated),
+        passed_rules=passed,
+        failed_rules=counts[RuleStatus.FAILED],
+        suspended_rules=counts[RuleStatus.SUSPENDED],
+        errored_rules=counts[RuleStatus.ERROR],
+        skipped_rules=counts[RuleStatus.SKIPPED],
+        has_errors=counts[RuleStatus.ERROR] + counts[RuleStatus.SKIPPED] > 0,
+    )

@@ -1,0 +1,110 @@
+"""Warehouse access through dbt's own adapter and the user's profile (no second set of credentials).
+
+Opens the adapter of the target in ``profiles.yml``, and renders the package's macros with the
+manifest dbt wrote, so every adapter dbt supports works and the SQL stays in the macros."""
+
+from __future__ import annotations
+
+from argparse import Namespace
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dataplex_dq.errors import WarehouseError
+
+
+@dataclass
+class Warehouse:
+    project_dir: Path
+    profiles_dir: Path | None
+    target: str | None
+    manifest_path: Path
+    _adapter: Any = field(default=None, init=False, repr=False)
+    _conn: Any = field(default=None, init=False, repr=False)
+
+    def __enter__(self) -> "Warehouse":
+        from dbt.adapters.factory import get_adapter, register_adapter
+        from dbt.config.runtime import RuntimeConfig
+        from dbt.context.providers import generate_runtime_macro_context
+        from dbt.contracts.graph.manifest import Manifest, WritableManifest
+        from dbt.flags import set_from_args
+        from dbt.mp_context import get_mp_context
+
+        args = Namespace(
+            project_dir=str(self.project_dir),
+            profiles_dir=str(self.profiles_dir) if self.profiles_dir else None,
+            target=self.target,
+            profile=None,
+            threads=None,
+            vars={},
+        )
+        try:
+            set_from_args(args, {})
+            config = RuntimeConfig.from_args(args)
+            register_adapter(config, get_mp_context())
+            adapter = get_adapter(config)
+            manifest = Manifest.from_writable_manifest(WritableManifest.read_and_check_versions(str(self.manifest_path)))
+        except Exception as exc:  # dbt raises many types here; all mean the profile/project is unusable
+            raise WarehouseError(
+                f"cannot open the dbt target (project {self.project_dir}, profiles dir {self.profiles_dir or '~/.dbt'}, "
+                f"target {self.target or 'default'}): {exc}"
+            ) from exc
+        adapter.set_macro_resolver(manifest)
+        adapter.set_macro_context_generator(generate_runtime_macro_context)
+        self._adapter = adapter
+        self._conn = adapter.connection_named("dataplex_dq")
+        self._conn.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._conn is not None:
+            self._conn.__exit__(*exc)
+        self._conn = None
+
+    @property
+    def adapter(self) -> Any:
+        if self._adapter is None:
+            raise RuntimeError("Warehouse used outside `with`")
+        return self._adapter
+
+    @property
+    def adapter_type(self) -> str:
+        return str(self.adapter.type())
+
+    @property
+    def credentials(self) -> Any:
+        return self.adapter.config.credentials
+
+    def query(self, sql: str) -> list[dict[str, Any]]:
+        """Run a SELECT and return its rows as dicts keyed by lower-case column name."""
+        try:
+            _, table = self.adapter.execute(sql, fetch=True)
+        except Exception as exc:
+            raise WarehouseError(f"query failed on {self.adapter_type}: {exc}\n--- SQL (first 500 chars) ---\n{sql[:500]}") from exc
+        names = [c.lower() for c in table.column_names]
+        return [dict(zip(names, row)) for row in table.rows]
+
+    def query_with_types(self, sql: str) -> tuple[list[tuple[str, str]], list[tuple[Any, ...]]]:
+        """Rows of a SELECT with (column name, agate type name) pairs."""
+        try:
+            _, table = self.adapter.execute(sql, fetch=True)
+        except Exception as exc:
+            raise WarehouseError(f"query failed on {self.adapter_type}: {exc}") from exc
+        cols = [(n, type(t).__name__) for n, t in zip(table.column_names, table.column_types)]
+        return cols, [tuple(r) for r in table.rows]
+
+    def macro(self, name: str, **kwargs: Any) -> Any:
+        """Run a macro of the dataplex_dq package and return what it returns."""
+        try:
+            return self.adapter.execute_macro(name, kwargs=kwargs, project="dataplex_dq")
+        except Exception as exc:
+            raise WarehouseError(f"macro dataplex_dq.{name} failed on {self.adapter_type}: {exc}") from exc
+
+    def commit(self) -> None:
+        try:
+            self.adapter.commit_if_has_connection()
+        except Exception as exc:
+            raise WarehouseError(f"commit failed on {self.adapter_type}: {exc}") from exc
+
+    def relation(self, database: str | None, schema: str, identifier: str) -> Any:
+        return self.adapter.Relation.create(database=database, schema=schema, identifier=identifier)
