@@ -94,25 +94,11 @@ def rule_rows(run_results: dict, manifest: dict) -> list[dict]:
     return rows
 
 
-def scores_from_statuses(rows: list[dict]) -> dict[str, tuple[int, int]]:
-    """Quick Dataplex-style score preview: passed rules / evaluated rules per data source.
-
-    warn counts as a failed rule (Dataplex has no warn); suspended, errored and skipped
-    rules are left out. The real scores come from the `dataplex-dq report` step.
-    """
-    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for row in rows:
-        if row["status"] in ("pass", "fail", "warn"):
-            tally[row["data_source"]][1] += 1
-            tally[row["data_source"]][0] += row["status"] == "pass"
-    return {source: (passed, total) for source, (passed, total) in tally.items()}
-
-
 STATUS_STYLE = {"pass": "green", "fail": "red", "warn": "yellow", "error": "bold red",
                 "skipped": "dim", "suspended": "cyan"}
 
 
-def print_table(rows: list[dict], scores: dict[str, tuple[int, int]]) -> None:
+def print_table(rows: list[dict]) -> None:
     columns = ["data_source", "rule", "type", "column", "dimension", "status", "failures"]
     try:
         from rich.console import Console
@@ -122,8 +108,6 @@ def print_table(rows: list[dict], scores: dict[str, tuple[int, int]]) -> None:
         print("  ".join(c.ljust(widths[c]) for c in columns))
         for r in rows:
             print("  ".join(str(r[c] if r[c] is not None else "").ljust(widths[c]) for c in columns))
-        for source, (passed, total) in sorted(scores.items()):
-            print(f"{source}: {passed}/{total} rules passed, score {100 * passed / total:.2f}")
         return
 
     table = Table(title="dataplex_dq rules", title_justify="left")
@@ -138,18 +122,20 @@ def print_table(rows: list[dict], scores: dict[str, tuple[int, int]]) -> None:
     if not console.is_terminal:  # e.g. piped into a file or CI log: do not squeeze the table
         console = Console(width=max(console.width, 150))
     console.print(table)
-    for source, (passed, total) in sorted(scores.items()):
-        console.print(f"  {source}: {passed}/{total} rules passed, score {100 * passed / total:.2f}")
 
 
-def post_build(run_results: dict, manifest: dict, target_dir: Path, db_path: Path) -> None:
-    """Hook for the post-build report.
+def post_build(target_dir: Path) -> int:
+    """The `dataplex-dq report` step: DataQualityResult protos under target/dataplex_dq/, rows in the
+    dataplex_dq_results table of demo.duckdb, and the Dataplex scores per table and dimension."""
+    from rich.console import Console
 
-    TODO: once the Python package exists, run the `dataplex-dq report` step here, e.g.
-    `dataplex_dq.cli.main(["report", "--project-dir", str(DEMO_DIR), "--target-path", str(target_dir)])`:
-    it builds the DataQualityResult protos under target/dataplex_dq/, exports rows into the
-    dataplex_dq_results table of demo.duckdb and prints the official scores.
-    """
+    from dataplex_dq.cli import _run_report
+
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=max(console.width, 150))
+    print()
+    return _run_report(DEMO_DIR, DEMO_DIR, None, target_dir, True, False, console)
 
 
 def main(argv: list[str]) -> int:
@@ -163,7 +149,7 @@ def main(argv: list[str]) -> int:
     rows = rule_rows(run_results, manifest)
     print()
     if rows:
-        print_table(rows, scores_from_statuses(rows))
+        print_table(rows)
     else:
         print("No dataplex_dq tests ran.")
 
@@ -172,12 +158,15 @@ def main(argv: list[str]) -> int:
     if skipped:
         print(f"\n{len(skipped)} node(s) skipped: " + ", ".join(r["unique_id"] for r in skipped))
 
-    post_build(run_results, manifest, TARGET_DIR, db_path)  # `dataplex-dq report` goes here
+    report_code = post_build(TARGET_DIR)
 
     if errored:
         print(f"\ndbt reported {len(errored)} error(s):", file=sys.stderr)
         for r in errored:
             print(f"  {r['unique_id']}: {(r.get('message') or '').strip()[:500]}", file=sys.stderr)
+        return 1
+    if report_code != 0:
+        print("\nThe dataplex-dq report could not complete (see above).", file=sys.stderr)
         return 1
     failed = sum(r["status"] in ("fail", "warn") for r in rows)
     print(f"\nDemo finished: {len(rows)} rules, {failed} not passing (expected, see EXPECTED.md).")

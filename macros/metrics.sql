@@ -156,7 +156,7 @@
   {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, sampling) -%}
   {%- set out = [] -%}
   {%- for q in rule.debug_queries or [] -%}
-    {%- do out.append(dataplex_dq.expand_data_reference(q.get('sql_statement', q.get('sqlStatement')), scope_sql)) -%}
+    {%- do out.append({'description': q.get('description'), 'sql_statement': dataplex_dq.expand_data_reference(q.get('sql_statement', q.get('sqlStatement')), scope_sql)}) -%}
   {%- endfor -%}
   {{ return(out) }}
 {% endmacro %}

@@ -2,17 +2,177 @@
 
 from __future__ import annotations
 
+import sys
+import time
+from pathlib import Path
+
 import click
+from rich.console import Console
+from rich.table import Table
 
 from dataplex_dq import __version__
+from dataplex_dq.errors import DataplexDqError
+
+EXIT_OK, EXIT_RULE_FAILED, EXIT_ERROR = 0, 1, 2
+
+
+def _console() -> Console:
+    return Console(stderr=False, highlight=False)
+
+
+def print_summary(report, console: Console) -> None:  # type: ignore[no-untyped-def]
+    table = Table(title=f"Dataplex data quality — dbt invocation {report.invocation_id}")
+    table.add_column("data source")
+    table.add_column("score", justify="right")
+    table.add_column("row-weighted", justify="right")
+    table.add_column("dimensions")
+    table.add_column("rules", justify="right")
+    table.add_column("failed / errors")
+    for s in sorted(report.sources, key=lambda s: s.data_source.unique_id):
+        card = s.card
+        score = "—" if card.score is None else f"{card.score:.2f}"
+        style = "green" if card.passed and not card.has_errors else "red"
+        dims = ", ".join(f"{d.name} {d.score:.2f}" for d in card.dimensions) or "—"
+        failed = [o.rule_name for o in s.outcomes if o.status == "FAILED"]
+        errored = [f"{o.rule_name} ({o.status.lower()})" for o in s.outcomes if o.status in ("ERROR", "SKIPPED")]
+        rw = "—" if card.row_weighted_score is None else f"{card.row_weighted_score:.2f}"
+        table.add_row(
+            s.data_source.label,
+            f"[{style}]{score}[/{style}]",
+            rw,
+            dims,
+            f"{card.passed_rules}/{card.evaluated_rules}" + (f" (+{card.suspended_rules} suspended)" if card.suspended_rules else ""),
+            ", ".join(failed + errored) or "—",
+        )
+    console.print(table)
+    if report.export_relation and not report.export_error:
+        console.print(f"Exported {report.export_rows} rows to {report.export_relation}.")
+    if report.sources:
+        console.print(f"Results written to {report.sources[0].json_path.parent}/ (*.json, *.pb).")
+    for w in report.warnings:
+        console.print(f"[yellow]warning:[/yellow] {w}")
+    for s in report.sources:
+        for o in s.outcomes:
+            if o.status in ("ERROR", "SKIPPED"):
+                first = (o.message or "").strip().splitlines()[:3]
+                console.print(f"[red]{o.status.lower()}:[/red] {s.data_source.label} rule '{o.rule_name}': {' '.join(x.strip() for x in first)}")
+    if report.export_error:
+        console.print(f"[red]export failed:[/red] {report.export_error}")
+
+
+def exit_code(report, fail_on_rule_failure: bool) -> int:  # type: ignore[no-untyped-def]
+    if report.has_errors:
+        return EXIT_ERROR
+    if report.any_rule_failed and fail_on_rule_failure:
+        return EXIT_RULE_FAILED
+    return EXIT_OK
+
+
+def _run_report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, console) -> int:  # type: ignore[no-untyped-def]
+    from dataplex_dq.report import run_report
+
+    started = time.perf_counter()
+    try:
+        report = run_report(Path(project_dir), Path(profiles_dir) if profiles_dir else None, target, Path(target_path) if target_path else None, export=export)
+    except DataplexDqError as exc:
+        console.print(f"[red]dataplex-dq report failed:[/red] {exc}")
+        return EXIT_ERROR
+    print_summary(report, console)
+    console.print(f"Report took {time.perf_counter() - started:.2f}s.")
+    return exit_code(report, fail_on_rule_failure)
+
+
+_common = [
+    click.option("--project-dir", default=".", show_default=True, type=click.Path(file_okay=False), help="dbt project directory"),
+    click.option("--profiles-dir", default=None, type=click.Path(file_okay=False), help="directory of profiles.yml (dbt's default when unset)"),
+    click.option("--target", "-t", default=None, help="dbt target (the profile's default when unset)"),
+    click.option("--target-path", default=None, type=click.Path(file_okay=False), help="dbt artifacts folder (PROJECT_DIR/target when unset)"),
+]
+
+
+def common_options(f):  # type: ignore[no-untyped-def]
+    for opt in reversed(_common):
+        f = opt(f)
+    return f
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(
-    __version__, "--version", prog_name="dataplex-dq", message="%(prog)s %(version)s"
-)
+@click.version_option(__version__, "--version", prog_name="dataplex-dq", message="%(prog)s %(version)s")
 def main() -> None:
     """Dataplex auto data quality for dbt: scores, results and reports of the rules dbt ran."""
+
+
+@main.command()
+@common_options
+@click.option("--export/--no-export", default=True, show_default=True, help="write the rows to the results table")
+@click.option("--fail-on-rule-failure/--no-fail-on-rule-failure", default=True, show_default=True, help="exit 1 when a rule failed")
+def report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure) -> None:  # type: ignore[no-untyped-def]
+    """Read the last dbt invocation's artifacts and metrics, write DataQualityResult protos, export the results.
+
+    Exit codes: 0 all rules passed; 1 a rule failed; 2 a rule errored or the report could not complete.
+    """
+    sys.exit(_run_report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, _console()))
+
+
+def _dbt_option(args: list[str], *names: str) -> str | None:
+    for i, a in enumerate(args):
+        for n in names:
+            if a == n and i + 1 < len(args):
+                return args[i + 1]
+            if a.startswith(n + "="):
+                return a.split("=", 1)[1]
+    return None
+
+
+@main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.option("--fail-on-rule-failure/--no-fail-on-rule-failure", default=True, show_default=True, help="exit 1 when a rule failed")
+@click.option("--export/--no-export", default=True, show_default=True)
+@click.argument("dbt_args", nargs=-1, type=click.UNPROCESSED)
+def build(fail_on_rule_failure, export, dbt_args) -> None:  # type: ignore[no-untyped-def]
+    """Run `dbt build [DBT_ARGS]` in-process with a progress bar, then the report."""
+    from dbt.cli.main import dbtRunner
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = _console()
+    args = list(dbt_args)
+    counts = {"failed": 0, "errors": 0}
+    with Progress(TextColumn("dbt build"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"), TimeElapsedColumn(), console=console, transient=False) as progress:
+        task = progress.add_task("build", total=None, status="")
+
+        def on_event(event) -> None:  # type: ignore[no-untyped-def]
+            name = event.info.name
+            if name == "LogStartLine" and getattr(event.data, "total", 0):
+                progress.update(task, total=event.data.total)
+            elif name == "NodeFinished":
+                status = str(event.data.run_result.status).lower()
+                if status in ("fail", "warn"):
+                    counts["failed"] += status == "fail"
+                if status in ("error", "runtime error"):
+                    counts["errors"] += 1
+                progress.advance(task)
+                progress.update(task, status=f"{counts['failed']} failed, {counts['errors']} errors")
+
+        runner = dbtRunner(callbacks=[on_event])
+        try:
+            result = runner.invoke(["build", "--quiet", *args])
+        except Exception as exc:  # dbt raised before producing a result
+            console.print(f"[red]dbt build could not run:[/red] {exc}")
+            sys.exit(EXIT_ERROR)
+    if result.exception is not None and result.result is None:
+        console.print(f"[red]dbt build failed:[/red] {result.exception}\nFix the error above and run again.")
+        sys.exit(EXIT_ERROR)
+    code = _run_report(
+        _dbt_option(args, "--project-dir") or ".",
+        _dbt_option(args, "--profiles-dir"),
+        _dbt_option(args, "--target", "-t"),
+        _dbt_option(args, "--target-path"),
+        export, fail_on_rule_failure, console,
+    )
+    dbt_errors = result.result is not None and any(str(r.status).lower() in ("error", "runtime error") and not str(r.node.unique_id).startswith("test.") for r in getattr(result.result, "results", []))
+    if dbt_errors:
+        console.print("[red]dbt build had model/seed errors[/red]: see the messages above.")
+        code = EXIT_ERROR
+    sys.exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,232 @@
+"""Rows of the results table (SPEC 7): one per rule per job, the Dataplex export columns in their
+order, then our extension columns. Building the rows is pure; writing them goes through the
+package's macros (macros/results/results_table.sql) on dbt's adapter."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from dataplex_dq.errors import ExportError
+from dataplex_dq.metrics import RuleOutcome, RuleStatus
+from dataplex_dq.scoring import ScoreCard
+from dataplex_dq.warehouse import Warehouse
+
+RULE_TYPE_DISPLAY = {
+    "range_expectation": "Range Check",
+    "non_null_expectation": "Null check",
+    "set_expectation": "Set check",
+    "regex_expectation": "Regular expression check",
+    "uniqueness_expectation": "Uniqueness Check",
+    "statistic_range_expectation": "Statistic check",
+    "row_condition_expectation": "Row condition",
+    "table_condition_expectation": "Table condition",
+    "sql_assertion": "SQL assertion",
+}
+JOB_NAMESPACE = uuid.UUID("6f1c1f3e-2f0a-4d57-9a43-5d8e0c2b7a10")
+DEFAULT_RESULTS_TABLE = "dataplex_dq_results"
+MAX_STATEMENT_CHARS = 900_000  # BigQuery's limit is 1,024K characters per statement
+
+
+def job_id(invocation_id: str, data_source_id: str) -> str:
+    """Deterministic job id: the same invocation and data source always give the same id."""
+    return str(uuid.uuid5(JOB_NAMESPACE, f"{invocation_id}/{data_source_id}"))
+
+
+def _iso(ts: datetime | None) -> str | None:
+    if ts is None:
+        return None
+    if ts.tzinfo is not None:
+        ts = ts.astimezone(UTC).replace(tzinfo=None)
+    return ts.isoformat(timespec="microseconds")
+
+
+@dataclass(frozen=True)
+class JobContext:
+    """What the rows of one data source's job share."""
+
+    invocation_id: str
+    data_source_id: str
+    data_source_name: str
+    resource_type: str
+    database: str | None
+    schema: str | None
+    identifier: str | None
+    adapter_type: str
+    start_time: datetime | None
+    end_time: datetime | None
+    rows_scanned: int | None
+    row_filter: str | None = None
+    sampling_percent: float | None = None
+    labels: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def job_id(self) -> str:
+        return job_id(self.invocation_id, self.data_source_id)
+
+    @property
+    def data_scan_id(self) -> str:
+        """A valid Dataplex data scan id (lower-case letters, digits, hyphens) for the data source."""
+        raw = re.sub(r"[^a-z0-9]+", "-", f"dbt-{self.resource_type}-{self.data_source_name}".lower()).strip("-")
+        return raw[:63].rstrip("-")
+
+
+def _rule_parameters(outcome: RuleOutcome) -> dict[str, Any] | None:
+    params = outcome.rule_spec.get(outcome.rule_type)
+    return params if isinstance(params, dict) else None
+
+
+def _debug_queries(outcome: RuleOutcome, results: Sequence[Sequence[tuple[str, str, Any]]] | None) -> list[dict[str, Any]]:
+    declared = outcome.rule_spec.get("debug_queries") or outcome.rule_spec.get("debugQueries") or []
+    out = []
+    for i, q in enumerate(declared):
+        values = results[i] if results and i < len(results) else []
+        out.append(
+            {
+                "description": q.get("description"),
+                "sql_statement": q.get("sql_statement") or q.get("sqlStatement"),
+                "debug_query_results": [{"name": n, "type": t, "value": None if v is None else str(v)} for n, t, v in values],
+            }
+        )
+    return out
+
+
+def result_rows(
+    job: JobContext,
+    outcomes: Sequence[RuleOutcome],
+    card: ScoreCard,
+    debug_results: dict[str, Sequence[Sequence[tuple[str, str, Any]]]] | None = None,
+) -> list[dict[str, Any]]:
+    """The results-table rows of one job, every rule included (suspended, errored, skipped too)."""
+    is_bigquery = job.adapter_type == "bigquery"
+    table_resource = (
+        f"//bigquery.googleapis.com/projects/{job.database}/datasets/{job.schema}/tables/{job.identifier}"
+        if is_bigquery
+        else ".".join(p for p in (job.database, job.schema, job.identifier) if p)
+    )
+    shared = {
+        "data_quality_scan": {
+            "resource_name": None,
+            "project_id": job.database,
+            "location": None,
+            "data_scan_id": job.data_scan_id,
+            "display_name": f"{job.resource_type} {job.data_source_name}",
+        },
+        "data_source": {
+            "resource_name": table_resource,
+            "dataplex_entity_project_id": None,
+            "dataplex_entity_project_number": None,
+            "dataplex_lake_id": None,
+            "dataplex_zone_id": None,
+            "dataplex_entity_id": None,
+            "table_project_id": job.database,
+            "table_project_number": None,
+            "dataset_id": job.schema,
+            "table_id": job.identifier,
+        },
+        "data_quality_job_id": job.job_id,
+        "data_quality_job_configuration": {
+            "trigger": "ondemand",
+            "incremental": False,
+            "sampling_percent": float(job.sampling_percent) if job.sampling_percent else 100.0,
+            "row_filter": job.row_filter,
+            "incremental_column": None,
+        },
+        "job_labels": job.labels,
+        "job_start_time": _iso(job.start_time),
+        "job_end_time": _iso(job.end_time),
+        "job_quality_result": {"passed": card.passed, "score": card.score, "incremental_start": None, "incremental_end": None},
+        "job_dimension_result": card.job_dimension_result(),
+        "job_rows_scanned": job.rows_scanned,
+    }
+    rows = []
+    for o in outcomes:
+        m = o.metrics
+        evaluated = o.status in (RuleStatus.PASSED, RuleStatus.FAILED)
+        row_level = o.is_row_level
+        threshold = o.threshold if row_level else None
+        rows.append(
+            {
+                **shared,
+                "rule_name": o.rule_name,
+                "rule_description": o.identity.description,
+                "rule_type": RULE_TYPE_DISPLAY.get(o.rule_type, o.rule_type),
+                "rule_evaluation_type": "Per row" if row_level else "Aggregate",
+                "rule_column": o.column,
+                "rule_dimension": o.dimension,
+                "rule_threshold_percent": round(threshold * 100, 6) if threshold is not None else None,
+                "rule_parameters": _rule_parameters(o),
+                "rule_passed": o.passed if evaluated else None,
+                "rule_rows_evaluated": m.evaluated_count if (m and evaluated and row_level) else None,
+                "rule_rows_passed": m.passed_count if (m and evaluated and row_level) else None,
+                "rule_rows_passed_percent": (m.pass_ratio * 100 if m.pass_ratio is not None else None) if (m and evaluated and row_level) else None,
+                "rule_rows_null": m.null_count if (m and evaluated) else None,
+                "rule_failed_records_query": m.failing_rows_query if (m and evaluated and row_level) else None,
+                "created_on": _iso(job.start_time),
+                "last_updated": _iso(job.end_time),
+                "rule_assertion_row_count": m.assertion_row_count if (m and evaluated) else None,
+                "debug_queries": _debug_queries(o, (debug_results or {}).get(o.rule_name)),
+                "rule_suspended": o.status == RuleStatus.SUSPENDED,
+                "rule_attributes": o.attributes or None,
+                "rule_status": str(o.status),
+                "rule_message": o.message,
+                "rule_statistic_value": m.statistic_value if (m and evaluated) else None,
+                "job_row_weighted_score": card.row_weighted_score,
+                "dbt_invocation_id": job.invocation_id,
+                "dbt_test_unique_id": o.test_unique_id,
+                "dbt_node_unique_id": job.data_source_id,
+            }
+        )
+    return rows
+
+
+def chunk_rows(rows: Sequence[dict[str, Any]], max_chars: int = MAX_STATEMENT_CHARS) -> list[str]:
+    """JSON arrays of rows, each small enough for one INSERT statement."""
+    chunks: list[str] = []
+    current: list[str] = []
+    size = 2
+    for row in rows:
+        text = json.dumps(row, ensure_ascii=False, separators=(",", ":"))
+        if current and size + len(text) + 1 > max_chars:
+            chunks.append("[" + ",".join(current) + "]")
+            current, size = [], 2
+        current.append(text)
+        size += len(text) + 1
+    if current:
+        chunks.append("[" + ",".join(current) + "]")
+    return chunks
+
+
+@dataclass(frozen=True)
+class ExportSummary:
+    relation: str
+    created: bool
+    rows: int
+    statements: int
+
+
+def write_results(wh: Warehouse, relation: Any, rows: Sequence[dict[str, Any]], job_ids: Sequence[str]) -> ExportSummary:
+    """Create the results table if missing, replace the rows of these jobs, insert the new rows."""
+    try:
+        created = bool(wh.macro("ensure_results_table", relation=relation))
+        statements = 1 if created else 0
+        if job_ids:
+            for i in range(0, len(job_ids), 1000):
+                wh.macro("delete_results", relation=relation, job_ids=list(job_ids[i : i + 1000]))
+                statements += 1
+        for chunk in chunk_rows(rows):
+            wh.macro("insert_results_json", relation=relation, rows_json=chunk)
+            statements += 1
+        wh.commit()
+    except Exception as exc:
+        raise ExportError(
+            f"exporting {len(rows)} result rows to {relation} failed: {exc}\n"
+            "The result files under target/dataplex_dq/ were written; fix the cause and run `dataplex-dq report` again "
+            "(it replaces the rows of this invocation, so no duplicates are left)."
+        ) from exc
+    return ExportSummary(str(relation), created, len(rows), statements)

@@ -1,0 +1,333 @@
+"""`dataplex-dq report`: dbt artifacts + metrics rows -> scores -> DataQualityResult protos -> results table."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from google.protobuf import json_format  # noqa: F401  (json mapping used via assemble)
+
+from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts
+from dataplex_dq.assemble import build_result, result_to_bytes, result_to_json, row_count_of
+from dataplex_dq.errors import DataplexDqError, ExportError, StaleArtifactsError
+from dataplex_dq.export import DEFAULT_RESULTS_TABLE, JobContext, result_rows, write_results
+from dataplex_dq.metrics import RuleIdentity, RuleMetrics, RuleOutcome, RuleStatus, rule_status_from_dbt
+from dataplex_dq.scoring import ScoreCard, score_rules
+from dataplex_dq.warehouse import Warehouse
+
+MAX_RELATIONS_PER_QUERY = 500
+MAX_STATEMENT_CHARS = 900_000
+AGATE_TO_BIGQUERY_TYPE = {"Number": "NUMERIC", "Text": "STRING", "Boolean": "BOOL", "Date": "DATE", "DateTime": "TIMESTAMP", "TimeDelta": "INTERVAL"}
+
+
+# ---------------------------------------------------------------- rules rebuilt from the manifest
+
+RULE_ARGUMENTS = {
+    "range_expectation": ("min_value", "max_value", "strict_min_enabled", "strict_max_enabled"),
+    "non_null_expectation": (),
+    "set_expectation": ("values",),
+    "regex_expectation": ("regex",),
+    "uniqueness_expectation": (),
+    "statistic_range_expectation": ("statistic", "min_value", "max_value", "strict_min_enabled", "strict_max_enabled"),
+    "row_condition_expectation": ("sql_expression",),
+    "table_condition_expectation": ("sql_expression",),
+    "sql_assertion": ("sql_statement",),
+}
+
+
+def derived_rule_name(test: RuleTest, rule_type: str, column: str | None) -> str:
+    """The rule name of a test declared without `name:` -- the same derivation as the macro
+    `dataplex_dq.rule_name_for` (macros/context.sql)."""
+    if not test.name.startswith(f"dataplex_dq_{rule_type}"):
+        return test.name
+    digest = hashlib.md5(test.unique_id.encode()).hexdigest()[:6]
+    base = rule_type.replace("_expectation", "").replace("_", "-")
+    if column:
+        col = re.sub(r"[^A-Za-z0-9]+", "-", column).strip("-").lower()
+        base = f"{base}-{col}"[:55].strip("-")
+    return f"{base}-{digest}"
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def declared_rule(test: RuleTest) -> dict[str, Any]:
+    """A per-rule test's DataQualityRule (proto JSON dict) from its manifest arguments, for rules that
+    left no metrics row (errored or skipped)."""
+    kw = test.kwargs
+    column = test.column_name or kw.get("column")
+    spec: dict[str, Any] = {"name": derived_rule_name(test, test.test_name, column)}
+    if test.description:
+        spec["description"] = test.description
+    if column:
+        spec["column"] = column
+    for key in ("dimension", "threshold", "ignore_null", "suspended"):
+        if kw.get(key) not in (None, False, 0):
+            spec[key] = kw[key]
+    params: dict[str, Any] = {}
+    for key in RULE_ARGUMENTS.get(test.test_name, ()):
+        value = kw.get(key)
+        if value is None or value is False:
+            continue
+        if key in ("min_value", "max_value"):
+            value = _text(value)
+        elif key == "values" and isinstance(value, list):
+            value = [_text(v) for v in value]
+        elif key == "statistic":
+            value = str(value).upper()
+        params[key] = value
+    spec[test.test_name] = params
+    if kw.get("debug_queries"):
+        spec["debug_queries"] = kw["debug_queries"]
+    if isinstance(kw.get("attributes"), dict):
+        spec["attributes"] = {str(k): _text(v) for k, v in kw["attributes"].items()}
+    return spec
+
+
+# ---------------------------------------------------------------- fetching
+
+def metrics_queries(relations: Sequence[str], columns: Sequence[str]) -> list[str]:
+    """UNION ALL queries over the metrics relations, bounded by statement size and relation count."""
+    select_list = ", ".join(columns)
+    queries: list[str] = []
+    current: list[str] = []
+    size = 0
+    for rel in relations:
+        part = f"select {select_list} from {rel}"
+        if current and (len(current) >= MAX_RELATIONS_PER_QUERY or size + len(part) + 11 > MAX_STATEMENT_CHARS):
+            queries.append("\nunion all\n".join(current))
+            current, size = [], 0
+        current.append(part)
+        size += len(part) + 11
+    if current:
+        queries.append("\nunion all\n".join(current))
+    return queries
+
+
+def fetch_metrics(wh: Warehouse, tests: Sequence[RuleTest]) -> tuple[list[RuleMetrics], int]:
+    relations = [t.relation_name for t in tests if t.relation_name]
+    queries = metrics_queries(relations, RuleMetrics.columns())
+    rows: list[RuleMetrics] = []
+    for sql in queries:
+        rows.extend(RuleMetrics.from_row(r) for r in wh.query(sql))
+    return rows, len(queries)
+
+
+# ---------------------------------------------------------------- outcomes
+
+def combine(artifacts: Artifacts, metrics: Sequence[RuleMetrics]) -> list[RuleOutcome]:
+    """One outcome per rule of every dataplex_dq test that ran in the last invocation."""
+    by_test: dict[str, list[RuleMetrics]] = defaultdict(list)
+    stale = []
+    for m in metrics:
+        if m.dq_invocation_id != artifacts.invocation_id:
+            stale.append(m)
+            continue
+        by_test[m.dq_test_unique_id or ""].append(m)
+    outcomes: list[RuleOutcome] = []
+    for test in artifacts.ran_tests():
+        run = artifacts.runs[test.unique_id]
+        status = rule_status_from_dbt(run.status)
+        rows = sorted(by_test.get(test.unique_id, []), key=lambda m: m.rule_index or 0)
+        if status is None and not rows:
+            old = next((m for m in stale if m.dq_test_unique_id == test.unique_id), None)
+            if old is not None:
+                raise StaleArtifactsError(
+                    f"the metrics row of test {test.name} ({test.unique_id}) comes from dbt invocation "
+                    f"{old.dq_invocation_id}, but run_results.json is from {artifacts.invocation_id}: "
+                    "the warehouse and the artifacts disagree (another target, or a run in between). "
+                    "Run `dbt build` again with this target, then `dataplex-dq report`."
+                )
+            status = RuleStatus.ERROR
+            message = (
+                f"dbt reported `{run.status}` but the test left no metrics row in {test.relation_name or 'the warehouse'}: "
+                "keep `store_failures` enabled for dataplex_dq tests"
+            )
+            rows = []
+        else:
+            message = run.message
+        if rows:
+            outcomes.extend(RuleOutcome.from_metrics(m, message=None) for m in rows)
+            continue
+        identity = RuleIdentity.from_rule_spec(
+            declared_rule(test), data_source=test.data_source_id, test_unique_id=test.unique_id
+        )
+        outcomes.append(RuleOutcome.not_evaluated(identity, status or RuleStatus.ERROR, message=message))
+    return outcomes
+
+
+# ---------------------------------------------------------------- debug queries
+
+def run_debug_queries(wh: Warehouse, outcomes: Sequence[RuleOutcome]) -> dict[str, list[list[tuple[str, str, Any]]]]:
+    """For each failed rule with debug queries: up to 10 scalar values of each query's first row."""
+    out: dict[str, list[list[tuple[str, str, Any]]]] = {}
+    for o in outcomes:
+        if o.status != RuleStatus.FAILED or o.metrics is None:
+            continue
+        sets = []
+        for q in o.metrics.debug_queries():
+            try:
+                cols, rows = wh.query_with_types(q.sql_statement)
+            except DataplexDqError as exc:
+                sets.append([("error", "STRING", str(exc).splitlines()[0])])
+                continue
+            first = rows[0] if rows else tuple(None for _ in cols)
+            sets.append([(name, AGATE_TO_BIGQUERY_TYPE.get(t, t.upper()), v) for (name, t), v in list(zip(cols, first))[:10]])
+        if sets:
+            out[o.rule_name] = sets
+    return out
+
+
+# ---------------------------------------------------------------- the report
+
+@dataclass
+class SourceReport:
+    data_source: DataSource
+    outcomes: list[RuleOutcome]
+    card: ScoreCard
+    json_path: Path
+    pb_path: Path
+
+
+@dataclass
+class Report:
+    invocation_id: str
+    sources: list[SourceReport] = field(default_factory=list)
+    fetch_queries: int = 0
+    export_rows: int = 0
+    export_relation: str | None = None
+    export_error: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def any_rule_failed(self) -> bool:
+        return any(s.card.failed_rules for s in self.sources)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(s.card.has_errors for s in self.sources) or self.export_error is not None
+
+
+def _safe_file_name(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text)
+
+
+def _results_relation(wh: Warehouse, manifest_relation: dict[str, str | None], override: str | None) -> Any:
+    creds = wh.credentials
+    database = getattr(creds, "database", None)
+    schema = getattr(creds, "schema", None)
+    if override:
+        m = re.match(r"^(?://bigquery\.googleapis\.com/)?projects/([^/]+)/datasets/([^/]+)/tables/([^/]+)$", override)
+        if m:
+            return wh.relation(m.group(1), m.group(2), m.group(3))
+        parts = override.split(".")
+        if len(parts) == 3:
+            return wh.relation(parts[0], parts[1], parts[2])
+        if len(parts) == 2:
+            return wh.relation(database, parts[0], parts[1])
+        return wh.relation(database, schema, override)
+    if manifest_relation.get("schema"):
+        return wh.relation(manifest_relation.get("database"), manifest_relation["schema"], manifest_relation.get("identifier") or DEFAULT_RESULTS_TABLE)
+    return wh.relation(database, schema, DEFAULT_RESULTS_TABLE)
+
+
+def _results_model_relation(target_path: Path) -> dict[str, str | None]:
+    """Where dbt builds the package's `dataplex_dq_results` model, from manifest.json."""
+    import json
+
+    manifest = json.loads((target_path / "manifest.json").read_text())
+    node = manifest.get("nodes", {}).get(f"model.dataplex_dq.{DEFAULT_RESULTS_TABLE}") or {}
+    return {"database": node.get("database"), "schema": node.get("schema"), "identifier": node.get("alias")}
+
+
+def run_report(
+    project_dir: Path,
+    profiles_dir: Path | None,
+    target: str | None,
+    target_path: Path | None,
+    *,
+    export: bool = True,
+) -> Report:
+    target_path = Path(target_path) if target_path else Path(project_dir) / "target"
+    artifacts = load_artifacts(target_path)
+    report = Report(artifacts.invocation_id)
+    out_dir = target_path / "dataplex_dq"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tests = artifacts.ran_tests()
+    with Warehouse(Path(project_dir), profiles_dir, target, target_path / "manifest.json") as wh:
+        evaluated_tests = [t for t in tests if rule_status_from_dbt(artifacts.runs[t.unique_id].status) is None]
+        metrics, report.fetch_queries = fetch_metrics(wh, evaluated_tests)
+        outcomes = combine(artifacts, metrics)
+        debug = run_debug_queries(wh, outcomes)
+        test_order = [t.unique_id for t in tests]
+
+        by_source: dict[str, list[RuleOutcome]] = defaultdict(list)
+        for o in outcomes:
+            by_source[o.data_source or "unknown"].append(o)
+        default_rows: list[dict[str, Any]] = []
+        extra_exports: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        job_ids: list[str] = []
+        for source_id, source_outcomes in by_source.items():
+            source = artifacts.data_sources.get(source_id) or DataSource(source_id, source_id, "unknown", None, None, None, None)
+            card = score_rules(source_outcomes)
+            row_count = row_count_of(source_outcomes)
+            result = build_result(
+                source_outcomes, card, row_count=row_count, test_order=test_order,
+                debug_results={k: v for k, v in debug.items() if any(o.rule_name == k and o.status == RuleStatus.FAILED for o in source_outcomes)},
+            )
+            times = [artifacts.runs[o.test_unique_id] for o in source_outcomes if o.test_unique_id in artifacts.runs]
+            starts = [r.started_at for r in times if r.started_at]
+            ends = [r.completed_at for r in times if r.completed_at]
+            settings = source.settings or {}
+            job = JobContext(
+                invocation_id=artifacts.invocation_id,
+                data_source_id=source_id,
+                data_source_name=source.name,
+                resource_type=source.resource_type,
+                database=source.database,
+                schema=source.schema,
+                identifier=source.identifier,
+                adapter_type=wh.adapter_type,
+                start_time=min(starts) if starts else artifacts.invocation_started_at,
+                end_time=max(ends) if ends else artifacts.generated_at,
+                rows_scanned=row_count,
+                row_filter=settings.get("row_filter"),
+                sampling_percent=settings.get("sampling_percent"),
+                labels={"dbt_project": artifacts.project_name or "", "dbt_target": target or ""},
+            )
+            rows = result_rows(job, source_outcomes, card, debug)
+            job_ids.append(job.job_id)
+            default_rows.extend(rows)
+            actions = settings.get("post_scan_actions") or {}
+            override = (actions.get("bigquery_export") or actions.get("bigqueryExport") or {}).get("results_table") if isinstance(actions, dict) else None
+            if override:
+                extra_exports[override].extend(rows)
+            if isinstance(actions, dict) and (actions.get("notification_report") or actions.get("notificationReport")):
+                report.warnings.append(f"{source.label}: notification_report is not supported yet; no email was sent")
+            base = _safe_file_name(source_id)
+            json_path, pb_path = out_dir / f"{base}.json", out_dir / f"{base}.pb"
+            json_path.write_text(result_to_json(result) + "\n")
+            pb_path.write_bytes(result_to_bytes(result))
+            report.sources.append(SourceReport(source, source_outcomes, card, json_path, pb_path))
+
+        if export and default_rows:
+            try:
+                relation = _results_relation(wh, _results_model_relation(target_path), None)
+                report.export_relation = str(relation)
+                write_results(wh, relation, default_rows, job_ids)
+                report.export_rows = len(default_rows)
+                for override, rows in extra_exports.items():
+                    extra = _results_relation(wh, {}, override)
+                    write_results(wh, extra, rows, sorted({r["data_quality_job_id"] for r in rows}))
+            except ExportError as exc:
+                report.export_error = str(exc)
+    return report
