@@ -7,13 +7,15 @@
       test_unique_id, source_unique_id  -#}
 
 {% macro rule_metrics_sql(rule, ctx) %}
+  {%- set row_level = rule.rule_type in dataplex_dq.row_level_rule_types() -%}
+  {%- set threshold = (rule.threshold if rule.threshold else 1.0) if row_level else none -%}
   {%- if rule.suspended -%}
-    {{ return(dataplex_dq.metrics_select(rule, ctx, {'status': "'SUSPENDED'", 'passed': 'true'}, none)) }}
+    {{ return(dataplex_dq.metrics_select(rule, ctx, {'status': "'SUSPENDED'", 'passed': 'true', 'threshold': threshold}, none)) }}
   {%- endif -%}
   {%- set sampling = ctx.sampling_percent if ctx.sampling_percent and ctx.sampling_percent < 100 else none -%}
   {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, sampling) -%}
   {%- set col = adapter.quote(rule.column) if rule.column else none -%}
-  {%- set null_count = "sum(case when " ~ col ~ " is null then 1 else 0 end)" if col else "null" -%}
+  {%- set null_count = "coalesce(sum(case when " ~ col ~ " is null then 1 else 0 end), 0)" if col else "null" -%}
   {%- set rt = rule.rule_type -%}
   {%- set ctes = ["dq_scope as (\n  " ~ scope_sql ~ "\n)"] -%}
   {%- set m = {} -%}
@@ -30,7 +32,6 @@
     {%- endif -%}
     {%- set evaluated = "(row_count - coalesce(null_count, 0))" if rule.ignore_null else "row_count" -%}
     {%- set ratio = "case when " ~ evaluated ~ " = 0 then 1.0 else cast(coalesce(passed_count, 0) as " ~ dataplex_dq.type_double() ~ ") / " ~ evaluated ~ " end" -%}
-    {%- set threshold = rule.threshold if rule.threshold else 1.0 -%}
     {%- set passed = "(" ~ ratio ~ ") >= cast(" ~ threshold ~ " as " ~ dataplex_dq.type_double() ~ ")" -%}
     {%- do m.update({
         'row_count': 'row_count', 'null_count': 'null_count', 'evaluated_count': evaluated,

@@ -88,3 +88,10 @@ def fetch_metrics_rows(duckdb_path: Path, manifest: dict[str, Any]) -> dict[str,
         return rows
     finally:
         con.close()
+
+
+def run_dataplex_dq(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the `dataplex-dq` command (this checkout's package) in a subprocess."""
+    full_env = {**os.environ, **(env or {}), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", "COLUMNS": "200"}
+    full_env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT / "python"), full_env.get("PYTHONPATH", "")) if p)
+    return subprocess.run([sys.executable, "-m", "dataplex_dq.cli", *args], cwd=cwd or REPO_ROOT, env=full_env, capture_output=True, text=True)

@@ -5,6 +5,7 @@ manifest dbt wrote, so every adapter dbt supports works and the SQL stays in the
 
 from __future__ import annotations
 
+import os
 from argparse import Namespace
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ class Warehouse:
         from dbt.contracts.graph.manifest import Manifest, WritableManifest
         from dbt.flags import set_from_args
         from dbt.mp_context import get_mp_context
+        from dbt_common.context import set_invocation_context
 
         args = Namespace(
             project_dir=str(self.project_dir),
@@ -39,6 +41,7 @@ class Warehouse:
             vars={},
         )
         try:
+            set_invocation_context(os.environ)  # lets profiles.yml use env_var()
             set_from_args(args, {})
             config = RuntimeConfig.from_args(args)
             register_adapter(config, get_mp_context())
