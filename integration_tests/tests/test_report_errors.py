@@ -1,0 +1,180 @@
+"""The post-hook's error paths: errored and skipped rules, stale artifacts, a failing export, and
+`dataplex-dq build` exit codes. Each case gives a clear message, still writes the result files, and
+a rerun leaves no duplicates."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import textwrap
+import uuid
+
+import duckdb
+import pytest
+
+from dbt_harness import INTEGRATION_DIR, DbtProject, run_dataplex_dq
+
+SCHEMA = """\
+version: 2
+seeds:
+  - name: items
+    columns:
+      - name: qty
+        data_tests:
+          - dataplex_dq.non_null_expectation: {name: qty-present, arguments: {dimension: COMPLETENESS}}
+          - dataplex_dq.range_expectation: {name: qty-small, arguments: {max_value: 5, dimension: VALIDITY}}
+    data_tests:
+      - dataplex_dq.row_condition_expectation:
+          name: broken-expression
+          arguments: {sql_expression: "no_such_column > 0", dimension: VALIDITY}
+models:
+  - name: broken_model
+    columns:
+      - name: qty
+        data_tests:
+          - dataplex_dq.non_null_expectation: {name: downstream-present}
+"""
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("report_errors")
+    proj = tmp / "proj"
+    (proj / "seeds").mkdir(parents=True)
+    (proj / "models").mkdir()
+    (proj / "seeds" / "items.csv").write_text("id,qty\n1,1\n2,\n3,9\n")
+    (proj / "models" / "broken_model.sql").write_text("select qty from {{ ref('items') }} where no_such_column = 1\n")
+    (proj / "models" / "schema.yml").write_text(SCHEMA)
+    (proj / "dbt_project.yml").write_text(textwrap.dedent("""\
+        name: report_errors
+        version: "1.0"
+        config-version: 2
+        profile: dataplex_dq_integration_tests
+        seeds:
+          report_errors:
+            +column_types: {id: integer, qty: integer}
+        """))
+    (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
+    db = tmp / "errors.duckdb"
+    p = DbtProject(proj, INTEGRATION_DIR, tmp / "target", {"DBT_DUCKDB_PATH": str(db)})
+    assert p.run("deps").returncode == 0
+    build = p.run("build")
+    return p, build, db
+
+
+def _report(p: DbtProject, target_path=None, *extra: str):
+    return run_dataplex_dq(
+        "report", "--project-dir", str(p.project_dir), "--profiles-dir", str(p.profiles_dir),
+        "--target-path", str(target_path or p.target_path), *extra, env=p.env,
+    )
+
+
+def _rows(db):
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        res = con.execute("select rule_name, rule_status, rule_message, rule_passed, job_quality_result.score from main.dataplex_dq_results order by rule_name")
+        return res.fetchall()
+    finally:
+        con.close()
+
+
+def test_errored_and_skipped_rules_are_reported_not_scored(project):
+    p, build, db = project
+    statuses = {r["unique_id"].split(".")[2]: r["status"] for r in build.run_results["results"]}
+    assert statuses["broken-expression"] == "error"
+    assert statuses["downstream-present"] == "skipped"
+    first = _report(p)
+    out = first.stdout
+    assert first.returncode == 2, out  # a rule errored: the job has errors
+    assert "error:" in out and "broken-expression" in out and "no_such_column" in out
+    assert "skipped:" in out and "downstream-present" in out
+    result = json.loads((p.target_path / "dataplex_dq" / "seed.report_errors.items.json").read_text())
+    # qty-present fails (1 NULL of 3), qty-small fails (9 > 5): 0 of 2 evaluated rules passed
+    assert [r["rule"]["name"] for r in result["rules"]] == ["qty-present", "qty-small"]
+    assert result.get("score", 0.0) == 0.0 and "passed" not in result
+    rows = _rows(db)
+    by_name = {r[0]: r for r in rows}
+    assert by_name["broken-expression"][1] == "ERROR" and "no_such_column" in by_name["broken-expression"][2]
+    assert by_name["broken-expression"][3] is None
+    assert by_name["downstream-present"][1] == "SKIPPED"
+    assert by_name["qty-present"][1:4] == ("FAILED", None, False)
+    assert by_name["qty-present"][4] == 0.0
+    # again: the same invocation replaces its rows
+    second = _report(p)
+    assert second.returncode == 2
+    assert len(_rows(db)) == len(rows) == 4
+
+
+def test_stale_run_results_are_refused(project, tmp_path):
+    p, _, db = project
+    stale = tmp_path / "target"
+    shutil.copytree(p.target_path, stale)
+    rr = json.loads((stale / "run_results.json").read_text())
+    rr["metadata"]["invocation_id"] = str(uuid.uuid4())
+    (stale / "run_results.json").write_text(json.dumps(rr))
+    res = _report(p, stale)
+    assert res.returncode == 2
+    assert "comes from dbt invocation" in res.stdout and "Run `dbt build` again" in res.stdout
+
+
+def test_missing_artifacts_are_explained(project, tmp_path):
+    p, _, _ = project
+    res = _report(p, tmp_path / "nowhere")
+    assert res.returncode == 2
+    assert "run_results.json" in res.stdout or "manifest.json" in res.stdout
+    assert "run `dbt build`" in res.stdout
+
+
+def test_export_failure_keeps_files_and_rerun_completes(project):
+    p, _, db = project
+    con = duckdb.connect(str(db))
+    con.execute("drop table if exists main.dataplex_dq_results")
+    con.execute("create view main.dataplex_dq_results as select 1 as x")
+    con.close()
+    out_file = p.target_path / "dataplex_dq" / "seed.report_errors.items.json"
+    out_file.unlink()
+    res = _report(p)
+    assert res.returncode == 2
+    assert "export failed" in res.stdout and "run `dataplex-dq report` again" in res.stdout
+    assert out_file.exists()
+    con = duckdb.connect(str(db))
+    con.execute("drop view main.dataplex_dq_results")
+    con.close()
+    again = _report(p)
+    assert again.returncode == 2  # still the errored rule, but the export worked
+    assert "Exported 4 rows" in again.stdout
+    assert len(_rows(db)) == 4
+
+
+def test_build_command_runs_dbt_then_the_report(tmp_path):
+    proj = tmp_path / "proj"
+    (proj / "seeds").mkdir(parents=True)
+    (proj / "models").mkdir()
+    (proj / "seeds" / "items.csv").write_text("id,qty\n1,1\n2,2\n3,9\n")
+    (proj / "models" / "schema.yml").write_text(textwrap.dedent("""\
+        version: 2
+        seeds:
+          - name: items
+            columns:
+              - name: qty
+                data_tests:
+                  - dataplex_dq.range_expectation: {name: qty-small, arguments: {max_value: 5, threshold: 0.6}}
+                  - dataplex_dq.range_expectation: {name: qty-tiny, arguments: {max_value: 1}}
+        """))
+    (proj / "dbt_project.yml").write_text('name: build_cmd\nversion: "1.0"\nconfig-version: 2\nprofile: dataplex_dq_integration_tests\n')
+    (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
+    env = {"DBT_DUCKDB_PATH": str(tmp_path / "b.duckdb")}
+    p = DbtProject(proj, INTEGRATION_DIR, proj / "target", env)
+    assert p.run("deps").returncode == 0
+    common = ["--project-dir", str(proj), "--profiles-dir", str(INTEGRATION_DIR)]
+    res = run_dataplex_dq("build", *common, env=env, cwd=proj)
+    assert res.returncode == 1, res.stdout + res.stderr  # qty-tiny failed
+    assert "50.00" in res.stdout  # 1 of 2 rules passed
+    res = run_dataplex_dq("build", "--no-fail-on-rule-failure", *common, env=env, cwd=proj)
+    assert res.returncode == 0, res.stdout + res.stderr
+    con = duckdb.connect(str(tmp_path / "b.duckdb"), read_only=True)
+    try:
+        # two invocations, two jobs, two rules each
+        assert con.execute("select count(*), count(distinct data_quality_job_id) from main.dataplex_dq_results").fetchone() == (4, 2)
+    finally:
+        con.close()
