@@ -1,0 +1,12 @@
+{#- The results table (SPEC 7): one row per rule per job. `dbt build` creates it empty; the post-hook
+    (`dataplex-dq report`) inserts the rows. Incremental with an always-empty body, so reruns (and
+    --full-refresh, which full_refresh=false ignores) never touch existing rows; on_schema_change adds
+    the columns a newer package version brings. Partitioned by DATE(job_start_time) on BigQuery. -#}
+{{ config(
+    materialized='incremental',
+    full_refresh=false,
+    on_schema_change='append_new_columns',
+    partition_by={'field': 'job_start_time', 'data_type': 'timestamp', 'granularity': 'day'} if target.type == 'bigquery' else none
+) }}
+
+{{ dataplex_dq.results_table_sql() }}

@@ -1,0 +1,29 @@
+{#- One row per job and dimension (rules without a dimension are in none): Dataplex's dimension score
+    over the dimension's evaluated rules. -#}
+{{ config(materialized='view') }}
+
+with counts as (
+    select
+        data_quality_job_id,
+        rule_dimension as dimension,
+        {{ dataplex_dq.rule_count_columns() }}
+    from {{ ref('dq_rule_results') }}
+    where rule_dimension is not null
+    group by data_quality_job_id, rule_dimension
+)
+
+select
+    {{ dataplex_dq.job_key_columns('j') }},
+    c.dimension,
+    {{ dataplex_dq.group_score_columns('c') }},
+    c.rules_total,
+    c.rules_evaluated,
+    c.rules_passed,
+    c.rules_failed,
+    c.rules_errored,
+    c.rules_skipped,
+    c.rules_suspended,
+    j.dbt_invocation_id
+from counts as c
+inner join {{ ref('dq_job_scores') }} as j
+    on c.data_quality_job_id = j.data_quality_job_id
