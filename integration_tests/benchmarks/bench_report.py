@@ -100,7 +100,13 @@ def main() -> int:
     from dataplex_dq.report import run_report
 
     t = time.perf_counter()
+    import cProfile, pstats
+    prof = cProfile.Profile()
+    prof.enable()
     report = run_report(proj, proj, None, target)
+    prof.disable()
+    if os.environ.get("BENCH_PROFILE"):
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(35)
     total = time.perf_counter() - t
     rules = sum(len(s.outcomes) for s in report.sources)
     print(f"report: {rules} rules, {len(report.sources)} data sources, {report.fetch_queries} fetch queries, "

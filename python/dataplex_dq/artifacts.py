@@ -68,6 +68,7 @@ class Artifacts:
     tests: dict[str, RuleTest]
     data_sources: dict[str, DataSource]
     runs: dict[str, TestRun]
+    results_model: dict[str, str | None] = field(default_factory=dict)  # where dbt builds dataplex_dq_results
 
     def ran_tests(self) -> list[RuleTest]:
         """dataplex_dq tests that are part of the last invocation, in manifest order."""
@@ -191,4 +192,8 @@ def load_artifacts(target_path: Path) -> Artifacts:
         tests=tests,
         data_sources=data_sources,
         runs=runs,
+        results_model={
+            k: (manifest.get("nodes", {}).get(f"model.{PACKAGE}.dataplex_dq_results") or {}).get(v)
+            for k, v in (("database", "database"), ("schema", "schema"), ("identifier", "alias"))
+        },
     )

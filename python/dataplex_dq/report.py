@@ -11,8 +11,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from google.protobuf import json_format  # noqa: F401  (json mapping used via assemble)
-
 from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts
 from dataplex_dq.assemble import build_result, result_to_bytes, result_to_json, row_count_of
 from dataplex_dq.errors import DataplexDqError, ExportError, StaleArtifactsError
@@ -240,15 +238,6 @@ def _results_relation(wh: Warehouse, manifest_relation: dict[str, str | None], o
     return wh.relation(database, schema, DEFAULT_RESULTS_TABLE)
 
 
-def _results_model_relation(target_path: Path) -> dict[str, str | None]:
-    """Where dbt builds the package's `dataplex_dq_results` model, from manifest.json."""
-    import json
-
-    manifest = json.loads((target_path / "manifest.json").read_text())
-    node = manifest.get("nodes", {}).get(f"model.dataplex_dq.{DEFAULT_RESULTS_TABLE}") or {}
-    return {"database": node.get("database"), "schema": node.get("schema"), "identifier": node.get("alias")}
-
-
 def run_report(
     project_dir: Path,
     profiles_dir: Path | None,
@@ -321,7 +310,7 @@ def run_report(
 
         if export and default_rows:
             try:
-                relation = _results_relation(wh, _results_model_relation(target_path), None)
+                relation = _results_relation(wh, artifacts.results_model, None)
                 report.export_relation = str(relation)
                 write_results(wh, relation, default_rows, job_ids)
                 report.export_rows = len(default_rows)

@@ -27,7 +27,6 @@ class Warehouse:
         from dbt.adapters.factory import get_adapter, register_adapter
         from dbt.config.runtime import RuntimeConfig
         from dbt.context.providers import generate_runtime_macro_context
-        from dbt.contracts.graph.manifest import Manifest, WritableManifest
         from dbt.flags import set_from_args
         from dbt.mp_context import get_mp_context
         from dbt_common.context import set_invocation_context
@@ -46,7 +45,7 @@ class Warehouse:
             config = RuntimeConfig.from_args(args)
             register_adapter(config, get_mp_context())
             adapter = get_adapter(config)
-            manifest = Manifest.from_writable_manifest(WritableManifest.read_and_check_versions(str(self.manifest_path)))
+            manifest = _macros_only_manifest(self.manifest_path)
         except Exception as exc:  # dbt raises many types here; all mean the profile/project is unusable
             raise WarehouseError(
                 f"cannot open the dbt target (project {self.project_dir}, profiles dir {self.profiles_dir or '~/.dbt'}, "
@@ -79,8 +78,16 @@ class Warehouse:
         return self.adapter.config.credentials
 
     def query(self, sql: str) -> list[dict[str, Any]]:
-        """Run a SELECT and return its rows as dicts keyed by lower-case column name."""
+        """Run a SELECT and return its rows as dicts keyed by lower-case column name.
+
+        On DB-API adapters (DuckDB, PostgreSQL, ...) the cursor is read directly, skipping dbt's
+        agate conversion (the slow part for thousands of rows); others go through adapter.execute."""
         try:
+            add_query = getattr(self.adapter.connections, "add_query", None)
+            if add_query is not None and self.adapter_type != "bigquery":
+                _, cursor = add_query(sql, auto_begin=False)
+                names = [d[0].lower() for d in cursor.description]
+                return [dict(zip(names, row)) for row in cursor.fetchall()]
             _, table = self.adapter.execute(sql, fetch=True)
         except Exception as exc:
             raise WarehouseError(f"query failed on {self.adapter_type}: {exc}\n--- SQL (first 500 chars) ---\n{sql[:500]}") from exc
@@ -111,3 +118,18 @@ class Warehouse:
 
     def relation(self, database: str | None, schema: str, identifier: str) -> Any:
         return self.adapter.Relation.create(database=database, schema=schema, identifier=identifier)
+
+
+def _macros_only_manifest(path: Path) -> Any:
+    """A Manifest holding just the macros of manifest.json: all the post-hook renders. Much faster
+    than loading every node of a large project."""
+    import json
+
+    from dbt.contracts.graph.manifest import Manifest
+    from dbt.contracts.graph.nodes import Macro
+
+    with Path(path).open("rb") as fh:
+        data = json.load(fh)
+    manifest = Manifest()
+    manifest.macros = {uid: Macro.from_dict(m) for uid, m in data.get("macros", {}).items()}
+    return manifest
