@@ -135,7 +135,34 @@ def post_build(target_dir: Path) -> int:
     if not console.is_terminal:
         console = Console(width=max(console.width, 150))
     print()
-    return _run_report(DEMO_DIR, DEMO_DIR, None, target_dir, True, False, console)
+    code = _run_report(DEMO_DIR, DEMO_DIR, None, target_dir, True, False, console)
+    if code == 0:
+        show_latest_scores(console)
+    return code
+
+
+def show_latest_scores(console) -> None:  # type: ignore[no-untyped-def]
+    """What a BI tool sees: the package's result model `dq_latest_scores` over the results table."""
+    import duckdb
+    from rich.table import Table
+
+    db_path = Path(os.environ.get("DBT_DUCKDB_PATH", DEMO_DIR / "demo.duckdb"))
+    con = duckdb.connect(str(db_path))
+    try:
+        rows = con.execute(
+            "select table_id, dimension, score, passed from main.dq_latest_scores "
+            "where score_level = 'table' order by table_id, dimension"
+        ).fetchall()
+        count = con.execute("select count(*) from main.dataplex_dq_results").fetchone()[0]
+    finally:
+        con.close()
+    table = Table(title=f"dq_latest_scores in {db_path.name} (latest score per table and dimension; "
+                        f"{count} rows in dataplex_dq_results)", title_justify="left")
+    for c in ("table", "dimension", "score", "passed"):
+        table.add_column(c, justify="right" if c == "score" else "left")
+    for t, d, score, passed in rows:
+        table.add_row(t, d, "" if score is None else f"{score:.2f}", str(passed).lower())
+    console.print(table)
 
 
 def main(argv: list[str]) -> int:
