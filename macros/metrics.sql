@@ -18,7 +18,6 @@
   {%- set null_count = "coalesce(sum(case when " ~ col ~ " is null then 1 else 0 end), 0)" if col else "null" -%}
   {%- set rt = rule.rule_type -%}
   {%- set ctes = ["dq_scope as (\n  " ~ scope_sql ~ "\n)"] -%}
-  {%- set m = {} -%}
 
   {%- if rt in dataplex_dq.row_level_rule_types() -%}
     {%- if rt == 'uniqueness_expectation' -%}
@@ -30,45 +29,75 @@
       {%- do ctes.append("dq_counts as (\n  select\n    count(*) as row_count,\n    " ~ null_count ~ " as null_count,\n    sum(case when " ~ predicate ~ " then 1 else 0 end) as passed_count\n  from dq_scope\n)") -%}
       {%- set from_clause = "dq_counts" -%}
     {%- endif -%}
-    {%- set evaluated = "(row_count - coalesce(null_count, 0))" if rule.ignore_null else "row_count" -%}
-    {%- set ratio = "case when " ~ evaluated ~ " = 0 then 1.0 else cast(coalesce(passed_count, 0) as " ~ dataplex_dq.type_double() ~ ") / " ~ evaluated ~ " end" -%}
-    {%- set passed = "(" ~ ratio ~ ") >= cast(" ~ threshold ~ " as " ~ dataplex_dq.type_double() ~ ")" -%}
-    {%- do m.update({
-        'row_count': 'row_count', 'null_count': 'null_count', 'evaluated_count': evaluated,
-        'passed_count': 'coalesce(passed_count, 0)', 'pass_ratio': ratio, 'passed': passed,
-        'threshold': threshold, 'failing_rows_query': dataplex_dq.string_literal(dataplex_dq.failing_rows_query(rule, ctx, col)),
-        'from': from_clause}) -%}
-
   {%- elif rt == 'statistic_range_expectation' -%}
     {%- set stat = dataplex_dq.statistic_expression(rule.params.statistic, col) -%}
-    {%- set bound_type = dataplex_dq.type_double() if rule.params.statistic == 'MEAN' else ctx.data_type -%}
     {%- do ctes.append("dq_counts as (\n  select count(*) as row_count, " ~ null_count ~ " as null_count, " ~ stat ~ " as stat_value from dq_scope\n)") -%}
-    {%- do m.update({
-        'row_count': 'row_count', 'null_count': 'null_count',
-        'passed': "coalesce(stat_value is not null and " ~ dataplex_dq.bounds_predicate('stat_value', rule.params, bound_type) ~ ", false)",
-        'statistic_value': dataplex_dq.safe_cast_double('stat_value'), 'from': 'dq_counts'}) -%}
-
+    {%- set from_clause = "dq_counts" -%}
   {%- elif rt == 'table_condition_expectation' -%}
     {%- set expr = dataplex_dq.expand_data_reference(rule.params.sql_expression, scope_sql) -%}
     {%- do ctes.append("dq_counts as (\n  select count(*) as row_count, " ~ null_count ~ " as null_count from dq_scope\n)") -%}
     {%- do ctes.append("dq_condition as (\n  select coalesce(min(case when dq_value then 1 else 0 end), 1) as condition_ok from (\n    select (" ~ expr ~ ") as dq_value from dq_scope\n  ) dq_values\n)") -%}
-    {%- do m.update({'row_count': 'row_count', 'null_count': 'null_count', 'passed': 'condition_ok = 1', 'from': 'dq_counts cross join dq_condition'}) -%}
-
+    {%- set from_clause = "dq_counts cross join dq_condition" -%}
   {%- elif rt == 'sql_assertion' -%}
     {%- set stmt = dataplex_dq.expand_data_reference(rule.params.sql_statement, scope_sql) -%}
     {%- do ctes.append("dq_counts as (\n  select count(*) as row_count, " ~ null_count ~ " as null_count from dq_scope\n)") -%}
     {%- do ctes.append("dq_assertion as (\n  select count(*) as assertion_row_count from (\n" ~ stmt ~ "\n  ) dq_assertion_rows\n)") -%}
-    {%- do m.update({'row_count': 'row_count', 'null_count': 'null_count', 'assertion_row_count': 'assertion_row_count',
-                     'passed': 'assertion_row_count = 0', 'from': 'dq_counts cross join dq_assertion'}) -%}
+    {%- set from_clause = "dq_counts cross join dq_assertion" -%}
   {%- endif -%}
 
+  {%- set refs = {'row_count': 'row_count', 'null_count': 'null_count', 'passed_count': 'passed_count',
+                  'stat_value': 'stat_value', 'condition_ok': 'condition_ok', 'assertion_row_count': 'assertion_row_count'} -%}
+  {%- set m = dataplex_dq.rule_metrics_exprs(rule, ctx, refs) -%}
+  {{ return("with " ~ (ctes | join(",\n")) ~ "\n" ~ dataplex_dq.metrics_select(rule, ctx, m, from_clause)) }}
+{% endmacro %}
+
+{#- The metric expressions of one evaluated (not suspended) rule, as a dict for metrics_select, over
+    the raw aggregates named in `refs` (SQL expressions):
+      row_count, null_count ('null' when the rule has no column), passed_count (row-level),
+      stat_value (statistic range), condition_ok (table condition: 1 when TRUE),
+      assertion_row_count (SQL assertion).
+    Shared by the per-rule query above and the fused data_quality_scan (macros/scan.sql), so both
+    derive evaluated counts, ratios and outcomes with the very same SQL. -#}
+{% macro rule_metrics_exprs(rule, ctx, refs) %}
+  {%- set rt = rule.rule_type -%}
+  {%- set col = adapter.quote(rule.column) if rule.column else none -%}
+  {%- set m = {'row_count': refs.row_count, 'null_count': refs.null_count} -%}
+  {%- if rt in dataplex_dq.row_level_rule_types() -%}
+    {%- set threshold = rule.threshold if rule.threshold else 1.0 -%}
+    {%- set evaluated = "(" ~ refs.row_count ~ " - coalesce(" ~ refs.null_count ~ ", 0))" if rule.ignore_null else refs.row_count -%}
+    {%- set ratio = "case when " ~ evaluated ~ " = 0 then 1.0 else cast(coalesce(" ~ refs.passed_count ~ ", 0) as " ~ dataplex_dq.type_double() ~ ") / " ~ evaluated ~ " end" -%}
+    {%- set passed = "(" ~ ratio ~ ") >= cast(" ~ threshold ~ " as " ~ dataplex_dq.type_double() ~ ")" -%}
+    {%- do m.update({
+        'evaluated_count': evaluated, 'passed_count': 'coalesce(' ~ refs.passed_count ~ ', 0)', 'pass_ratio': ratio,
+        'passed': passed, 'threshold': threshold,
+        'failing_rows_query': dataplex_dq.string_literal(dataplex_dq.failing_rows_query(rule, ctx, col))}) -%}
+  {%- elif rt == 'statistic_range_expectation' -%}
+    {%- set bound_type = dataplex_dq.type_double() if rule.params.statistic == 'MEAN' else ctx.data_type -%}
+    {%- do m.update({
+        'passed': "coalesce(" ~ refs.stat_value ~ " is not null and " ~ dataplex_dq.bounds_predicate(refs.stat_value, rule.params, bound_type) ~ ", false)",
+        'statistic_value': dataplex_dq.safe_cast_double(refs.stat_value, bound_type)}) -%}
+  {%- elif rt == 'table_condition_expectation' -%}
+    {%- do m.update({'passed': refs.condition_ok ~ ' = 1'}) -%}
+  {%- elif rt == 'sql_assertion' -%}
+    {%- do m.update({'assertion_row_count': refs.assertion_row_count, 'passed': refs.assertion_row_count ~ ' = 0'}) -%}
+  {%- endif -%}
   {%- do m.update({'status': "case when " ~ m.passed ~ " then 'PASSED' else 'FAILED' end"}) -%}
-  {{ return("with " ~ (ctes | join(",\n")) ~ "\n" ~ dataplex_dq.metrics_select(rule, ctx, m, m.get('from'))) }}
+  {{ return(m) }}
 {% endmacro %}
 
 {#- The final projection of the metrics contract. `m` maps metric names to SQL expressions over
     `from_clause`; missing metrics are typed NULLs. -#}
 {% macro metrics_select(rule, ctx, m, from_clause) %}
+  {%- set lines = [] -%}
+  {%- for expr, type, name in dataplex_dq.metrics_columns(rule, ctx, m) -%}
+    {%- do lines.append("  " ~ (("cast(" ~ expr ~ " as " ~ type ~ ")") if type else expr) ~ " as " ~ name) -%}
+  {%- endfor -%}
+  {{ return("select\n" ~ (lines | join(",\n")) ~ ("\nfrom " ~ from_clause if from_clause else "")) }}
+{% endmacro %}
+
+{#- The columns of the metrics contract for one rule, in order: a list of (SQL expression, type, name);
+    the column is `cast(expression as type)` (type none: the expression as is). -#}
+{% macro metrics_columns(rule, ctx, m) %}
   {%- set s = dbt.type_string() -%}
   {%- set b = dbt.type_bigint() -%}
   {%- set d = dataplex_dq.type_double() -%}
@@ -76,37 +105,35 @@
   {%- set lit = dataplex_dq.string_literal -%}
   {%- set threshold = m.get('threshold') -%}
   {%- set cols = [
-      ("cast(" ~ lit(invocation_id) ~ " as " ~ s ~ ")", "dq_invocation_id"),
-      ("cast(" ~ lit(ctx.test_unique_id) ~ " as " ~ s ~ ")", "dq_test_unique_id"),
-      ("cast(" ~ lit(ctx.source_unique_id) ~ " as " ~ s ~ ")", "dq_data_source"),
-      ("cast(" ~ (ctx.rule_index or 0) ~ " as " ~ dbt.type_int() ~ ")", "rule_index"),
-      ("cast(" ~ lit(rule.name) ~ " as " ~ s ~ ")", "rule_name"),
-      ("cast(" ~ lit(rule.rule_type) ~ " as " ~ s ~ ")", "rule_type"),
-      ("cast(" ~ (lit(rule.column) if rule.column else "null") ~ " as " ~ s ~ ")", "rule_column"),
-      ("cast(" ~ (lit(rule.dimension) if rule.dimension else "null") ~ " as " ~ s ~ ")", "rule_dimension"),
-      ("cast(" ~ (threshold if threshold is not none else "null") ~ " as " ~ d ~ ")", "rule_threshold"),
-      ("cast(" ~ ("true" if rule.ignore_null else "false") ~ " as " ~ bool ~ ")", "rule_ignore_null"),
-      ("cast(" ~ ("true" if rule.suspended else "false") ~ " as " ~ bool ~ ")", "rule_suspended"),
-      ("cast(" ~ m.get('status') ~ " as " ~ s ~ ")", "rule_status"),
-      ("cast(" ~ m.get('row_count', 'null') ~ " as " ~ b ~ ")", "row_count"),
-      ("cast(" ~ m.get('evaluated_count', 'null') ~ " as " ~ b ~ ")", "evaluated_count"),
-      ("cast(" ~ m.get('passed_count', 'null') ~ " as " ~ b ~ ")", "passed_count"),
-      ("cast(" ~ m.get('null_count', 'null') ~ " as " ~ b ~ ")", "null_count"),
-      ("cast(" ~ m.get('pass_ratio', 'null') ~ " as " ~ d ~ ")", "pass_ratio"),
-      ("cast(" ~ m.get('passed') ~ " as " ~ bool ~ ")", "passed"),
-      ("cast(" ~ m.get('assertion_row_count', 'null') ~ " as " ~ b ~ ")", "assertion_row_count"),
-      ("cast(" ~ m.get('statistic_value', 'null') ~ " as " ~ d ~ ")", "statistic_value"),
-      ("cast(" ~ m.get('failing_rows_query', 'null') ~ " as " ~ s ~ ")", "failing_rows_query"),
-      ("cast(" ~ lit(tojson(dataplex_dq.rule_proto_dict(rule))) ~ " as " ~ s ~ ")", "rule_spec"),
-      ("cast(" ~ (lit(tojson(rule.attributes)) if rule.attributes else "null") ~ " as " ~ s ~ ")", "rule_attributes"),
-      ("cast(" ~ (lit(tojson(dataplex_dq.debug_queries_sql(rule, ctx))) if rule.debug_queries else "null") ~ " as " ~ s ~ ")", "debug_queries_sql"),
-      ("cast(" ~ (lit(ctx.row_filter) if ctx.row_filter else "null") ~ " as " ~ s ~ ")", "scope_row_filter"),
-      ("cast(" ~ (ctx.sampling_percent if ctx.sampling_percent else "null") ~ " as " ~ d ~ ")", "scope_sampling_percent"),
-      (dataplex_dq.current_timestamp_utc(), "evaluated_at"),
+      (lit(invocation_id), s, "dq_invocation_id"),
+      (lit(ctx.test_unique_id), s, "dq_test_unique_id"),
+      (lit(ctx.source_unique_id), s, "dq_data_source"),
+      ((ctx.rule_index or 0), dbt.type_int(), "rule_index"),
+      (lit(rule.name), s, "rule_name"),
+      (lit(rule.rule_type), s, "rule_type"),
+      ((lit(rule.column) if rule.column else "null"), s, "rule_column"),
+      ((lit(rule.dimension) if rule.dimension else "null"), s, "rule_dimension"),
+      ((threshold if threshold is not none else "null"), d, "rule_threshold"),
+      (("true" if rule.ignore_null else "false"), bool, "rule_ignore_null"),
+      (("true" if rule.suspended else "false"), bool, "rule_suspended"),
+      (m.get('status'), s, "rule_status"),
+      (m.get('row_count', 'null'), b, "row_count"),
+      (m.get('evaluated_count', 'null'), b, "evaluated_count"),
+      (m.get('passed_count', 'null'), b, "passed_count"),
+      (m.get('null_count', 'null'), b, "null_count"),
+      (m.get('pass_ratio', 'null'), d, "pass_ratio"),
+      (m.get('passed'), bool, "passed"),
+      (m.get('assertion_row_count', 'null'), b, "assertion_row_count"),
+      (m.get('statistic_value', 'null'), d, "statistic_value"),
+      (m.get('failing_rows_query', 'null'), s, "failing_rows_query"),
+      (lit(tojson(dataplex_dq.rule_proto_dict(rule))), s, "rule_spec"),
+      ((lit(tojson(rule.attributes)) if rule.attributes else "null"), s, "rule_attributes"),
+      ((lit(tojson(dataplex_dq.debug_queries_sql(rule, ctx))) if rule.debug_queries else "null"), s, "debug_queries_sql"),
+      ((lit(ctx.row_filter) if ctx.row_filter else "null"), s, "scope_row_filter"),
+      ((ctx.sampling_percent if ctx.sampling_percent else "null"), d, "scope_sampling_percent"),
+      (dataplex_dq.current_timestamp_utc(), none, "evaluated_at"),
   ] -%}
-  {%- set lines = [] -%}
-  {%- for expr, name in cols -%}{%- do lines.append("  " ~ expr ~ " as " ~ name) -%}{%- endfor -%}
-  {{ return("select\n" ~ (lines | join(",\n")) ~ ("\nfrom " ~ from_clause if from_clause else "")) }}
+  {{ return(cols) }}
 {% endmacro %}
 
 {#- SPEC 4: a ready-to-run query returning the failing rows, all columns, within the same row filter

@@ -33,13 +33,41 @@
 {% endmacro %}
 
 {#- Replace the Dataplex data reference `${data()}` (case-sensitive) by a parenthesized subquery over
-    the rule's scope. -#}
+    the rule's scope. Where the user wrote an alias after it (`${data()} AS o`, `${data()} o`) it is
+    kept; otherwise `data_reference` gets an alias to add where the warehouse needs one (PostgreSQL
+    before 16 refuses a FROM subquery without alias): dq_data, dq_data_2, ... per occurrence. -#}
 {% macro expand_data_reference(sql, data_sql) %}
-  {{ return((sql | string).replace('${data()}', dataplex_dq.data_reference(data_sql))) }}
+  {%- set parts = (sql | string).split('${data()}') -%}
+  {%- if (parts | length) == 1 -%}{{ return(sql | string) }}{%- endif -%}
+  {%- set out = [parts[0]] -%}
+  {%- for rest in parts[1:] -%}
+    {%- set alias = none if dataplex_dq.starts_with_alias(rest) else ('dq_data' if loop.first else 'dq_data_' ~ loop.index) -%}
+    {%- do out.append(dataplex_dq.data_reference(data_sql, alias)) -%}
+    {%- do out.append(rest) -%}
+  {%- endfor -%}
+  {{ return(out | join('')) }}
 {% endmacro %}
 
-{% macro data_reference(data_sql) %}{{ return(adapter.dispatch('data_reference', 'dataplex_dq')(data_sql)) }}{% endmacro %}
-{% macro default__data_reference(data_sql) %}{{ return("(" ~ data_sql ~ ")") }}{% endmacro %}
+{#- Whether SQL text that follows a table expression starts with an alias for it: `AS name`, or a
+    bare name that is not a keyword which can follow a FROM item (WHERE, JOIN, ON, GROUP, ...). -#}
+{% macro starts_with_alias(text) %}
+  {%- if modules.re.match('(?is)^\\s+as\\s', text) -%}{{ return(true) }}{%- endif -%}
+  {%- set m = modules.re.match('(?s)^\\s+([A-Za-z_][A-Za-z0-9_$]*|"[^"]+"|`[^`]+`)', text) -%}
+  {%- if not m -%}{{ return(false) }}{%- endif -%}
+  {%- set word = m.group(1) | lower -%}
+  {{ return(word not in ['where', 'join', 'inner', 'left', 'right', 'full', 'cross', 'natural', 'on', 'using',
+                         'group', 'order', 'limit', 'offset', 'fetch', 'union', 'intersect', 'except', 'minus',
+                         'having', 'window', 'qualify', 'tablesample', 'for', 'lateral', 'and', 'or', 'not',
+                         'then', 'else', 'end', 'when', 'is', 'in', 'between', 'like', 'ilike', 'select', 'from',
+                         'with', 'into', 'returning', 'pivot', 'unpivot', 'sample', 'using', 'asc', 'desc',
+                         'nulls', 'partition', 'rows', 'range', 'over', 'escape', 'collate']) }}
+{% endmacro %}
+
+{#- `(data_sql)`, followed by `alias` where the warehouse needs an alias on a FROM subquery and the
+    user gave none (alias is none when the user wrote one). -#}
+{% macro data_reference(data_sql, alias=none) %}{{ return(adapter.dispatch('data_reference', 'dataplex_dq')(data_sql, alias)) }}{% endmacro %}
+{% macro default__data_reference(data_sql, alias=none) %}{{ return("(" ~ data_sql ~ ")") }}{% endmacro %}
+{% macro postgres__data_reference(data_sql, alias=none) %}{{ return("(" ~ data_sql ~ ")" ~ (" as " ~ alias if alias else "")) }}{% endmacro %}
 
 {#- The aggregate of a statistic rule. -#}
 {% macro statistic_expression(statistic, column_sql) %}

@@ -99,8 +99,12 @@
 {% endmacro %}
 
 {#- The warehouse type of the rule's column, after checking it exists and the bounds/values convert. -#}
-{% macro checked_column_type(rule, source_node, where) %}
-  {%- set types = dataplex_dq.column_types(dataplex_dq.data_source_relation(source_node)) -%}
+{#- `types` ({column name (lower case): data type}) may be given to avoid one metadata query per rule
+    (data_quality_scan reads the column types once for all its rules). -#}
+{% macro checked_column_type(rule, source_node, where, types=none) %}
+  {%- if types is none -%}
+    {%- set types = dataplex_dq.column_types(dataplex_dq.data_source_relation(source_node)) -%}
+  {%- endif -%}
   {%- set key = rule.column | lower -%}
   {%- if key.startswith('"') or key.startswith('`') -%}{%- set key = key[1:-1] -%}{%- endif -%}
   {%- if key not in types -%}
@@ -128,24 +132,34 @@
 
 {#- Checks across all dataplex_dq rules of one data source: unique names, at most 1,000 rules. -#}
 {% macro validate_rules_of_source(source_node, this_node, rule, where) %}
-  {%- set names = [] -%}
-  {%- for other in graph.nodes.values() -%}
-    {%- if other.resource_type == 'test' and other.get('attached_node') == source_node.unique_id
-          and (other.get('test_metadata') or {}).get('namespace') == 'dataplex_dq' -%}
-      {%- set other_type = other.test_metadata.name -%}
-      {%- if other_type == 'data_quality_scan' -%}
-        {%- set other_rules = (other.test_metadata.kwargs or {}).get('rules') or [] -%}
-        {%- for r in other_rules -%}{%- do names.append(r.get('name') if r is mapping else none) -%}{%- endfor -%}
-      {%- elif other.unique_id != this_node.unique_id -%}
-        {%- set other_column = other.get('column_name') or (other.test_metadata.kwargs or {}).get('column') -%}
-        {%- do names.append(dataplex_dq.rule_name_for(other, other_type, other_column)) -%}
-      {%- endif -%}
-    {%- endif -%}
-  {%- endfor -%}
+  {%- set names = dataplex_dq.other_rule_names(source_node, this_node) -%}
   {%- if rule.name in names -%}
     {{ dataplex_dq.raise_rule_error(where, 'name', "another rule on the same data source is also named '" ~ rule.name ~ "'; rule names must be unique per data source") }}
   {%- endif -%}
   {%- if (names | length) + 1 > 1000 -%}
     {{ dataplex_dq.raise_rule_error(where, none, "the data source has " ~ ((names | length) + 1) ~ " rules; Dataplex allows at most 1000 per data source") }}
   {%- endif -%}
+{% endmacro %}
+
+{#- The rule names of every other dataplex_dq test on the data source: one per per-rule test, one per
+    rule of each data_quality_scan (declared or derived name, see scan_rule_name). -#}
+{% macro other_rule_names(source_node, this_node) %}
+  {%- set names = [] -%}
+  {%- for other in graph.nodes.values() -%}
+    {%- if other.resource_type == 'test' and other.get('attached_node') == source_node.unique_id
+          and (other.get('test_metadata') or {}).get('namespace') == 'dataplex_dq'
+          and other.unique_id != this_node.unique_id -%}
+      {%- set other_type = other.test_metadata.name -%}
+      {%- if other_type == 'data_quality_scan' -%}
+        {%- set other_rules = (other.test_metadata.kwargs or {}).get('rules') or [] -%}
+        {%- if other_rules is iterable and other_rules is not string and other_rules is not mapping -%}
+          {%- for r in other_rules -%}{%- do names.append(dataplex_dq.scan_rule_name(r, loop.index0)) -%}{%- endfor -%}
+        {%- endif -%}
+      {%- else -%}
+        {%- set other_column = other.get('column_name') or (other.test_metadata.kwargs or {}).get('column') -%}
+        {%- do names.append(dataplex_dq.rule_name_for(other, other_type, other_column)) -%}
+      {%- endif -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(names) }}
 {% endmacro %}

@@ -9,9 +9,13 @@
   {{ return(['range_expectation', 'set_expectation', 'regex_expectation', 'uniqueness_expectation']) }}
 {% endmacro %}
 
-{#- Raise a compiler error about one field of one rule. `where` = {'source': ..., 'rule': ..., 'test': ...}. -#}
+{#- Raise a compiler error about one field of one rule. `where` = {'source': ..., 'rule': ..., 'test': ...},
+    plus 'rule_index' for a rule of a data_quality_scan ("rule #3 'amount-in-range'"), or 'label' for
+    an error about a whole scan ("data_quality_scan 'orders_scan'"). -#}
 {% macro raise_rule_error(where, field, message) %}
-  {%- set msg = "dataplex_dq: " ~ where.source ~ ", rule '" ~ where.rule ~ "' (" ~ where.test ~ ")" -%}
+  {%- set rule_label = ("rule #" ~ where.rule_index ~ " '" ~ where.rule ~ "'") if where.get('rule_index') is not none else ("rule '" ~ where.rule ~ "'") -%}
+  {%- if where.get('label') -%}{%- set rule_label = where.label -%}{%- endif -%}
+  {%- set msg = "dataplex_dq: " ~ where.source ~ ", " ~ rule_label ~ " (" ~ where.test ~ ")" -%}
   {%- if field -%}{%- set msg = msg ~ ", field '" ~ field ~ "'" -%}{%- endif -%}
   {{ exceptions.raise_compiler_error(msg ~ ": " ~ message) }}
 {% endmacro %}

@@ -1,7 +1,9 @@
 {#- The results table (SPEC 7): one row per rule per job. `dbt build` creates it empty; the post-hook
     (`dataplex-dq report`) inserts the rows. Incremental with an always-empty body, so reruns (and
     --full-refresh, which full_refresh=false ignores) never touch existing rows; on_schema_change adds
-    the columns a newer package version brings. Partitioned by DATE(job_start_time) on BigQuery. -#}
+    the columns a newer package version brings. Partitioned by day on job_start_time on BigQuery: for a
+    TIMESTAMP field dbt-bigquery renders this partition_by as TIMESTAMP_TRUNC(job_start_time, DAY), the
+    same daily partitioning as the DATE(job_start_time) of ensure_results_table (macros/results/). -#}
 {{ config(
     materialized='incremental',
     full_refresh=false,

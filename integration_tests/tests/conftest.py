@@ -1,21 +1,206 @@
+"""Session fixtures: `dbt build` of the integration project once per target.
+
+Targets (outputs of integration_tests/profiles.yml): duckdb (embedded, always), postgres (a real
+server) and bigquery (dbt-bigquery against a local BigQuery API emulator). `make test` starts the
+PostgreSQL cluster and the emulator (scripts/test_services.sh) and exports DBT_PG_* / DBT_BQ_* and
+DATAPLEX_DQ_REQUIRED_TARGETS. Running pytest by hand without them skips those targets with the reason;
+a target listed in DATAPLEX_DQ_REQUIRED_TARGETS fails instead of skipping.
+"""
+
 from __future__ import annotations
 
-import shutil
+import os
+import re
+import time
+import uuid
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from dbt_harness import INTEGRATION_DIR, DbtProject, fetch_metrics_rows
+from dbt_harness import INTEGRATION_DIR, TARGETS, Db, DbtProject, DbtResult, fetch_metrics_rows_from
+
+REQUIRED_TARGETS = {t for t in os.environ.get("DATAPLEX_DQ_REQUIRED_TARGETS", "").split(",") if t}
+
+
+def target_unavailable(target: str) -> str | None:
+    """Why a target cannot run here, or None."""
+    if target == "duckdb":
+        return None
+    if target == "postgres":
+        if not os.environ.get("DBT_PG_PORT"):
+            return "PostgreSQL target: DBT_PG_PORT is not set; `make test` starts a local server (scripts/test_services.sh) and sets it"
+        try:
+            import psycopg2  # noqa: F401  (comes with dbt-postgres)
+            import dbt.adapters.postgres  # noqa: F401
+        except ImportError as exc:
+            return f"PostgreSQL target: dbt-postgres is not installed ({exc}); install the `postgres` extra"
+        return None
+    if target == "bigquery":
+        endpoint = os.environ.get("DBT_BQ_API_ENDPOINT")
+        if not endpoint:
+            return "BigQuery target: DBT_BQ_API_ENDPOINT is not set; `make test` starts the local BigQuery emulator and sets it"
+        try:
+            import dbt.adapters.bigquery  # noqa: F401
+            import google.cloud.bigquery  # noqa: F401
+        except ImportError as exc:
+            return f"BigQuery target: dbt-bigquery is not installed ({exc}); install the `bigquery` extra"
+        import urllib.request
+
+        try:
+            urllib.request.urlopen(endpoint.rstrip("/") + "/_crucible/health", timeout=5).read()
+        except OSError as exc:
+            return f"BigQuery target: the emulator at {endpoint} does not answer ({exc})"
+        return None
+    return f"unknown target {target}"
+
+
+def require_target(target: str) -> None:
+    reason = target_unavailable(target)
+    if reason is None:
+        return
+    if target in REQUIRED_TARGETS:
+        pytest.fail(f"{reason} (required by DATAPLEX_DQ_REQUIRED_TARGETS)", pytrace=False)
+    pytest.skip(reason)
+
+
+def target_env(target: str, work: Path, tag: str) -> dict[str, str]:
+    """Environment for dbt and the drivers: a fresh DuckDB file / PostgreSQL schema / BigQuery dataset."""
+    if target == "duckdb":
+        return {"DBT_DUCKDB_PATH": str(work / f"{tag}.duckdb")}
+    schema = f"{tag}_{uuid.uuid4().hex[:8]}"
+    if target == "postgres":
+        env = {k: v for k, v in os.environ.items() if k.startswith("DBT_PG_")}
+        return {**env, "DBT_PG_SCHEMA": schema}
+    env = {k: v for k, v in os.environ.items() if k.startswith("DBT_BQ_")}
+    env.setdefault("DBT_BQ_PROJECT", "dq-local")
+    return {**env, "DBT_BQ_DATASET": schema}
+
+
+def target_schema(target: str, env: dict[str, str]) -> str:
+    return {"duckdb": "main", "postgres": env.get("DBT_PG_SCHEMA", ""), "bigquery": env.get("DBT_BQ_DATASET", "")}[target]
+
+
+def drop_target_schemas(target: str, env: dict[str, str]) -> None:
+    """Remove what a build left in a server warehouse (the schema and dbt's test audit schema)."""
+    if target == "duckdb":
+        return
+    schema = target_schema(target, env)
+    with Db(target, env) as db:
+        for s in (schema, f"{schema}_dbt_test__audit"):
+            try:
+                if target == "postgres":
+                    db.execute(f'drop schema if exists "{s}" cascade')
+                else:
+                    db._connect().delete_dataset(f"{env['DBT_BQ_PROJECT']}.{s}", delete_contents=True, not_found_ok=True)
+            except Exception:  # best effort: the server is thrown away at the end of `make test` anyway
+                pass
+
+
+@dataclass
+class TargetBuild:
+    """`dbt build` of the integration project on one target, and how to read what it left."""
+
+    target: str
+    project: DbtProject
+    build: DbtResult
+    metrics: dict[str, dict[str, Any]]
+    seconds: float
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def env(self) -> dict[str, str]:
+        return self.project.env
+
+    @property
+    def schema(self) -> str:
+        return target_schema(self.target, self.env)
+
+    def db(self) -> Db:
+        return Db(self.target, self.env)
+
+    def relation(self, identifier: str) -> str:
+        """A quoted relation name in the target schema, for hand-written queries."""
+        if self.target == "bigquery":
+            return f"`{self.env['DBT_BQ_PROJECT']}`.`{self.schema}`.`{identifier}`"
+        return f'"{self.schema}"."{identifier}"'
+
+
+_BUILDS: dict[str, TargetBuild] = {}
+
+
+def _build_integration_project(target: str, tmp_path_factory: pytest.TempPathFactory) -> TargetBuild:
+    if target in _BUILDS:
+        return _BUILDS[target]
+    work = tmp_path_factory.mktemp(f"{target}_build")
+    env = target_env(target, work, "dq_it")
+    project = DbtProject(INTEGRATION_DIR, INTEGRATION_DIR, work / "target", env, target=target)
+    started = time.monotonic()
+    deps = project.run("deps")
+    assert deps.returncode == 0, deps.output
+    build = project.run("build")
+    seconds = time.monotonic() - started
+    with Db(target, env) as db:
+        metrics = fetch_metrics_rows_from(db, build.manifest)
+    _BUILDS[target] = TargetBuild(target, project, build, metrics, seconds)
+    print(f"\n[dataplex_dq] dbt build of the integration project on {target}: {seconds:.1f}s")
+    return _BUILDS[target]
+
+
+@pytest.fixture(scope="session", params=TARGETS)
+def dbt_target(request) -> str:
+    """Each target of profiles.yml in turn (skipped, or failed when required, if unavailable)."""
+    require_target(request.param)
+    return request.param
+
+
+@pytest.fixture(scope="session")
+def target_build(dbt_target, tmp_path_factory) -> TargetBuild:
+    """`dbt build` of the integration project on `dbt_target`, once per session."""
+    return _build_integration_project(dbt_target, tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def bigquery_build(tmp_path_factory) -> TargetBuild:
+    """The BigQuery target's build alone, for the BigQuery-only tests."""
+    require_target("bigquery")
+    return _build_integration_project("bigquery", tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
 def duckdb_build(tmp_path_factory):
-    """`dbt build` of the integration project on DuckDB, once per session."""
-    work = tmp_path_factory.mktemp("duckdb_build")
-    db = work / "integration.duckdb"
-    project = DbtProject(INTEGRATION_DIR, INTEGRATION_DIR, work / "target", {"DBT_DUCKDB_PATH": str(db)})
-    deps = project.run("deps")
-    assert deps.returncode == 0, deps.output
-    build = project.run("build")
-    metrics = fetch_metrics_rows(db, build.manifest)
-    return build, metrics, db
+    """`dbt build` of the integration project on DuckDB: (build, metrics rows, duckdb file)."""
+    b = _build_integration_project("duckdb", tmp_path_factory)
+    return b.build, b.metrics, Path(b.env["DBT_DUCKDB_PATH"])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _drop_server_schemas():
+    yield
+    for b in _BUILDS.values():
+        drop_target_schemas(b.target, b.env)
+
+
+# ------------------------------------------------------------------ per-target wall time
+
+_TARGET_SECONDS: dict[str, float] = {}
+_TARGET_ID = re.compile(r"\[(" + "|".join(TARGETS) + r")(?:\]|-)")
+
+
+def pytest_runtest_logreport(report) -> None:
+    """Add up setup + call + teardown time of each target's tests (the builds happen in setup)."""
+    m = _TARGET_ID.search(report.nodeid)
+    if m:
+        _TARGET_SECONDS[m.group(1)] = _TARGET_SECONDS.get(m.group(1), 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if not _TARGET_SECONDS:
+        return
+    terminalreporter.section("dataplex_dq: wall time per target")
+    for target in TARGETS:
+        if target in _TARGET_SECONDS:
+            build = _BUILDS.get(target)
+            detail = f" (dbt deps + build {build.seconds:.1f}s)" if build else ""
+            terminalreporter.write_line(f"{target:9s} {_TARGET_SECONDS[target]:7.1f}s{detail}")

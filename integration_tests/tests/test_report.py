@@ -1,4 +1,5 @@
-"""`dataplex-dq report` end to end on the DuckDB integration project: protos, scores, results table."""
+"""`dataplex-dq report` end to end on the integration project, on each target (DuckDB, PostgreSQL,
+BigQuery): protos, scores, and the rows of the results table in the warehouse."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from collections import defaultdict
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-import duckdb
+import json
+
 import pytest
 import yaml
 
@@ -34,14 +36,26 @@ def _score(passed: int, total: int) -> float | None:
     return float((Decimal(passed) * 100 / Decimal(total)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
-@pytest.fixture(scope="module")
-def reported(duckdb_build):
-    build, metrics, db = duckdb_build
-    args = ["report", "--project-dir", str(INTEGRATION_DIR), "--profiles-dir", str(INTEGRATION_DIR), "--target-path", str(build.target_path)]
-    env = {"DBT_DUCKDB_PATH": str(db)}
-    first = run_dataplex_dq(*args, env=env)
-    second = run_dataplex_dq(*args, env=env)
-    return build, metrics, db, first, second
+@pytest.fixture(scope="session")
+def reported(target_build):
+    """`dataplex-dq report` run twice on the target's build (the second run must not duplicate rows)."""
+    tb = target_build
+    if "reported" not in tb.extra:
+        args = [
+            "report", "--project-dir", str(INTEGRATION_DIR), "--profiles-dir", str(INTEGRATION_DIR),
+            "--target", tb.target, "--target-path", str(tb.build.target_path),
+        ]
+        first = run_dataplex_dq(*args, env=tb.env)
+        second = run_dataplex_dq(*args, env=tb.env)
+        tb.extra["reported"] = (first, second)
+    first, second = tb.extra["reported"]
+    return tb, first, second
+
+
+def _json(value):
+    """A JSON column as a Python value (DuckDB hands JSON back as text; psycopg2 and the BigQuery
+    client decode it)."""
+    return json.loads(value) if isinstance(value, str) else value
 
 
 def _sources(build, metrics):
@@ -52,7 +66,7 @@ def _sources(build, metrics):
 
 
 def test_report_exit_code_and_summary(reported):
-    _, _, _, first, second = reported
+    _, first, second = reported
     any_failed = any(e["status"] == "FAILED" for e in EXPECTED.values())
     assert first.returncode == (1 if any_failed else 0), first.stdout + first.stderr
     assert second.returncode == first.returncode
@@ -61,7 +75,8 @@ def test_report_exit_code_and_summary(reported):
 
 
 def test_result_files_parse_and_match_the_expectations(reported):
-    build, metrics, _, _, _ = reported
+    tb, _, _ = reported
+    build, metrics = tb.build, tb.metrics
     out_dir = build.target_path / "dataplex_dq"
     for source, names in _sources(build, metrics).items():
         base = source
@@ -113,15 +128,12 @@ def test_result_files_parse_and_match_the_expectations(reported):
 
 
 def test_results_table_rows(reported):
-    build, metrics, db, _, _ = reported
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        cols = [r[0] for r in con.execute("describe main.dataplex_dq_results").fetchall()]
-        assert cols == EXPORT_COLUMNS
-        rows = con.execute("select * from main.dataplex_dq_results").fetchall()
-        rows = [dict(zip(cols, r)) for r in rows]
-    finally:
-        con.close()
+    tb, _, _ = reported
+    build, metrics = tb.build, tb.metrics
+    with tb.db() as db:
+        cols = db.columns(tb.schema, "dataplex_dq_results")
+        rows = db.query(f"select * from {tb.relation('dataplex_dq_results')}")
+    assert cols == EXPORT_COLUMNS
     # one row per rule, reported twice: still one copy
     assert len(rows) == len(EXPECTED)
     invocation = build.run_results["metadata"]["invocation_id"]
@@ -143,13 +155,53 @@ def test_results_table_rows(reported):
             assert row["rule_evaluation_type"] == "Per row"
             threshold = metrics[name]["rule_threshold"]
             assert row["rule_threshold_percent"] == pytest.approx(threshold * 100)
+            assert row["rule_failed_records_query"] == metrics[name]["failing_rows_query"]
         if exp.get("assertion_row_count") is not None:
             assert row["rule_assertion_row_count"] == exp["assertion_row_count"]
             assert row["rule_type"] == "SQL assertion"
             assert row["rule_evaluation_type"] == "Aggregate"
-        assert row["job_quality_result"]["score"] == pytest.approx(
-            _score(
-                sum(1 for n, m in metrics.items() if m["dq_data_source"] == row["dbt_node_unique_id"] and EXPECTED[n]["status"] == "PASSED"),
-                sum(1 for n, m in metrics.items() if m["dq_data_source"] == row["dbt_node_unique_id"] and EXPECTED[n]["status"] in ("PASSED", "FAILED")),
-            ) or 0.0
-        ) if row["job_quality_result"]["score"] is not None else True
+        source_rules = [n for n, m in metrics.items() if m["dq_data_source"] == row["dbt_node_unique_id"]]
+        expected_score = _score(
+            sum(1 for n in source_rules if EXPECTED[n]["status"] == "PASSED"),
+            sum(1 for n in source_rules if EXPECTED[n]["status"] in ("PASSED", "FAILED")),
+        )
+        quality = row["job_quality_result"]
+        if isinstance(quality, str):  # a warehouse without STRUCT keeps it as JSON text
+            quality = json.loads(quality)
+        if expected_score is None:
+            assert quality["score"] is None
+        else:
+            assert quality["score"] == pytest.approx(expected_score, abs=1e-9)
+        assert quality["passed"] is all(EXPECTED[n]["status"] in ("PASSED", "SUSPENDED") for n in source_rules)
+        # the JSON columns decode to the same values on every warehouse
+        params = _json(row["rule_parameters"])
+        spec = json.loads(metrics[name]["rule_spec"])
+        assert params == spec[metrics[name]["rule_type"]], name
+        dims = _json(row["job_dimension_result"])
+        assert isinstance(dims, dict) and all(set(v) == {"passed", "score"} for v in dims.values()), dims
+        config = _json(row["data_quality_job_configuration"])
+        assert config["trigger"] == "ondemand" and config["incremental"] is False
+        assert _json(row["job_labels"])["dbt_target"] == tb.target
+        attributes = _json(row["rule_attributes"])
+        assert attributes == (json.loads(metrics[name]["rule_attributes"]) if metrics[name]["rule_attributes"] else None)
+
+
+def test_results_table_debug_queries(reported):
+    """The nested ARRAY<STRUCT<..., ARRAY<STRUCT>>> column round-trips on every warehouse."""
+    tb, _, _ = reported
+    with tb.db() as db:
+        rows = db.query(f"select rule_name, debug_queries from {tb.relation('dataplex_dq_results')}")
+    by_rule = {r["rule_name"]: _json(r["debug_queries"]) for r in rows}
+    for name, exp in EXPECTED.items():
+        if not exp.get("debug_query_results"):
+            continue
+        got = by_rule[name]
+        assert [q["description"] for q in got] == [q["description"] for q in exp["debug_query_results"]]
+        for q, e in zip(got, exp["debug_query_results"]):
+            assert "${data()}" in q["sql_statement"]
+            values = {r["name"]: r["value"] for r in q["debug_query_results"]}
+            assert values == e["results"], name
+    # a rule without debug queries has an empty list (NULL where the warehouse keeps NULL arrays)
+    for name, value in by_rule.items():
+        if not EXPECTED[name].get("debug_query_results"):
+            assert value in ([], None), name

@@ -85,7 +85,24 @@
   {%- for name, t in dataplex_dq.results_columns() -%}
     {%- do cols.append("cast(null as " ~ dataplex_dq.results_type(t) ~ ") as " ~ name) -%}
   {%- endfor -%}
-  {{ return("select\n  " ~ (cols | join(",\n  ")) ~ "\nwhere 1 = 0") }}
+  {#- `limit 0` rather than `where 1 = 0`: BigQuery refuses a WHERE without FROM. -#}
+  {{ return("select\n  " ~ (cols | join(",\n  ")) ~ "\nlimit 0") }}
+{% endmacro %}
+
+{#- CREATE TABLE of the results table: the columns in order, with their warehouse types; on BigQuery
+    partitioned by DATE(job_start_time) as Dataplex's export table. -#}
+{% macro create_results_table_sql(relation) %}
+  {{ return(adapter.dispatch('create_results_table_sql', 'dataplex_dq')(relation)) }}
+{% endmacro %}
+{% macro default__create_results_table_sql(relation) %}
+  {%- set cols = [] -%}
+  {%- for name, t in dataplex_dq.results_columns() -%}
+    {%- do cols.append(name ~ " " ~ dataplex_dq.results_type(t)) -%}
+  {%- endfor -%}
+  {{ return("create table " ~ relation ~ " (\n  " ~ (cols | join(",\n  ")) ~ "\n)") }}
+{% endmacro %}
+{% macro bigquery__create_results_table_sql(relation) %}
+  {{ return(dataplex_dq.default__create_results_table_sql(relation) ~ "\npartition by date(job_start_time)") }}
 {% endmacro %}
 
 {#- Create the results table if it does not exist (used by the post-hook). -#}
@@ -96,7 +113,7 @@
   {%- set existing = adapter.get_relation(database=relation.database, schema=relation.schema, identifier=relation.identifier) -%}
   {%- if existing is none -%}
     {% do adapter.create_schema(relation) %}
-    {% do run_query("create table " ~ relation ~ " as " ~ dataplex_dq.results_table_sql()) %}
+    {% do run_query(dataplex_dq.create_results_table_sql(relation)) %}
     {{ return(true) }}
   {%- endif -%}
   {{ return(false) }}
@@ -104,14 +121,35 @@
 
 {#- Delete the rows of the given jobs (so that reporting the same invocation again is idempotent). -#}
 {% macro delete_results(relation, job_ids) %}
+  {% do run_query(dataplex_dq.delete_results_sql(relation, job_ids)) %}
+{% endmacro %}
+
+{% macro delete_results_sql(relation, job_ids) %}
   {%- set ids = [] -%}
   {%- for j in job_ids -%}{%- do ids.append(dataplex_dq.string_literal(j)) -%}{%- endfor -%}
-  {% do run_query("delete from " ~ relation ~ " where data_quality_job_id in (" ~ (ids | join(", ")) ~ ")") %}
+  {{ return(adapter.dispatch('delete_results_sql', 'dataplex_dq')(relation, ids | join(", "))) }}
+{% endmacro %}
+{% macro default__delete_results_sql(relation, id_list) %}
+  {{ return("delete from " ~ relation ~ " where data_quality_job_id in (" ~ id_list ~ ")") }}
+{% endmacro %}
+{% macro bigquery__delete_results_sql(relation, id_list) %}
+  {#- The same rows as DELETE ... WHERE, written as the MERGE form of a delete (as dbt's own
+      insert_overwrite does): one DML statement that the local BigQuery emulator of the test suite
+      also runs (it has MERGE but no DELETE). -#}
+  {{ return("merge into " ~ relation ~ " as dq_target\nusing (select 1 as dq_one) as dq_source\non false\nwhen not matched by source and dq_target.data_quality_job_id in (" ~ id_list ~ ") then delete") }}
 {% endmacro %}
 
 {#- Insert rows given as one JSON array (objects keyed by column name, nested as the schema). -#}
 {% macro insert_results_json(relation, rows_json) %}
-  {% do run_query(adapter.dispatch('insert_results_json_sql', 'dataplex_dq')(relation, rows_json)) %}
+  {% do run_query(dataplex_dq.insert_results_json_sql(relation, rows_json)) %}
+{% endmacro %}
+
+{% macro insert_results_json_sql(relation, rows_json) %}
+  {{ return(adapter.dispatch('insert_results_json_sql', 'dataplex_dq')(relation, rows_json)) }}
+{% endmacro %}
+
+{% macro default__insert_results_json_sql(relation, rows_json) %}
+  {{ exceptions.raise_compiler_error("dataplex_dq: exporting results is not implemented for the " ~ adapter.type() ~ " adapter; add a macro " ~ adapter.type() ~ "__insert_results_json_sql (see macros/results/results_table.sql for DuckDB, PostgreSQL and BigQuery)") }}
 {% endmacro %}
 
 {% macro duckdb__insert_results_json_sql(relation, rows_json) %}
@@ -139,10 +177,61 @@
   {%- set exprs = [] -%}
   {%- for name, t in dataplex_dq.results_columns() -%}
     {%- if t is mapping or t == 'json' -%}
-      {%- do exprs.append("(dq_row -> " ~ dataplex_dq.string_literal(name) ~ ")") -%}
+      {#- a JSON null becomes SQL NULL, as on DuckDB and BigQuery -#}
+      {%- do exprs.append("nullif(dq_row -> " ~ dataplex_dq.string_literal(name) ~ ", 'null'::jsonb)") -%}
     {%- else -%}
       {%- do exprs.append("cast(dq_row ->> " ~ dataplex_dq.string_literal(name) ~ " as " ~ dataplex_dq.results_type(t) ~ ")") -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return("insert into " ~ relation ~ "\nselect " ~ (exprs | join(",\n  ")) ~ "\nfrom jsonb_array_elements(cast(" ~ dataplex_dq.string_literal(rows_json) ~ " as jsonb)) as dq_row") }}
+{% endmacro %}
+
+{#- BigQuery: the JSON array as a string literal, one row per element (JSON_QUERY_ARRAY), each column
+    extracted with its type: scalars by JSON_VALUE + CAST, JSON columns by PARSE_JSON(JSON_QUERY),
+    STRUCTs field by field, ARRAYs of STRUCT by a correlated ARRAY(SELECT AS STRUCT ...) in order. -#}
+{% macro bigquery__insert_results_json_sql(relation, rows_json) %}
+  {%- set names = [] -%}
+  {%- set exprs = [] -%}
+  {%- for name, t in dataplex_dq.results_columns() -%}
+    {%- do names.append(name) -%}
+    {%- do exprs.append(dataplex_dq.bigquery_json_extract('dq_row', '$.' ~ name, t, 0) ~ " as " ~ name) -%}
+  {%- endfor -%}
+  {{ return("insert into " ~ relation ~ " (" ~ (names | join(", ")) ~ ")\nselect\n  " ~ (exprs | join(",\n  ")) ~ "\nfrom unnest(json_query_array(" ~ dataplex_dq.string_literal(rows_json) ~ ")) as dq_row") }}
+{% endmacro %}
+
+{#- BigQuery expression reading JSON path `path` of the JSON text `src` as results type `t`. -#}
+{% macro bigquery_json_extract(src, path, t, depth) %}
+  {%- set p = dataplex_dq.string_literal(path) -%}
+  {%- if t is mapping and 'struct' in t -%}
+    {%- set fields = [] -%}
+    {%- for name, sub in t.struct -%}
+      {%- do fields.append(dataplex_dq.bigquery_json_extract(src, path ~ '.' ~ name, sub, depth) ~ " as " ~ name) -%}
+    {%- endfor -%}
+    {{ return("if(" ~ dataplex_dq.bigquery_json_query(src, p) ~ " is null, null, struct(" ~ (fields | join(", ")) ~ "))") }}
+  {%- elif t is mapping -%}
+    {%- set e = 'dq_e' ~ depth -%}
+    {%- set o = 'dq_o' ~ depth -%}
+    {%- set inner = t.array -%}
+    {%- if inner is mapping and 'struct' in inner -%}
+      {%- set fields = [] -%}
+      {%- for name, sub in inner.struct -%}
+        {%- do fields.append(dataplex_dq.bigquery_json_extract(e, '$.' ~ name, sub, depth + 1) ~ " as " ~ name) -%}
+      {%- endfor -%}
+      {%- set item = "select as struct " ~ (fields | join(", ")) -%}
+    {%- else -%}
+      {%- set item = "select " ~ dataplex_dq.bigquery_json_extract(e, '$', inner, depth + 1) -%}
+    {%- endif -%}
+    {{ return("array(" ~ item ~ " from unnest(json_query_array(" ~ src ~ ", " ~ p ~ ")) as " ~ e ~ " with offset as " ~ o ~ " order by " ~ o ~ ")") }}
+  {%- elif t == 'json' -%}
+    {{ return("parse_json(" ~ dataplex_dq.bigquery_json_query(src, p) ~ ")") }}
+  {%- elif t == 'string' -%}
+    {{ return("json_value(" ~ src ~ ", " ~ p ~ ")") }}
+  {%- endif -%}
+  {{ return("cast(json_value(" ~ src ~ ", " ~ p ~ ") as " ~ dataplex_dq.bigquery__results_type(t) ~ ")") }}
+{% endmacro %}
+
+{#- JSON_QUERY with a JSON null read as SQL NULL. BigQuery's JSON_QUERY on a STRING already returns
+    SQL NULL there; the NULLIF keeps it so where an implementation returns the text 'null'. -#}
+{% macro bigquery_json_query(src, quoted_path) %}
+  {{ return("nullif(json_query(" ~ src ~ ", " ~ quoted_path ~ "), 'null')") }}
 {% endmacro %}

@@ -4,7 +4,7 @@ they are attached to, and how each test ran in the last invocation."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -119,6 +119,18 @@ def _data_source(node: dict[str, Any]) -> DataSource:
     )
 
 
+def scan_settings(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The scan-level settings a data_quality_scan test declares (snake_case or camelCase arguments),
+    in the snake_case keys of meta.dataplex_dq. They apply to the scan's rules and override the data
+    source's meta.dataplex_dq, as in the macro (macros/scan.sql)."""
+    out: dict[str, Any] = {}
+    for key, camel in (("row_filter", "rowFilter"), ("sampling_percent", "samplingPercent"), ("post_scan_actions", "postScanActions")):
+        value = kwargs.get(key) if kwargs.get(key) is not None else kwargs.get(camel)
+        if value is not None:
+            out[key] = value
+    return out
+
+
 def load_artifacts(target_path: Path) -> Artifacts:
     """Load the artifacts of the last dbt invocation in ``target_path``."""
     target_path = Path(target_path)
@@ -155,6 +167,10 @@ def load_artifacts(target_path: Path) -> Artifacts:
             node = manifest.get(collection, {}).get(uid)
             if node is not None:
                 data_sources[uid] = _data_source(node)
+    for test in tests.values():
+        if test.test_name == "data_quality_scan" and test.data_source_id in data_sources:
+            source = data_sources[test.data_source_id]
+            data_sources[source.unique_id] = replace(source, settings={**source.settings, **scan_settings(test.kwargs)})
 
     metadata = run_results.get("metadata") or {}
     invocation_id = metadata.get("invocation_id")

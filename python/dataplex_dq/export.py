@@ -219,7 +219,10 @@ def write_results(wh: Warehouse, relation: Any, rows: Sequence[dict[str, Any]], 
             for i in range(0, len(job_ids), 1000):
                 wh.macro("delete_results", relation=relation, job_ids=list(job_ids[i : i + 1000]))
                 statements += 1
-        for chunk in chunk_rows(rows):
+        # BigQuery's string literal escaping (\\ and \') can double the JSON's length: keep the
+        # statement under BigQuery's 1,024K characters.
+        max_chars = MAX_STATEMENT_CHARS // 2 if wh.adapter_type == "bigquery" else MAX_STATEMENT_CHARS
+        for chunk in chunk_rows(rows, max_chars):
             wh.macro("insert_results_json", relation=relation, rows_json=chunk)
             statements += 1
         wh.commit()

@@ -91,6 +91,102 @@ def declared_rule(test: RuleTest) -> dict[str, Any]:
     return spec
 
 
+# The rule types in the order the scan macro looks for them (macros/scan.sql, scan_rule_type_keys).
+SCAN_RULE_TYPES = (
+    "range_expectation", "non_null_expectation", "set_expectation", "regex_expectation", "uniqueness_expectation",
+    "statistic_range_expectation", "row_condition_expectation", "table_condition_expectation", "sql_assertion",
+)
+
+
+def _camel(name: str) -> str:
+    first, *rest = name.split("_")
+    return first + "".join(p[:1].upper() + p[1:] for p in rest)
+
+
+def _get(mapping: dict[str, Any], key: str) -> Any:
+    """A field given under its snake_case or its camelCase (proto JSON) name."""
+    value = mapping.get(key)
+    return value if value is not None else mapping.get(_camel(key))
+
+
+def scan_rule_type(raw: Any) -> str | None:
+    """The rule type of a declared scan rule: the first rule-type key (snake_case or camelCase)."""
+    if not isinstance(raw, dict):
+        return None
+    return next((t for t in SCAN_RULE_TYPES if t in raw or _camel(t) in raw), None)
+
+
+def scan_rule_name(raw: Any, index: int) -> str:
+    """The name of rule `index` of a data_quality_scan: its `name`, or `<rule-type>-<column>-<index>`
+    -- the same derivation as the macro `dataplex_dq.scan_rule_name` (macros/scan.sql)."""
+    if isinstance(raw, dict) and raw.get("name"):
+        return str(raw["name"])
+    base = (scan_rule_type(raw) or "rule").replace("_expectation", "").replace("_", "-")
+    column = raw.get("column") if isinstance(raw, dict) else None
+    if column:
+        col = re.sub(r"[^A-Za-z0-9]+", "-", str(column)).strip("-").lower()
+        if col:
+            base = f"{base}-{col}"[:55].strip("-")
+    return f"{base}-{index}"
+
+
+def declared_scan_rule(raw: dict[str, Any], index: int) -> dict[str, Any] | None:
+    """Rule `index` of a data_quality_scan (snake_case or camelCase, as declared) as a DataQualityRule
+    dict in snake_case proto JSON, like the per-rule `declared_rule`; None when it has no rule type."""
+    rule_type = scan_rule_type(raw)
+    if rule_type is None:
+        return None
+    spec: dict[str, Any] = {"name": scan_rule_name(raw, index)}
+    for key in ("description", "column"):
+        if raw.get(key):
+            spec[key] = raw[key]
+    for key in ("dimension", "threshold", "ignore_null", "suspended"):
+        value = _get(raw, key)
+        if value not in (None, False, 0):
+            spec[key] = value
+    given = _get(raw, rule_type)
+    given = given if isinstance(given, dict) else {}
+    params: dict[str, Any] = {}
+    for key in RULE_ARGUMENTS[rule_type]:
+        value = _get(given, key)
+        if value is None or value is False:
+            continue
+        if key in ("min_value", "max_value"):
+            value = _text(value)
+        elif key == "values" and isinstance(value, list):
+            value = [_text(v) for v in value]
+        elif key == "statistic":
+            value = str(value).upper()
+        params[key] = value
+    spec[rule_type] = params
+    queries = _get(raw, "debug_queries")
+    if isinstance(queries, list) and queries:
+        spec["debug_queries"] = [
+            {k: v for k, v in (("description", q.get("description")), ("sql_statement", _get(q, "sql_statement"))) if v is not None}
+            for q in queries if isinstance(q, dict)
+        ]
+    if isinstance(raw.get("attributes"), dict):
+        spec["attributes"] = {str(k): _text(v) for k, v in raw["attributes"].items()}
+    return spec
+
+
+def declared_rules(test: RuleTest) -> list[tuple[int, dict[str, Any]]]:
+    """(rule_index, DataQualityRule dict) of every rule a test declares, for tests that left no
+    metrics rows: one for a per-rule test; one per rule of `rules` for a data_quality_scan (rules
+    without a recognizable rule type cannot be represented and are left out)."""
+    if test.test_name != "data_quality_scan":
+        return [(0, declared_rule(test))]
+    rules = test.kwargs.get("rules")
+    if not isinstance(rules, list):
+        return []
+    out = []
+    for index, raw in enumerate(rules):
+        spec = declared_scan_rule(raw, index) if isinstance(raw, dict) else None
+        if spec is not None:
+            out.append((index, spec))
+    return out
+
+
 # ---------------------------------------------------------------- fetching
 
 def metrics_queries(relations: Sequence[str], columns: Sequence[str]) -> list[str]:
@@ -156,10 +252,11 @@ def combine(artifacts: Artifacts, metrics: Sequence[RuleMetrics]) -> list[RuleOu
         if rows:
             outcomes.extend(RuleOutcome.from_metrics(m, message=None) for m in rows)
             continue
-        identity = RuleIdentity.from_rule_spec(
-            declared_rule(test), data_source=test.data_source_id, test_unique_id=test.unique_id
-        )
-        outcomes.append(RuleOutcome.not_evaluated(identity, status or RuleStatus.ERROR, message=message))
+        for index, spec in declared_rules(test):
+            identity = RuleIdentity.from_rule_spec(
+                spec, data_source=test.data_source_id, test_unique_id=test.unique_id, rule_index=index
+            )
+            outcomes.append(RuleOutcome.not_evaluated(identity, status or RuleStatus.ERROR, message=message))
     return outcomes
 
 

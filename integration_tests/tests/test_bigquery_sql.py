@@ -1,0 +1,222 @@
+"""BigQuery SQL, checked without trusting the emulator's SQL dialect:
+
+* every statement the package compiled for BigQuery in the integration project (the tests' compiled
+  and executed SQL, the result models, the failing-rows and debug queries the rules hand out, and the
+  post-hook's CREATE TABLE / delete / INSERT of the results table) parses with sqlglot's `bigquery`
+  dialect, with no PostgreSQL/DuckDB-only syntax left in it;
+* a few compiled statements are kept as golden files under integration_tests/golden/bigquery/ (one
+  per rule type, the results table's DDL, the export's delete and INSERT) for a reviewer to read; the
+  test fails when the SQL drifts from them. Regenerate with `make golden` (see golden/README.md).
+
+The statements come from the same `dbt build` on the local BigQuery emulator as the other BigQuery
+tests (the rule macros read column types from the warehouse while compiling).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from sqlglot import exp
+
+from dbt_harness import INTEGRATION_DIR, parse_bigquery, render_results_sql
+from expected_schema import RESULTS_SCHEMA, schema_from_ddl
+
+GOLDEN_DIR = INTEGRATION_DIR / "golden" / "bigquery"
+UPDATE_GOLDEN = os.environ.get("DATAPLEX_DQ_UPDATE_GOLDEN") == "1"
+
+# one rule per rule type, picked for what its SQL shows (escaping, ${data()}, row filter, dbt where)
+GOLDEN_RULES = {
+    "range_expectation": "qty-range-strict-both",          # strict bounds cast to INT64, a debug query
+    "non_null_expectation": "event-ts-not-null",           # the data source's row filter, a threshold
+    "set_expectation": "name-set-quoted",                  # quotes, backslashes, unicode in literals
+    "regex_expectation": "name-has-backslash",             # REGEXP_CONTAINS with an escaped backslash
+    "uniqueness_expectation": "customer-ref-unique-where", # dbt's `where` subquery
+    "statistic_range_expectation": "big-id-min-stat",      # MIN of an INT64 around 2^53
+    "row_condition_expectation": "event-date-after-scope-min",  # ${data()} in a scalar subquery
+    "table_condition_expectation": "events-count-matches-data",  # ${data()} in an aggregate
+    "sql_assertion": "events-before-2024",                 # ${data()} as the FROM of the statement
+}
+
+# One results-table row with every column set, and text that needs escaping in a BigQuery literal.
+EXAMPLE_ROW = {
+    "data_quality_scan": {"resource_name": None, "project_id": "dq-local", "location": None, "data_scan_id": "dbt-seed-dq-strings", "display_name": "seed dq_strings"},
+    "data_source": {
+        "resource_name": "//bigquery.googleapis.com/projects/dq-local/datasets/dq_it/tables/dq_strings",
+        "dataplex_entity_project_id": None, "dataplex_entity_project_number": None, "dataplex_lake_id": None,
+        "dataplex_zone_id": None, "dataplex_entity_id": None, "table_project_id": "dq-local",
+        "table_project_number": None, "dataset_id": "dq_it", "table_id": "dq_strings",
+    },
+    "data_quality_job_id": "job-1",
+    "data_quality_job_configuration": {"trigger": "ondemand", "incremental": False, "sampling_percent": 100.0, "row_filter": "status <> 'test'", "incremental_column": None},
+    "job_labels": {"dbt_project": "dataplex_dq_integration_tests", "dbt_target": "bigquery"},
+    "job_start_time": "2024-01-02T03:04:05.123456",
+    "job_end_time": "2024-01-02T03:04:06.000000",
+    "job_quality_result": {"passed": False, "score": 11.76, "incremental_start": None, "incremental_end": None},
+    "job_dimension_result": {"VALIDITY": {"passed": False, "score": 16.67}},
+    "job_rows_scanned": 18,
+    "rule_name": "name-set-quoted",
+    "rule_description": "O'Brien said \"hi\" at C:\\temp\\new\nsecond line, Zoë 東京 🎉",
+    "rule_type": "Set check",
+    "rule_evaluation_type": "Per row",
+    "rule_column": "name",
+    "rule_dimension": "VALIDITY",
+    "rule_threshold_percent": 100.0,
+    "rule_parameters": {"values": ["O'Brien", "back\\slash"]},
+    "rule_passed": False,
+    "rule_rows_evaluated": 18,
+    "rule_rows_passed": 9,
+    "rule_rows_passed_percent": 50.0,
+    "rule_rows_null": 2,
+    "rule_failed_records_query": "select * from `dq-local`.`dq_it`.`dq_strings` where not coalesce(name in ('O\\'Brien'), false)",
+    "created_on": "2024-01-02T03:04:05.123456",
+    "last_updated": "2024-01-02T03:04:06.000000",
+    "rule_assertion_row_count": None,
+    "debug_queries": [{"description": "largest", "sql_statement": "select max(qty) as m from ${data()}",
+                       "debug_query_results": [{"name": "m", "type": "NUMERIC", "value": "100"}]}],
+    "rule_suspended": False,
+    "rule_attributes": {"owner": "data-team"},
+    "rule_status": "FAILED",
+    "rule_message": None,
+    "rule_statistic_value": None,
+    "job_row_weighted_score": 0.5017,
+    "dbt_invocation_id": "00000000-0000-0000-0000-000000000000",
+    "dbt_test_unique_id": "test.dataplex_dq_integration_tests.name-set-quoted",
+    "dbt_node_unique_id": "seed.dataplex_dq_integration_tests.dq_strings",
+}
+
+
+@pytest.fixture(scope="module")
+def bq(bigquery_build):
+    return bigquery_build
+
+
+@pytest.fixture(scope="module")
+def rendered(bq):
+    """The post-hook's results-table statements for BigQuery, rendered by the package's macros."""
+    out, res = render_results_sql(
+        bq.project, bq.project.target_path.parent / "target_ops", "dataplex_dq_results",
+        rows_json=json.dumps([EXAMPLE_ROW], ensure_ascii=False, separators=(",", ":")), job_ids=("job-1", "job-2"),
+        schema="dq_it",
+    )
+    assert out is not None, res.output[-4000:]
+    return out
+
+
+def _normalize(sql: str, bq) -> str:
+    """Golden text: the session's random dataset and invocation id replaced by fixed names."""
+    sql = sql.replace(bq.schema, "dq_it")
+    sql = sql.replace(bq.build.run_results["metadata"]["invocation_id"], "<invocation_id>")
+    return sql.rstrip() + "\n"
+
+
+def _check_golden(name: str, text: str) -> None:
+    path = GOLDEN_DIR / name
+    if UPDATE_GOLDEN:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        return
+    assert path.exists(), f"golden file {path} is missing: run `make golden` to write it"
+    expected = path.read_text()
+    if text != expected:
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), text.splitlines(True), f"golden/bigquery/{name}", "compiled now"))
+        pytest.fail(f"compiled BigQuery SQL drifted from golden/bigquery/{name}; if intended, run `make golden` and review the diff:\n{diff}")
+
+
+def _compiled_sql_files(bq) -> list[Path]:
+    root = bq.build.target_path
+    return sorted((root / "compiled").rglob("*.sql")) + sorted((root / "run").rglob("*.sql"))
+
+
+# ------------------------------------------------------------------------------- parsing
+
+def test_every_compiled_statement_parses(bq):
+    files = _compiled_sql_files(bq)
+    tests = [n for n in bq.build.manifest["nodes"].values() if (n.get("test_metadata") or {}).get("namespace") == "dataplex_dq"]
+    compiled_tests = [f for f in files if "/compiled/" in str(f) and f.stem in {t["name"] for t in tests}]
+    assert len(compiled_tests) == len(tests), "every dataplex_dq test should have compiled SQL"
+    for f in files:
+        parse_bigquery(f.read_text(), str(f.relative_to(bq.build.target_path)))
+
+
+def test_failing_rows_and_debug_queries_parse(bq):
+    for name, row in bq.metrics.items():
+        if row["failing_rows_query"]:
+            parse_bigquery(row["failing_rows_query"], f"{name}: failing_rows_query")
+        for q in json.loads(row["debug_queries_sql"] or "[]"):
+            parse_bigquery(q["sql_statement"], f"{name}: debug query {q.get('description')!r}")
+
+
+def test_results_table_statements_parse(rendered):
+    for key in ("create", "delete", "insert"):
+        parse_bigquery(rendered[key], f"results table {key}")
+
+
+def test_results_ddl_has_the_export_schema_and_partitioning(rendered):
+    """The CREATE TABLE the post-hook runs when the results table is missing: SPEC 7's columns, types
+    and nesting, partitioned by DATE(job_start_time). (The emulator cannot run this DDL, see
+    test_results_table.py, so it is checked here.)"""
+    [create] = parse_bigquery(rendered["create"], "results table create")
+    assert isinstance(create, exp.Create)
+    assert schema_from_ddl(create.this.expressions) == RESULTS_SCHEMA
+    partition = create.find(exp.PartitionedByProperty)
+    assert partition is not None, "no PARTITION BY"
+    assert partition.this.sql("bigquery").upper() == "DATE(JOB_START_TIME)"
+
+
+def test_results_model_ddl_partitioning(bq):
+    """The package model `dataplex_dq_results` (what `dbt build` creates): dbt-bigquery renders
+    partition_by {field: job_start_time, data_type: timestamp, granularity: day} as
+    TIMESTAMP_TRUNC(job_start_time, DAY), the same daily partitioning as DATE(job_start_time)."""
+    [path] = [p for p in _compiled_sql_files(bq) if "/run/" in str(p) and p.name == "dataplex_dq_results.sql"]
+    statements = parse_bigquery(path.read_text(), "dataplex_dq_results model")
+    create = next(s for s in statements if isinstance(s, exp.Create))
+    partition = create.find(exp.PartitionedByProperty)
+    assert partition is not None
+    assert re.sub(r"\s+", "", partition.this.sql("bigquery").upper()) in ("TIMESTAMP_TRUNC(JOB_START_TIME,DAY)", "DATE(JOB_START_TIME)")
+
+
+def test_insert_reads_every_column_in_order(rendered):
+    [insert] = parse_bigquery(rendered["insert"], "results insert")
+    assert isinstance(insert, exp.Insert)
+    assert [c.name for c in insert.this.expressions] == [name for name, _ in RESULTS_SCHEMA]
+    select = insert.expression
+    assert [e.alias_or_name for e in select.expressions] == [name for name, _ in RESULTS_SCHEMA]
+
+
+# ------------------------------------------------------------------------------- golden files
+
+@pytest.mark.parametrize("rule_type", sorted(GOLDEN_RULES))
+def test_golden_rule_sql(bq, rule_type):
+    rule = GOLDEN_RULES[rule_type]
+    assert bq.metrics[rule]["rule_type"] == rule_type
+    [path] = [p for p in _compiled_sql_files(bq) if "/compiled/" in str(p) and p.stem == rule]
+    _check_golden(f"{rule_type}.sql", f"-- rule {rule}: dbt's compiled test SQL on BigQuery\n" + _normalize(path.read_text(), bq))
+
+
+@pytest.mark.parametrize("statement", ["create", "delete", "insert"])
+def test_golden_results_statements(bq, rendered, statement):
+    names = {"create": "results_table_create.sql", "delete": "results_export_delete.sql", "insert": "results_export_insert.sql"}
+    header = {
+        "create": "-- the post-hook's CREATE TABLE when the results table is missing (ensure_results_table)\n",
+        "delete": "-- the post-hook removes the rows of the jobs it is about to write (idempotent re-export)\n",
+        "insert": "-- the post-hook's INSERT of result rows given as JSON (here one example row)\n",
+    }[statement]
+    _check_golden(names[statement], header + _normalize(rendered[statement], bq))
+
+
+def test_golden_results_model(bq):
+    [path] = [p for p in _compiled_sql_files(bq) if "/run/" in str(p) and p.name == "dataplex_dq_results.sql"]
+    _check_golden("results_table_model.sql", "-- `dbt build` of the package model dataplex_dq_results (first run)\n" + _normalize(path.read_text(), bq))
+
+
+def test_no_stale_golden_files():
+    expected = {f"{t}.sql" for t in GOLDEN_RULES} | {
+        "results_table_create.sql", "results_export_delete.sql", "results_export_insert.sql", "results_table_model.sql",
+    }
+    present = {p.name for p in GOLDEN_DIR.glob("*.sql")}
+    assert present <= expected, f"golden files no test checks: {sorted(present - expected)}"

@@ -1,0 +1,16 @@
+{#- dataplex_dq.data_quality_scan: a whole Dataplex DataQualitySpec as one dbt test. Every rule of
+    `rules` is evaluated in one fused query (one pass over the scope) that returns one metrics row per
+    rule; dbt shows one test whose failures are the rules that did not pass.
+    Arguments (snake_case or the camelCase of a Dataplex spec file): rules, row_filter / rowFilter,
+    sampling_percent / samplingPercent, post_scan_actions / postScanActions,
+    catalog_publishing_enabled / catalogPublishingEnabled (accepted, no effect).
+    See README.md#data_quality_scan-one-scan-per-table and macros/scan.sql. -#}
+{% test data_quality_scan(model, column_name=none, rules=none, row_filter=none, rowFilter=none, sampling_percent=none, samplingPercent=none, post_scan_actions=none, postScanActions=none, catalog_publishing_enabled=none, catalogPublishingEnabled=none) %}
+  {{ dataplex_dq.data_quality_scan_test(model, column_name, {
+      'rules': rules,
+      'row_filter': row_filter, 'rowFilter': rowFilter,
+      'sampling_percent': sampling_percent, 'samplingPercent': samplingPercent,
+      'post_scan_actions': post_scan_actions, 'postScanActions': postScanActions,
+      'catalog_publishing_enabled': catalog_publishing_enabled, 'catalogPublishingEnabled': catalogPublishingEnabled,
+  }, kwargs) }}
+{% endtest %}

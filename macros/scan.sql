@@ -1,0 +1,369 @@
+{#- The fused builder behind dataplex_dq.data_quality_scan (macros/rules/data_quality_scan.sql).
+
+    1. Declaration: the scan's arguments and each rule of `rules` are read in snake_case or camelCase
+       (proto JSON, as in a Dataplex spec file), normalized to the dict shape of rule_test.sql's
+       normalize_rule, and validated with validate_rule; errors name the rule by index and name
+       ("rule #3 'amount-in-range'"). Rules without a name get `<rule-type>-<column>-<index>`
+       (scan_rule_name; the post-hook derives the same).
+    2. SQL (scan_metrics_sql): one aggregate query over the scope computes every row-level count,
+       null count (one per column), statistic and table condition; uniqueness is counted in the same
+       query, by window or grouped counts (scan_uniqueness_strategy, macros/scan_cross_db.sql); each
+       SQL assertion is one scalar subquery. The one aggregate row is then cross joined with the list
+       of rule indexes, and each metrics column is a CASE over the rule index, so the rows are produced
+       without reading the table again; the rule status follows from `passed` in an outer select. The
+       per-rule metric formulas come from rule_metrics_exprs / metrics_columns (macros/metrics.sql),
+       the same the per-rule tests use. -#}
+
+{% macro scan_rule_type_keys() %}
+  {{ return(['range_expectation', 'non_null_expectation', 'set_expectation', 'regex_expectation', 'uniqueness_expectation',
+             'statistic_range_expectation', 'row_condition_expectation', 'table_condition_expectation', 'sql_assertion']) }}
+{% endmacro %}
+
+{#- The rule-type fields each rule type takes (proto snake_case names). -#}
+{% macro scan_rule_params() %}
+  {{ return({
+      'range_expectation': ['min_value', 'max_value', 'strict_min_enabled', 'strict_max_enabled'],
+      'non_null_expectation': [],
+      'set_expectation': ['values'],
+      'regex_expectation': ['regex'],
+      'uniqueness_expectation': [],
+      'statistic_range_expectation': ['statistic', 'min_value', 'max_value', 'strict_min_enabled', 'strict_max_enabled'],
+      'row_condition_expectation': ['sql_expression'],
+      'table_condition_expectation': ['sql_expression'],
+      'sql_assertion': ['sql_statement'],
+  }) }}
+{% endmacro %}
+
+{% macro scan_rule_common_keys() %}
+  {{ return(['column', 'ignore_null', 'dimension', 'threshold', 'name', 'description', 'suspended', 'debug_queries', 'attributes']) }}
+{% endmacro %}
+
+{#- snake_case -> lowerCamelCase, as proto JSON spells field names. -#}
+{% macro camel_case(name) %}
+  {%- set parts = name.split('_') -%}
+  {%- set out = [parts[0]] -%}
+  {%- for p in parts[1:] -%}{%- do out.append(p[:1] | upper ~ p[1:]) -%}{%- endfor -%}
+  {{ return(out | join('')) }}
+{% endmacro %}
+
+{#- The rule type of a declared rule (the first rule-type key found, snake_case or camelCase), or none. -#}
+{% macro scan_rule_type_of(raw) %}
+  {%- if raw is not mapping -%}{{ return(none) }}{%- endif -%}
+  {%- for t in dataplex_dq.scan_rule_type_keys() -%}
+    {%- if t in raw or dataplex_dq.camel_case(t) in raw -%}{{ return(t) }}{%- endif -%}
+  {%- endfor -%}
+  {{ return(none) }}
+{% endmacro %}
+
+{#- The name of rule `index` of a scan: its `name`, or `<rule-type>-<column>-<index>` derived from the
+    rule type (without `_expectation`, hyphens for underscores), the column (lower case, runs of other
+    characters than letters and digits as one hyphen, the two together cut to 55 characters) and the
+    position in `rules`: `range-amount-0`, `non-null-customer-id-1`, `table-condition-2`. The
+    post-hook derives the same (python/dataplex_dq/report.py, scan_rule_name). -#}
+{% macro scan_rule_name(raw, index) %}
+  {%- if raw is mapping and raw.get('name') -%}{{ return(raw.get('name')) }}{%- endif -%}
+  {%- set rule_type = dataplex_dq.scan_rule_type_of(raw) or 'rule' -%}
+  {%- set base = rule_type.replace('_expectation', '').replace('_', '-') -%}
+  {%- set column = raw.get('column') if raw is mapping else none -%}
+  {%- if column -%}
+    {%- set col = modules.re.sub('[^A-Za-z0-9]+', '-', column | string).strip('-') | lower -%}
+    {%- if col -%}{%- set base = (base ~ '-' ~ col)[:55].strip('-') -%}{%- endif -%}
+  {%- endif -%}
+  {{ return(base ~ '-' ~ index) }}
+{% endmacro %}
+
+{#- A value given under its snake_case or its camelCase key (both at once is an error). -#}
+{% macro _scan_get(mapping, key, where, prefix) %}
+  {%- set camel = dataplex_dq.camel_case(key) -%}
+  {%- if camel != key and mapping.get(key) is not none and mapping.get(camel) is not none -%}
+    {{ dataplex_dq.raise_rule_error(where, prefix ~ key, "given twice, as '" ~ key ~ "' and as '" ~ camel ~ "'") }}
+  {%- endif -%}
+  {{ return(mapping.get(key) if mapping.get(key) is not none else mapping.get(camel)) }}
+{% endmacro %}
+
+{#- One declared rule (a DataQualityRule in snake_case or camelCase) -> the dict of normalize_rule. -#}
+{% macro normalize_scan_rule(raw, index, where) %}
+  {%- set where = {'source': where.source, 'rule': dataplex_dq.scan_rule_name(raw, index), 'rule_index': index, 'test': where.test} -%}
+  {%- if raw is not mapping -%}
+    {{ dataplex_dq.raise_rule_error(where, none, "must be a mapping (a DataQualityRule), got " ~ raw) }}
+  {%- endif -%}
+  {%- set type_keys = dataplex_dq.scan_rule_type_keys() -%}
+  {%- set common = dataplex_dq.scan_rule_common_keys() -%}
+  {%- set known = {} -%}
+  {%- for k in type_keys + common -%}{%- do known.update({k: k, dataplex_dq.camel_case(k): k}) -%}{%- endfor -%}
+  {%- set found = [] -%}
+  {%- for key in raw -%}
+    {%- if key not in known -%}
+      {{ dataplex_dq.raise_rule_error(where, key, "unknown key; a rule takes one rule type (" ~ (type_keys | join(', ')) ~ ", in snake_case or camelCase) and: " ~ (common | join(', '))) }}
+    {%- endif -%}
+    {%- if known[key] in type_keys and known[key] not in found -%}{%- do found.append(known[key]) -%}{%- endif -%}
+  {%- endfor -%}
+  {%- if (found | length) == 0 -%}
+    {{ dataplex_dq.raise_rule_error(where, none, "has no rule type; give exactly one of: " ~ (type_keys | join(', ')) ~ " (or their camelCase, e.g. rangeExpectation)") }}
+  {%- endif -%}
+  {%- if (found | length) > 1 -%}
+    {{ dataplex_dq.raise_rule_error(where, found[1], "a rule has exactly one rule type, got " ~ (found | join(', '))) }}
+  {%- endif -%}
+  {%- set rule_type = found[0] -%}
+  {%- set where = dict(where, test='dataplex_dq.data_quality_scan ' ~ rule_type) -%}
+
+  {%- set given = dataplex_dq._scan_get(raw, rule_type, where, '') -%}
+  {%- if given is none -%}{%- set given = {} -%}{%- endif -%}
+  {%- if given is not mapping -%}
+    {{ dataplex_dq.raise_rule_error(where, rule_type, "must be a mapping of its fields (or {}), got " ~ given) }}
+  {%- endif -%}
+  {%- set allowed = dataplex_dq.scan_rule_params()[rule_type] -%}
+  {%- set allowed_keys = {} -%}
+  {%- for k in allowed -%}{%- do allowed_keys.update({k: k, dataplex_dq.camel_case(k): k}) -%}{%- endfor -%}
+  {%- for key in given -%}
+    {%- if key not in allowed_keys -%}
+      {{ dataplex_dq.raise_rule_error(where, rule_type ~ '.' ~ key, "unknown field; " ~ rule_type ~ " takes: " ~ ((allowed | join(', ')) or 'no fields')) }}
+    {%- endif -%}
+  {%- endfor -%}
+
+  {%- set args = {} -%}
+  {%- for k in allowed -%}
+    {%- set v = dataplex_dq._scan_get(given, k, where, rule_type ~ '.') -%}
+    {%- if v is not none -%}{%- do args.update({k: v}) -%}{%- endif -%}
+  {%- endfor -%}
+  {%- for k in ['dimension', 'threshold', 'ignore_null', 'suspended', 'debug_queries', 'attributes'] -%}
+    {%- do args.update({k: dataplex_dq._scan_get(raw, k, where, '')}) -%}
+  {%- endfor -%}
+  {%- set node = {'name': dataplex_dq.scan_rule_name(raw, index), 'description': raw.get('description')} -%}
+  {{ return(dataplex_dq.normalize_rule(rule_type, node, raw.get('column'), args)) }}
+{% endmacro %}
+
+{#- The scan test: validate the declaration, then return the fused metrics query. -#}
+{% macro data_quality_scan_test(model, column_name, args, unknown_args) %}
+  {%- set node = dataplex_dq.current_test_node() -%}
+  {{ config(
+      store_failures=true,
+      store_failures_as='table',
+      fail_calc='coalesce(sum(case when passed then 0 else 1 end), 0)',
+      alias=dataplex_dq.metrics_alias(node)
+  ) }}
+  {%- if not execute -%}{{ return("select 1 as passed") }}{%- endif -%}
+
+  {%- set source_node = dataplex_dq.data_source_node(node) -%}
+  {%- set source = dataplex_dq.describe_source(source_node, model) -%}
+  {%- set scan_where = {'source': source, 'rule': node.name, 'test': 'dataplex_dq.data_quality_scan',
+                        'label': "data_quality_scan '" ~ node.name ~ "'"} -%}
+  {%- set scan_keys = ['rules', 'row_filter', 'sampling_percent', 'post_scan_actions', 'catalog_publishing_enabled'] -%}
+  {%- for key in unknown_args -%}
+    {{ dataplex_dq.raise_rule_error(scan_where, key, "unknown argument; dataplex_dq.data_quality_scan takes a DataQualitySpec: " ~ (scan_keys | join(', ')) ~ " (snake_case or camelCase)") }}
+  {%- endfor -%}
+  {%- if column_name -%}
+    {{ dataplex_dq.raise_rule_error(scan_where, none, "declare data_quality_scan under the model's data_tests, not under column '" ~ column_name ~ "'; each rule names its own column") }}
+  {%- endif -%}
+  {%- if source_node is none -%}
+    {{ dataplex_dq.raise_rule_error(scan_where, none, "the test is not attached to a model, seed, snapshot or source") }}
+  {%- endif -%}
+
+  {#- scan-level settings: the scan's own, else the data source's meta.dataplex_dq -#}
+  {%- set given = {} -%}
+  {%- for key in ['row_filter', 'sampling_percent', 'post_scan_actions'] -%}
+    {%- set v = dataplex_dq._scan_get(args, key, scan_where, '') -%}
+    {%- if v is not none -%}{%- do given.update({key: v}) -%}{%- endif -%}
+  {%- endfor -%}
+  {{ dataplex_dq.validate_scope_settings(given, scan_where, ['row_filter', 'sampling_percent', 'post_scan_actions']) }}
+  {{ dataplex_dq.validate_post_scan_actions(given.get('post_scan_actions'), scan_where) }}
+  {%- set meta_settings = dataplex_dq.data_source_settings(source_node) -%}
+  {{ dataplex_dq.validate_scope_settings(meta_settings, scan_where, ['row_filter', 'sampling_percent', 'post_scan_actions']) }}
+  {%- set row_filter = given.get('row_filter') if 'row_filter' in given else meta_settings.get('row_filter') -%}
+  {%- set sampling_percent = given.get('sampling_percent') if 'sampling_percent' in given else meta_settings.get('sampling_percent') -%}
+
+  {#- the rules -#}
+  {%- set raw_rules = args.get('rules') -%}
+  {%- if raw_rules is none or raw_rules is string or raw_rules is mapping or raw_rules is not iterable or (raw_rules | length) == 0 -%}
+    {{ dataplex_dq.raise_rule_error(scan_where, 'rules', "must be a non-empty list of rules (DataQualityRule), got " ~ raw_rules) }}
+  {%- endif -%}
+  {%- if (raw_rules | length) > 1000 -%}
+    {{ dataplex_dq.raise_rule_error(scan_where, 'rules', "has " ~ (raw_rules | length) ~ " rules; Dataplex allows at most 1000 per data source") }}
+  {%- endif -%}
+  {%- set rules = [] -%}
+  {%- set wheres = [] -%}
+  {%- set seen = {} -%}
+  {%- for raw in raw_rules -%}
+    {%- set rule = dataplex_dq.normalize_scan_rule(raw, loop.index0, scan_where) -%}
+    {%- set where = {'source': source, 'rule': rule.name, 'rule_index': loop.index0, 'test': 'dataplex_dq.data_quality_scan ' ~ rule.rule_type} -%}
+    {{ dataplex_dq.validate_rule(rule, where) }}
+    {%- if rule.name in seen -%}
+      {{ dataplex_dq.raise_rule_error(where, 'name', "rule #" ~ seen[rule.name] ~ " of this scan has the same name; rule names must be unique per data source") }}
+    {%- endif -%}
+    {%- do seen.update({rule.name: loop.index0}) -%}
+    {%- do rules.append(rule) -%}
+    {%- do wheres.append(where) -%}
+  {%- endfor -%}
+  {%- set others = dataplex_dq.other_rule_names(source_node, node) -%}
+  {%- for rule in rules -%}
+    {%- if rule.name in others -%}
+      {{ dataplex_dq.raise_rule_error(wheres[loop.index0], 'name', "another rule on the same data source is also named '" ~ rule.name ~ "'; rule names must be unique per data source") }}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if (others | length) + (rules | length) > 1000 -%}
+    {{ dataplex_dq.raise_rule_error(scan_where, 'rules', "the data source has " ~ ((others | length) + (rules | length)) ~ " rules (" ~ (rules | length) ~ " in this scan); Dataplex allows at most 1000 per data source") }}
+  {%- endif -%}
+
+  {#- column types: one metadata query for the whole scan -#}
+  {%- set data_types = [] -%}
+  {%- set state = {'types': none} -%}
+  {%- for rule in rules -%}
+    {%- if rule.column and not rule.suspended -%}
+      {%- if state.types is none -%}
+        {%- do state.update({'types': dataplex_dq.column_types(dataplex_dq.data_source_relation(source_node))}) -%}
+      {%- endif -%}
+      {%- do data_types.append(dataplex_dq.checked_column_type(rule, source_node, wheres[loop.index0], state.types)) -%}
+    {%- else -%}
+      {%- do data_types.append(none) -%}
+    {%- endif -%}
+  {%- endfor -%}
+
+  {%- set ctx = {
+      'from_sql': model,
+      'row_filter': row_filter,
+      'sampling_percent': sampling_percent,
+      'test_unique_id': node.unique_id,
+      'source_unique_id': source_node.unique_id,
+  } -%}
+  {{ return(dataplex_dq.scan_metrics_sql(rules, ctx, data_types)) }}
+{% endmacro %}
+
+{#- post_scan_actions as DataQualitySpec.PostScanActions (snake_case or camelCase). -#}
+{% macro validate_post_scan_actions(actions, where) %}
+  {%- if actions is none -%}{{ return('') }}{%- endif -%}
+  {%- if actions is not mapping -%}
+    {{ dataplex_dq.raise_rule_error(where, 'post_scan_actions', "must be a mapping (bigquery_export, notification_report), got " ~ actions) }}
+  {%- endif -%}
+  {%- for key in actions -%}
+    {%- if key not in ['bigquery_export', 'bigqueryExport', 'notification_report', 'notificationReport'] -%}
+      {{ dataplex_dq.raise_rule_error(where, 'post_scan_actions.' ~ key, "unknown field; allowed: bigquery_export, notification_report") }}
+    {%- endif -%}
+  {%- endfor -%}
+{% endmacro %}
+
+{#- Register an aggregate expression once; returns its column name in the aggregate row. -#}
+{% macro _scan_add(state, expr, prefix) %}
+  {%- if expr in state['aliases'] -%}{{ return(state['aliases'][expr]) }}{%- endif -%}
+  {%- set alias = prefix ~ (state['exprs'] | length) -%}
+  {%- do state['aliases'].update({expr: alias}) -%}
+  {%- do state['exprs'].append(expr ~ " as " ~ alias) -%}
+  {{ return(alias) }}
+{% endmacro %}
+
+{#- The fused query: one metrics row per rule of `rules` (normalized), rule_index = position.
+    `ctx`: from_sql, row_filter, sampling_percent, test_unique_id, source_unique_id;
+    `data_types`: the column type of each rule (or none). -#}
+{% macro scan_metrics_sql(rules, ctx, data_types) %}
+  {%- set sampling = ctx.sampling_percent if ctx.sampling_percent and ctx.sampling_percent < 100 else none -%}
+  {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, sampling) -%}
+  {%- set strategy = dataplex_dq.scan_uniqueness_strategy() -%}
+  {%- set agg = {'aliases': {}, 'exprs': []} -%}
+  {%- set row_count = dataplex_dq._scan_add(agg, 'count(*)', 'dq_m') -%}
+  {%- set unique = {} -%}       {#- quoted column -> name of its uniqueness count -#}
+  {%- set unique_sql = [] -%}   {#- window items, or grouped-count CTEs -#}
+  {%- set assertions = {'aliases': {}, 'exprs': []} -%}
+  {%- set row_level = dataplex_dq.row_level_rule_types() -%}
+  {%- set per_rule_columns = [] -%}
+
+  {%- for rule in rules -%}
+    {%- set i = loop.index0 -%}
+    {%- set rctx = dict(ctx, data_type=data_types[i], rule_index=i) -%}
+    {%- set rt = rule.rule_type -%}
+    {%- if rule.suspended -%}
+      {%- set m = {'status': "'SUSPENDED'", 'passed': 'true', 'threshold': ((rule.threshold if rule.threshold else 1.0) if rt in row_level else none)} -%}
+    {%- else -%}
+      {%- set col = adapter.quote(rule.column) if rule.column else none -%}
+      {%- set refs = {'row_count': row_count, 'null_count': 'null'} -%}
+      {%- if col -%}
+        {%- do refs.update({'null_count': dataplex_dq._scan_add(agg, "coalesce(sum(case when " ~ col ~ " is null then 1 else 0 end), 0)", 'dq_m')}) -%}
+      {%- endif -%}
+      {%- if rt == 'uniqueness_expectation' -%}
+        {%- if col not in unique -%}
+          {%- set u = 'dq_u' ~ (unique | length) -%}
+          {%- if strategy == 'window' -%}
+            {%- do unique_sql.append("count(*) over (partition by " ~ col ~ ") as " ~ u) -%}
+            {%- do unique.update({col: dataplex_dq._scan_add(agg, "sum(case when " ~ col ~ " is not null and " ~ u ~ " = 1 then 1 else 0 end)", 'dq_m')}) -%}
+          {%- else -%}
+            {%- do unique_sql.append(u ~ " as (\n  select count(*) as " ~ u ~ " from (\n    select " ~ col ~ " from dq_scope where " ~ col ~ " is not null group by " ~ col ~ " having count(*) = 1\n  ) dq_singletons\n)") -%}
+            {%- do unique.update({col: u}) -%}
+          {%- endif -%}
+        {%- endif -%}
+        {%- do refs.update({'passed_count': unique[col]}) -%}
+      {%- elif rt in row_level -%}
+        {%- set predicate = dataplex_dq.row_predicate(rule, col, data_types[i], scope_sql) -%}
+        {%- do refs.update({'passed_count': dataplex_dq._scan_add(agg, "sum(case when " ~ predicate ~ " then 1 else 0 end)", 'dq_m')}) -%}
+      {%- elif rt == 'statistic_range_expectation' -%}
+        {%- do refs.update({'stat_value': dataplex_dq._scan_add(agg, dataplex_dq.statistic_expression(rule.params.statistic, col), 'dq_m')}) -%}
+      {%- elif rt == 'table_condition_expectation' -%}
+        {%- set expr = dataplex_dq.expand_data_reference(rule.params.sql_expression, scope_sql) -%}
+        {%- do refs.update({'condition_ok': dataplex_dq._scan_add(agg, "case when (" ~ expr ~ ") then 1 else 0 end", 'dq_m')}) -%}
+      {%- elif rt == 'sql_assertion' -%}
+        {%- set stmt = dataplex_dq.expand_data_reference(rule.params.sql_statement, scope_sql) -%}
+        {%- do refs.update({'assertion_row_count': dataplex_dq._scan_add(assertions, "(select count(*) from (\n" ~ stmt ~ "\n  ) dq_assertion_rows)", 'dq_a')}) -%}
+      {%- endif -%}
+      {%- set m = dataplex_dq.rule_metrics_exprs(rule, rctx, refs) -%}
+    {%- endif -%}
+    {%- do per_rule_columns.append(dataplex_dq.metrics_columns(rule, rctx, m)) -%}
+  {%- endfor -%}
+
+  {#- the FROM: the one aggregate row (when any rule is evaluated) times the rule indexes -#}
+  {%- set evaluated = rules | rejectattr('suspended') | list -%}
+  {%- set from_items = [] -%}
+  {%- set ctes = [] -%}
+  {%- if evaluated | length > 0 -%}
+    {%- set grouped = strategy in ['grouped', 'grouped_one_scan'] and (unique | length) > 0 -%}
+    {%- set keyword = '' -%}
+    {%- if grouped and (sampling or strategy == 'grouped_one_scan') -%}
+      {%- set keyword = dataplex_dq.scan_cte_materialized() -%}
+    {%- elif grouped -%}
+      {%- set keyword = dataplex_dq.scan_cte_inlined() -%}
+    {%- endif -%}
+    {%- do ctes.append("dq_scope as " ~ (keyword ~ " " if keyword else "") ~ "(\n  " ~ scope_sql ~ "\n)") -%}
+    {%- set agg_from = 'dq_scope' -%}
+    {%- if strategy == 'window' and (unique | length) > 0 -%}
+      {%- do ctes.append("dq_scope_w as (\n  select dq_scope.*, " ~ (unique_sql | join(", ")) ~ " from dq_scope\n)") -%}
+      {%- set agg_from = 'dq_scope_w' -%}
+    {%- endif -%}
+    {%- do ctes.append("dq_agg as (\n  select\n    " ~ (agg['exprs'] | join(",\n    ")) ~ "\n  from " ~ agg_from ~ "\n)") -%}
+    {%- do from_items.append('dq_agg') -%}
+    {%- if grouped -%}
+      {%- for u in unique_sql -%}{%- do ctes.append(u) -%}{%- endfor -%}
+      {%- for col, u in unique.items() -%}{%- do from_items.append(u) -%}{%- endfor -%}
+    {%- endif -%}
+    {%- if assertions['exprs'] | length > 0 -%}
+      {%- do ctes.append("dq_assertions as (\n  select\n    " ~ (assertions['exprs'] | join(",\n    ")) ~ "\n)") -%}
+      {%- do from_items.append('dq_assertions') -%}
+    {%- endif -%}
+  {%- endif -%}
+  {%- do from_items.append(dataplex_dq.scan_rule_index_list(rules | length)) -%}
+
+  {#- one CASE over the rule index per metrics column (or the one expression all rules share); the
+      rule status follows from passed and rule_suspended in an outer select, as in rule_metrics_exprs -#}
+  {%- set inner = [] -%}
+  {%- set outer = [] -%}
+  {%- for expr0, type, name in per_rule_columns[0] -%}
+    {%- set j = loop.index0 -%}
+    {%- if name == 'rule_status' -%}
+      {%- do outer.append("  cast(case when rule_suspended then 'SUSPENDED' when passed then 'PASSED' else 'FAILED' end as " ~ type ~ ") as rule_status") -%}
+    {%- else -%}
+      {%- if name == 'rule_index' -%}
+        {%- set expr = "dq_rules.rule_index" -%}
+      {%- else -%}
+        {%- set exprs = [] -%}
+        {%- for cols in per_rule_columns -%}{%- do exprs.append(cols[j][0]) -%}{%- endfor -%}
+        {%- if (exprs | unique | list | length) == 1 -%}
+          {%- set expr = expr0 -%}
+        {%- else -%}
+          {%- set branches = [] -%}
+          {%- for e in exprs -%}{%- do branches.append(" when " ~ loop.index0 ~ " then " ~ e) -%}{%- endfor -%}
+          {%- set expr = "case dq_rules.rule_index" ~ (branches | join('\n   ')) ~ " end" -%}
+        {%- endif -%}
+      {%- endif -%}
+      {%- do inner.append("  " ~ (("cast(" ~ expr ~ " as " ~ type ~ ")") if type else expr) ~ " as " ~ name) -%}
+      {%- do outer.append("  " ~ name) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- set sql = "select\n" ~ (outer | join(",\n")) ~ "\nfrom (\nselect\n" ~ (inner | join(",\n")) ~ "\nfrom " ~ (from_items | join("\ncross join ")) ~ "\n) dq_rows" -%}
+  {%- if ctes | length > 0 -%}{%- set sql = "with " ~ (ctes | join(",\n")) ~ "\n" ~ sql -%}{%- endif -%}
+  {{ return(sql) }}
+{% endmacro %}
