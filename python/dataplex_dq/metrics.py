@@ -18,6 +18,7 @@ The metrics-row contract (column names, order and meaning) is ``docs/ARCHITECTUR
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import operator
@@ -321,10 +322,7 @@ class RuleMetrics:
             missing = [name for name in cls.columns() if name not in values]
             if missing:
                 raise MetricsRowError(f"metrics row lacks column(s): {', '.join(missing)}")
-        kwargs: dict[str, Any] = {}
-        for f in dataclasses.fields(cls):
-            kind = _field_kind(f.type)
-            kwargs[f.name] = _CONVERTERS[kind](values.get(f.name), f.name)
+        kwargs = {name: convert(values.get(name), name) for name, convert in _row_converters(cls)}
         metrics = cls(**kwargs)
         metrics._validate()
         return metrics
@@ -419,6 +417,12 @@ class RuleMetrics:
                 raise MetricsRowError(f"{what}: an entry has no sql_statement")
             out.append(DebugQuerySql(sql_statement=sql, description=item.get("description")))
         return tuple(out)
+
+
+@functools.cache
+def _row_converters(cls: type) -> tuple[tuple[str, Any], ...]:
+    """(field name, converter) per field of a row dataclass, computed once per class."""
+    return tuple((f.name, _CONVERTERS[_field_kind(f.type)]) for f in dataclasses.fields(cls))
 
 
 def _field_kind(annotation: Any) -> str:
