@@ -132,7 +132,10 @@
 
 {#- Checks across all dataplex_dq rules of one data source: unique names, at most 1,000 rules. -#}
 {% macro validate_rules_of_source(source_node, this_node, rule, where) %}
-  {%- set names = dataplex_dq.other_rule_names(source_node, this_node) -%}
+  {#- A derived name ends in 6 hex digits of its own test's unique id, so only a rule whose name has
+      that shape can collide with a derived name: the others skip deriving (cheap on big sources). -#}
+  {%- set derive = modules.re.search('-[0-9a-f]{6}$', rule.name) is not none -%}
+  {%- set names = dataplex_dq.other_rule_names(source_node, this_node, derive) -%}
   {%- if rule.name in names -%}
     {{ dataplex_dq.raise_rule_error(where, 'name', "another rule on the same data source is also named '" ~ rule.name ~ "'; rule names must be unique per data source") }}
   {%- endif -%}
@@ -142,22 +145,27 @@
 {% endmacro %}
 
 {#- The rule names of every other dataplex_dq test on the data source: one per per-rule test, one per
-    rule of each data_quality_scan (declared or derived name, see scan_rule_name). -#}
-{% macro other_rule_names(source_node, this_node) %}
+    rule of each data_quality_scan (declared or derived name, see scan_rule_name). With
+    derive=false, per-rule tests without a `name:` count as none (their derived name is unique). -#}
+{% macro other_rule_names(source_node, this_node, derive=true) %}
   {%- set names = [] -%}
-  {%- for other in graph.nodes.values() -%}
-    {%- if other.resource_type == 'test' and other.get('attached_node') == source_node.unique_id
-          and (other.get('test_metadata') or {}).get('namespace') == 'dataplex_dq'
-          and other.unique_id != this_node.unique_id -%}
+  {%- set siblings = graph.nodes.values() | selectattr('resource_type', 'equalto', 'test')
+                     | selectattr('attached_node', 'equalto', source_node.unique_id) -%}
+  {%- for other in siblings -%}
+    {%- if (other.get('test_metadata') or {}).get('namespace') == 'dataplex_dq' and other.unique_id != this_node.unique_id -%}
       {%- set other_type = other.test_metadata.name -%}
       {%- if other_type == 'data_quality_scan' -%}
         {%- set other_rules = (other.test_metadata.kwargs or {}).get('rules') or [] -%}
         {%- if other_rules is iterable and other_rules is not string and other_rules is not mapping -%}
           {%- for r in other_rules -%}{%- do names.append(dataplex_dq.scan_rule_name(r, loop.index0)) -%}{%- endfor -%}
         {%- endif -%}
-      {%- else -%}
+      {%- elif not other.name.startswith('dataplex_dq_') -%}
+        {%- do names.append(other.name) -%}
+      {%- elif derive -%}
         {%- set other_column = other.get('column_name') or (other.test_metadata.kwargs or {}).get('column') -%}
         {%- do names.append(dataplex_dq.rule_name_for(other, other_type, other_column)) -%}
+      {%- else -%}
+        {%- do names.append(none) -%}
       {%- endif -%}
     {%- endif -%}
   {%- endfor -%}
