@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -58,6 +58,24 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def _rule_params(rule_type: str, get: Callable[[str], Any]) -> dict[str, Any]:
+    """The rule-type fields of a declared rule in the proto's string form (bounds and set values as
+    text, statistic upper-case), read with ``get(field name)``; unset and false fields are left out."""
+    params: dict[str, Any] = {}
+    for key in RULE_ARGUMENTS.get(rule_type, ()):
+        value = get(key)
+        if value is None or value is False:
+            continue
+        if key in ("min_value", "max_value"):
+            value = _text(value)
+        elif key == "values" and isinstance(value, list):
+            value = [_text(v) for v in value]
+        elif key == "statistic":
+            value = str(value).upper()
+        params[key] = value
+    return params
+
+
 def declared_rule(test: RuleTest) -> dict[str, Any]:
     """A per-rule test's DataQualityRule (proto JSON dict) from its manifest arguments, for rules that
     left no metrics row (errored or skipped)."""
@@ -71,19 +89,7 @@ def declared_rule(test: RuleTest) -> dict[str, Any]:
     for key in ("dimension", "threshold", "ignore_null", "suspended"):
         if kw.get(key) not in (None, False, 0):
             spec[key] = kw[key]
-    params: dict[str, Any] = {}
-    for key in RULE_ARGUMENTS.get(test.test_name, ()):
-        value = kw.get(key)
-        if value is None or value is False:
-            continue
-        if key in ("min_value", "max_value"):
-            value = _text(value)
-        elif key == "values" and isinstance(value, list):
-            value = [_text(v) for v in value]
-        elif key == "statistic":
-            value = str(value).upper()
-        params[key] = value
-    spec[test.test_name] = params
+    spec[test.test_name] = _rule_params(test.test_name, kw.get)
     if kw.get("debug_queries"):
         spec["debug_queries"] = kw["debug_queries"]
     if isinstance(kw.get("attributes"), dict):
@@ -146,19 +152,7 @@ def declared_scan_rule(raw: dict[str, Any], index: int) -> dict[str, Any] | None
             spec[key] = value
     given = _get(raw, rule_type)
     given = given if isinstance(given, dict) else {}
-    params: dict[str, Any] = {}
-    for key in RULE_ARGUMENTS[rule_type]:
-        value = _get(given, key)
-        if value is None or value is False:
-            continue
-        if key in ("min_value", "max_value"):
-            value = _text(value)
-        elif key == "values" and isinstance(value, list):
-            value = [_text(v) for v in value]
-        elif key == "statistic":
-            value = str(value).upper()
-        params[key] = value
-    spec[rule_type] = params
+    spec[rule_type] = _rule_params(rule_type, lambda key: _get(given, key))
     queries = _get(raw, "debug_queries")
     if isinstance(queries, list) and queries:
         spec["debug_queries"] = [

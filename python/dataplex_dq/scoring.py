@@ -21,7 +21,7 @@ exports and comparisons.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -123,17 +123,28 @@ class ScoreCard:
         return {d.name: {"passed": d.passed, "score": d.score} for d in self.dimensions}
 
 
-def _dimension_scores(rules: Sequence[RuleOutcome]) -> tuple[DimensionScore, ...]:
-    by_dimension: dict[str, list[RuleOutcome]] = {}
+def _groups(
+    rules: Sequence[RuleOutcome], key: Callable[[RuleOutcome], str | None]
+) -> list[tuple[str, list[RuleOutcome], int, float]]:
+    """(key, rules, passed rules, score) per key with at least one rule, sorted by key."""
+    groups: dict[str, list[RuleOutcome]] = {}
     for rule in rules:
-        if rule.dimension is not None:
-            by_dimension.setdefault(rule.dimension, []).append(rule)
+        k = key(rule)
+        if k is not None:
+            groups.setdefault(k, []).append(rule)
     out = []
-    for name in sorted(by_dimension):
-        members = by_dimension[name]
+    for k in sorted(groups):
+        members = groups[k]
         passed = sum(1 for r in members if r.status is RuleStatus.PASSED)
         score = _score(passed, len(members))
         assert score is not None
+        out.append((k, members, passed, score))
+    return out
+
+
+def _dimension_scores(rules: Sequence[RuleOutcome]) -> tuple[DimensionScore, ...]:
+    out = []
+    for name, members, passed, score in _groups(rules, lambda r: r.dimension):
         out.append(
             DimensionScore(
                 name=name,
@@ -147,16 +158,8 @@ def _dimension_scores(rules: Sequence[RuleOutcome]) -> tuple[DimensionScore, ...
 
 
 def _column_scores(rules: Sequence[RuleOutcome]) -> tuple[ColumnScore, ...]:
-    by_column: dict[str, list[RuleOutcome]] = {}
-    for rule in rules:
-        if rule.column is not None:
-            by_column.setdefault(rule.column, []).append(rule)
     out = []
-    for column in sorted(by_column):
-        members = by_column[column]
-        passed = sum(1 for r in members if r.status is RuleStatus.PASSED)
-        score = _score(passed, len(members))
-        assert score is not None
+    for column, members, passed, score in _groups(rules, lambda r: r.column):
         out.append(
             ColumnScore(
                 column=column,
