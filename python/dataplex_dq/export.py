@@ -185,21 +185,29 @@ def result_rows(
     return rows
 
 
-def chunk_rows(rows: Sequence[dict[str, Any]], max_chars: int = MAX_STATEMENT_CHARS) -> list[str]:
-    """JSON arrays of rows, each small enough for one INSERT statement."""
-    chunks: list[str] = []
+def batches(texts: Sequence[str], max_chars: int, sep_len: int = 1, max_items: int | None = None) -> list[list[str]]:
+    """Consecutive groups of ``texts`` whose joined length (with ``sep_len`` between items, plus 2
+    for brackets) stays within ``max_chars``, and at most ``max_items`` items each. An item longer
+    than the limit gets a group of its own."""
+    out: list[list[str]] = []
     current: list[str] = []
     size = 2
-    for row in rows:
-        text = json.dumps(row, ensure_ascii=False, separators=(",", ":"))
-        if current and size + len(text) + 1 > max_chars:
-            chunks.append("[" + ",".join(current) + "]")
+    for text in texts:
+        full = max_items is not None and len(current) >= max_items
+        if current and (full or size + len(text) + sep_len > max_chars):
+            out.append(current)
             current, size = [], 2
         current.append(text)
-        size += len(text) + 1
+        size += len(text) + sep_len
     if current:
-        chunks.append("[" + ",".join(current) + "]")
-    return chunks
+        out.append(current)
+    return out
+
+
+def chunk_rows(rows: Sequence[dict[str, Any]], max_chars: int = MAX_STATEMENT_CHARS) -> list[str]:
+    """JSON arrays of rows, each small enough for one INSERT statement."""
+    texts = [json.dumps(row, ensure_ascii=False, separators=(",", ":")) for row in rows]
+    return ["[" + ",".join(b) + "]" for b in batches(texts, max_chars)]
 
 
 @dataclass(frozen=True)

@@ -14,13 +14,12 @@ from typing import Any
 from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts
 from dataplex_dq.assemble import build_result, result_to_bytes, result_to_json, row_count_of
 from dataplex_dq.errors import DataplexDqError, ExportError, StaleArtifactsError
-from dataplex_dq.export import DEFAULT_RESULTS_TABLE, JobContext, result_rows, write_results
+from dataplex_dq.export import DEFAULT_RESULTS_TABLE, MAX_STATEMENT_CHARS, JobContext, batches, result_rows, write_results
 from dataplex_dq.metrics import RuleIdentity, RuleMetrics, RuleOutcome, RuleStatus, rule_status_from_dbt
 from dataplex_dq.scoring import ScoreCard, score_rules
 from dataplex_dq.warehouse import Warehouse
 
 MAX_RELATIONS_PER_QUERY = 500
-MAX_STATEMENT_CHARS = 900_000
 AGATE_TO_BIGQUERY_TYPE = {"Number": "NUMERIC", "Text": "STRING", "Boolean": "BOOL", "Date": "DATE", "DateTime": "TIMESTAMP", "TimeDelta": "INTERVAL"}
 
 
@@ -186,19 +185,9 @@ def declared_rules(test: RuleTest) -> list[tuple[int, dict[str, Any]]]:
 def metrics_queries(relations: Sequence[str], columns: Sequence[str]) -> list[str]:
     """UNION ALL queries over the metrics relations, bounded by statement size and relation count."""
     select_list = ", ".join(columns)
-    queries: list[str] = []
-    current: list[str] = []
-    size = 0
-    for rel in relations:
-        part = f"select {select_list} from {rel}"
-        if current and (len(current) >= MAX_RELATIONS_PER_QUERY or size + len(part) + 11 > MAX_STATEMENT_CHARS):
-            queries.append("\nunion all\n".join(current))
-            current, size = [], 0
-        current.append(part)
-        size += len(part) + 11
-    if current:
-        queries.append("\nunion all\n".join(current))
-    return queries
+    sep = "\nunion all\n"
+    parts = [f"select {select_list} from {rel}" for rel in relations]
+    return [sep.join(b) for b in batches(parts, MAX_STATEMENT_CHARS, len(sep), MAX_RELATIONS_PER_QUERY)]
 
 
 def fetch_metrics(wh: Warehouse, tests: Sequence[RuleTest]) -> tuple[list[RuleMetrics], int]:
@@ -347,7 +336,6 @@ def run_report(
         evaluated_tests = [t for t in tests if rule_status_from_dbt(artifacts.runs[t.unique_id].status) is None]
         metrics, report.fetch_queries = fetch_metrics(wh, evaluated_tests)
         outcomes = combine(artifacts, metrics)
-        debug = run_debug_queries(wh, outcomes)
         test_order = [t.unique_id for t in tests]
 
         by_source: dict[str, list[RuleOutcome]] = defaultdict(list)
@@ -360,10 +348,9 @@ def run_report(
             source = artifacts.data_sources.get(source_id) or DataSource(source_id, source_id, "unknown", None, None, None, None)
             card = score_rules(source_outcomes)
             row_count = row_count_of(source_outcomes)
-            result = build_result(
-                source_outcomes, card, row_count=row_count, test_order=test_order,
-                debug_results={k: v for k, v in debug.items() if any(o.rule_name == k and o.status == RuleStatus.FAILED for o in source_outcomes)},
-            )
+            # per data source: rule names are unique within one data source only
+            debug = run_debug_queries(wh, source_outcomes)
+            result = build_result(source_outcomes, card, row_count=row_count, test_order=test_order, debug_results=debug)
             times = [artifacts.runs[o.test_unique_id] for o in source_outcomes if o.test_unique_id in artifacts.runs]
             starts = [r.started_at for r in times if r.started_at]
             ends = [r.completed_at for r in times if r.completed_at]
