@@ -100,7 +100,11 @@
     kept does not depend on the filter, so "sample, then filter" selects the same rows as "filter,
     then sample". Views and dbt `where` subqueries cannot be TABLESAMPLEd: there each filtered row is
     kept with probability p (random() / rand(); DuckDB keeps its seeded sample). -#}
-{% macro scope_select(from_sql, row_filter, sampling_percent) %}{{ return(adapter.dispatch('scope_select', 'dataplex_dq')(from_sql, row_filter, sampling_percent)) }}{% endmacro %}
+{% macro scope_select(from_sql, row_filter, sampling_percent) %}
+  {#- Dataplex: sampling is not applied when sampling_percent is unset, 0 or 100. -#}
+  {%- set sampling = sampling_percent if sampling_percent and sampling_percent < 100 else none -%}
+  {{ return(adapter.dispatch('scope_select', 'dataplex_dq')(from_sql, row_filter, sampling)) }}
+{% endmacro %}
 {% macro default__scope_select(from_sql, row_filter, sampling_percent) -%}
   {%- set sql = "select * from " ~ from_sql ~ (" where (" ~ row_filter ~ ")" if row_filter else "") -%}
   {%- if sampling_percent -%}

@@ -12,8 +12,7 @@
   {%- if rule.suspended -%}
     {{ return(dataplex_dq.metrics_select(rule, ctx, {'status': "'SUSPENDED'", 'passed': 'true', 'threshold': threshold}, none)) }}
   {%- endif -%}
-  {%- set sampling = ctx.sampling_percent if ctx.sampling_percent and ctx.sampling_percent < 100 else none -%}
-  {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, sampling) -%}
+  {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, ctx.sampling_percent) -%}
   {%- set col = adapter.quote(rule.column) if rule.column else none -%}
   {%- set null_count = "coalesce(sum(case when " ~ col ~ " is null then 1 else 0 end), 0)" if col else "null" -%}
   {%- set rt = rule.rule_type -%}
@@ -180,8 +179,7 @@
 
 {#- The debug queries of a rule, ready to run: `${data()}` expanded over the rule's scope. -#}
 {% macro debug_queries_sql(rule, ctx) %}
-  {%- set sampling = ctx.sampling_percent if ctx.sampling_percent and ctx.sampling_percent < 100 else none -%}
-  {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, sampling) -%}
+  {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, ctx.sampling_percent) -%}
   {%- set out = [] -%}
   {%- for q in rule.debug_queries or [] -%}
     {%- do out.append({'description': q.get('description'), 'sql_statement': dataplex_dq.expand_data_reference(q.get('sql_statement', q.get('sqlStatement')), scope_sql)}) -%}

@@ -254,8 +254,7 @@
     `ctx`: from_sql, row_filter, sampling_percent, test_unique_id, source_unique_id;
     `data_types`: the column type of each rule (or none). -#}
 {% macro scan_metrics_sql(rules, ctx, data_types) %}
-  {%- set sampling = ctx.sampling_percent if ctx.sampling_percent and ctx.sampling_percent < 100 else none -%}
-  {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, sampling) -%}
+  {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, ctx.sampling_percent) -%}
   {%- set strategy = dataplex_dq.scan_uniqueness_strategy() -%}
   {%- set agg = {'aliases': {}, 'exprs': []} -%}
   {%- set row_count = dataplex_dq._scan_add(agg, 'count(*)', 'dq_m') -%}
@@ -313,7 +312,8 @@
   {%- if evaluated | length > 0 -%}
     {%- set grouped = strategy in ['grouped', 'grouped_one_scan'] and (unique | length) > 0 -%}
     {%- set keyword = '' -%}
-    {%- if grouped and (sampling or strategy == 'grouped_one_scan') -%}
+    {%- set sampled = ctx.sampling_percent and ctx.sampling_percent < 100 -%}
+    {%- if grouped and (sampled or strategy == 'grouped_one_scan') -%}
       {%- set keyword = dataplex_dq.scan_cte_materialized() -%}
     {%- elif grouped -%}
       {%- set keyword = dataplex_dq.scan_cte_inlined() -%}
