@@ -131,12 +131,9 @@ def scan_settings(kwargs: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def load_artifacts(target_path: Path) -> Artifacts:
-    """Load the artifacts of the last dbt invocation in ``target_path``."""
-    target_path = Path(target_path)
-    manifest = _read_json(target_path / "manifest.json", "manifest.json")
-    run_results = _read_json(target_path / "run_results.json", "run_results.json")
-
+def manifest_rules(manifest: dict[str, Any]) -> tuple[dict[str, RuleTest], dict[str, DataSource]]:
+    """The dataplex_dq tests of a manifest and the data sources they are attached to (settings of a
+    data_quality_scan merged into its data source's), whatever ran."""
     tests: dict[str, RuleTest] = {}
     wanted_sources: set[str] = set()
     for order, (uid, node) in enumerate(manifest.get("nodes", {}).items()):
@@ -171,6 +168,15 @@ def load_artifacts(target_path: Path) -> Artifacts:
         if test.test_name == "data_quality_scan" and test.data_source_id in data_sources:
             source = data_sources[test.data_source_id]
             data_sources[source.unique_id] = replace(source, settings={**source.settings, **scan_settings(test.kwargs)})
+    return tests, data_sources
+
+
+def load_artifacts(target_path: Path) -> Artifacts:
+    """Load the artifacts of the last dbt invocation in ``target_path``."""
+    target_path = Path(target_path)
+    manifest = _read_json(target_path / "manifest.json", "manifest.json")
+    run_results = _read_json(target_path / "run_results.json", "run_results.json")
+    tests, data_sources = manifest_rules(manifest)
 
     metadata = run_results.get("metadata") or {}
     invocation_id = metadata.get("invocation_id")

@@ -175,5 +175,14 @@ def build(fail_on_rule_failure, export, dbt_args) -> None:  # type: ignore[no-un
     sys.exit(code)
 
 
+# Interoperability commands (import-spec, export-spec, diff): each lives in its own module.
+from dataplex_dq.diff import diff_command  # noqa: E402
+from dataplex_dq.export_spec import export_spec_command  # noqa: E402
+from dataplex_dq.import_spec import import_spec_command  # noqa: E402
+
+for _command in (import_spec_command, export_spec_command, diff_command):
+    main.add_command(_command)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

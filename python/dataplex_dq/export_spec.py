@@ -1,0 +1,221 @@
+"""`dataplex-dq export-spec`: one Dataplex DataQualitySpec file per data source, from the project's rules.
+
+Reads the rules the project declares (both forms: per-rule tests and ``data_quality_scan``) from
+``manifest.json`` through :mod:`dataplex_dq.declared`, with each data source's scan-level settings
+(``meta.dataplex_dq`` and the scan's arguments), normalizes and validates them as a
+``google.cloud.dataplex.v1.DataQualitySpec`` (:mod:`dataplex_dq.spec`, parsed into the proto with
+``json_format``) and writes camelCase proto JSON as YAML or JSON, the format
+``gcloud dataplex datascans create data-quality --data-quality-spec-file`` reads.
+
+Rule names derived by dbt_dataplex_dq for rules declared without one are left out (Dataplex allows
+unnamed rules), so a spec imported with ``import-spec`` comes back field for field.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+
+from dataplex_dq.artifacts import DataSource, RuleTest, manifest_rules
+from dataplex_dq.declared import declared_rules, scan_rule_type
+from dataplex_dq.errors import ArtifactsError, DataplexDqError
+from dataplex_dq.spec import SCAN_SETTINGS, SpecError, normalize_spec, spec_to_dict
+
+
+@dataclass
+class ExportedSpec:
+    data_source: DataSource
+    spec: dict[str, Any]  # normalized (snake_case) DataQualitySpec
+    path: Path | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _has_given_name(test: RuleTest, raw: Any) -> bool:
+    """Whether the rule's name was declared (and not derived by the package)."""
+    if test.test_name == "data_quality_scan":
+        return isinstance(raw, dict) and bool(raw.get("name"))
+    return not test.name.startswith(f"dataplex_dq_{test.test_name}")
+
+
+def _scan_kwarg(kwargs: dict[str, Any], key: str) -> Any:
+    first, *rest = key.split("_")
+    value = kwargs.get(key)
+    return value if value is not None else kwargs.get(first + "".join(p.title() for p in rest))
+
+
+def source_spec(source: DataSource, tests: list[RuleTest], nodes: dict[str, Any]) -> ExportedSpec:
+    """The DataQualitySpec of one data source from its dataplex_dq tests (manifest order)."""
+    rules: list[dict[str, Any]] = []
+    notes: list[str] = []
+    settings = dict(source.settings or {})
+    for test in tests:
+        where = (nodes.get(test.unique_id) or {}).get("config", {}).get("where")
+        raws = test.kwargs.get("rules") if test.test_name == "data_quality_scan" else None
+        for index, rule in declared_rules(test):
+            raw = raws[index] if isinstance(raws, list) and index < len(raws) else None
+            if not _has_given_name(test, raw):
+                rule.pop("name", None)
+            rules.append(rule)
+            if where:
+                notes.append(f"rule '{rule.get('name') or test.name}' has a dbt `where` config ({where}), which a DataQualitySpec cannot express; exported without it")
+        if test.test_name == "data_quality_scan":
+            if isinstance(raws, list) and len(raws) != len(declared_rules(test)):
+                skipped = [i for i, r in enumerate(raws) if scan_rule_type(r) is None]
+                notes.append(f"data_quality_scan '{test.name}': rules {skipped} have no rule type and are left out")
+            value = _scan_kwarg(test.kwargs, "catalog_publishing_enabled")
+            if value is not None:
+                settings["catalog_publishing_enabled"] = value
+    incremental = settings.get("incremental_field") or settings.get("incrementalField")
+    if incremental:
+        notes.append(f"incremental_field {incremental!r} is not part of a DataQualitySpec: pass --incremental-field={incremental} to gcloud")
+    spec_input: dict[str, Any] = {"rules": rules}
+    for key in SCAN_SETTINGS:
+        value = _scan_kwarg(settings, key)
+        if value is not None:
+            spec_input[key] = value
+    try:
+        spec = normalize_spec(spec_input)
+    except SpecError as exc:
+        raise SpecError(f"{source.label}: {exc}") from None
+    return ExportedSpec(source, spec, notes=notes)
+
+
+def _file_stem(source: DataSource, taken: set[str]) -> str:
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", source.name)
+    if stem in taken:
+        stem = re.sub(r"[^A-Za-z0-9._-]+", "_", source.unique_id)
+    taken.add(stem)
+    return stem
+
+
+def render(exported: ExportedSpec, fmt: str) -> str:
+    """The spec file's text: camelCase proto JSON, as YAML (with a comment saying how to use it) or JSON."""
+    body = spec_to_dict(exported.spec)
+    if fmt == "json":
+        return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+    import io
+
+    from ruamel.yaml import YAML
+
+    yaml = YAML()
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.width = 4096
+    buf = io.StringIO()
+    yaml.dump(body, buf)
+    source = exported.data_source
+    header = (
+        f"# Dataplex DataQualitySpec of {source.label} ({source.unique_id}), exported by dataplex-dq export-spec.\n"
+        "# gcloud dataplex datascans create data-quality SCAN_ID --location=LOCATION \\\n"
+        "#   --data-source-resource=//bigquery.googleapis.com/projects/PROJECT/datasets/DATASET/tables/TABLE \\\n"
+        "#   --data-quality-spec-file=THIS_FILE\n"
+    )
+    return header + buf.getvalue()
+
+
+def selected_ids(project_dir: Path, profiles_dir: Path | None, target: str | None, select: str) -> set[str]:
+    """unique_ids of the resources ``--select`` picks, as `dbt ls` selects them."""
+    from dbt.cli.main import dbtRunner
+
+    args = ["ls", "--select", select, "--output", "json", "--output-keys", "unique_id", "--quiet", "--project-dir", str(project_dir)]
+    if profiles_dir:
+        args += ["--profiles-dir", str(profiles_dir)]
+    if target:
+        args += ["--target", target]
+    result = dbtRunner().invoke(args)
+    if not result.success:
+        raise ArtifactsError(f"dbt ls --select {select} failed: {result.exception or 'see the messages above'}")
+    ids = set()
+    for line in result.result or []:
+        try:
+            ids.add(json.loads(line)["unique_id"])
+        except (ValueError, KeyError, TypeError):
+            ids.add(str(line))
+    return ids
+
+
+def parse_project(project_dir: Path, profiles_dir: Path | None, target: str | None, target_path: Path) -> None:
+    """`dbt parse`, in-process, so the manifest holds the project's current rules."""
+    from dbt.cli.main import dbtRunner
+
+    args = ["parse", "--quiet", "--project-dir", str(project_dir), "--target-path", str(target_path)]
+    if profiles_dir:
+        args += ["--profiles-dir", str(profiles_dir)]
+    if target:
+        args += ["--target", target]
+    result = dbtRunner().invoke(args)
+    if not result.success:
+        first = str(result.exception).strip().splitlines()[0] if result.exception else "see the messages above"
+        raise ArtifactsError(f"dbt parse failed: {first}")
+
+
+def export_specs(manifest: dict[str, Any], selected: set[str] | None = None) -> list[ExportedSpec]:
+    tests, sources = manifest_rules(manifest)
+    by_source: dict[str, list[RuleTest]] = {}
+    for test in sorted(tests.values(), key=lambda t: t.order):
+        if test.data_source_id in sources and (selected is None or test.data_source_id in selected):
+            by_source.setdefault(test.data_source_id, []).append(test)
+    nodes = manifest.get("nodes", {})
+    return [source_spec(sources[uid], source_tests, nodes) for uid, source_tests in sorted(by_source.items(), key=lambda kv: sources[kv[0]].name)]
+
+
+def write_specs(specs: list[ExportedSpec], out_dir: Path, fmt: str) -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    taken: set[str] = set()
+    for exported in specs:
+        exported.path = out_dir / f"{_file_stem(exported.data_source, taken)}.{'json' if fmt == 'json' else 'yaml'}"
+        exported.path.write_text(render(exported, fmt), encoding="utf-8")
+
+
+@click.command("export-spec")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path), help="folder for the spec files (one per data source)")
+@click.option("--select", "-s", "select", default=None, help="dbt selector of the data sources to export (default: all with rules)")
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
+@click.option("--parse/--no-parse", default=True, show_default=True, help="run `dbt parse` first (--no-parse: use the manifest as it is)")
+@click.option("--project-dir", default=".", show_default=True, type=click.Path(file_okay=False, path_type=Path), help="dbt project directory")
+@click.option("--profiles-dir", default=None, type=click.Path(file_okay=False, path_type=Path), help="directory of profiles.yml (dbt's default when unset)")
+@click.option("--target", "-t", default=None, help="dbt target (the profile's default when unset)")
+@click.option("--target-path", default=None, type=click.Path(file_okay=False, path_type=Path), help="dbt artifacts folder (PROJECT_DIR/target when unset)")
+def export_spec_command(out_dir, select, fmt, parse, project_dir, profiles_dir, target, target_path) -> None:  # type: ignore[no-untyped-def]
+    """Write one Dataplex DataQualitySpec per data source from the rules the project declares, ready for
+    `gcloud dataplex datascans create data-quality --data-quality-spec-file`.
+
+    Exit codes: 0 written; 2 nothing written (dbt parse failed, a rule cannot be expressed, ...)."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console(highlight=False, soft_wrap=True)
+    target_path = Path(target_path) if target_path else Path(project_dir) / "target"
+    try:
+        if parse:
+            parse_project(Path(project_dir), profiles_dir, target, target_path)
+        manifest_path = target_path / "manifest.json"
+        if not manifest_path.exists():
+            raise ArtifactsError(f"{manifest_path} not found: run `dbt parse` first (or drop --no-parse)")
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ArtifactsError(f"{manifest_path} cannot be read as JSON ({exc}); run `dbt parse` again") from None
+        selected = selected_ids(Path(project_dir), profiles_dir, target, select) if select else None
+        specs = export_specs(manifest, selected)
+        if not specs:
+            raise ArtifactsError("no data source with dataplex_dq rules" + (f" in --select {select}" if select else " in the project"))
+        write_specs(specs, out_dir, fmt)
+    except DataplexDqError as exc:
+        console.print(f"[red]dataplex-dq export-spec failed:[/red] {escape(str(exc))}")
+        raise SystemExit(2) from None
+    table = Table(title=f"DataQualitySpec files in {out_dir}", show_edge=False)
+    for col in ("data source", "rules", "settings", "file"):
+        table.add_column(col)
+    for s in specs:
+        settings = ", ".join(k for k in SCAN_SETTINGS if k in s.spec) or "—"
+        table.add_row(escape(s.data_source.label), str(len(s.spec["rules"])), settings, escape(s.path.name if s.path else ""))
+    console.print(table)
+    for s in specs:
+        for note in s.notes:
+            console.print(f"note: {escape(s.data_source.label)}: {escape(note)}")
