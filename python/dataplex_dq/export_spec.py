@@ -24,6 +24,7 @@ import click
 from dataplex_dq.artifacts import DataSource, RuleTest, manifest_rules
 from dataplex_dq.declared import declared_rules, scan_rule_type
 from dataplex_dq.errors import ArtifactsError, DataplexDqError
+from dataplex_dq.import_spec import yaml_node
 from dataplex_dq.spec import SCAN_SETTINGS, SpecError, normalize_spec, spec_to_dict
 
 
@@ -106,7 +107,7 @@ def render(exported: ExportedSpec, fmt: str) -> str:
     yaml.indent(mapping=2, sequence=4, offset=2)
     yaml.width = 4096
     buf = io.StringIO()
-    yaml.dump(body, buf)
+    yaml.dump(yaml_node(body), buf)
     source = exported.data_source
     header = (
         f"# Dataplex DataQualitySpec of {source.label} ({source.unique_id}), exported by dataplex-dq export-spec.\n"

@@ -41,12 +41,13 @@ class ImportSpecError(DataplexDqError):
 # ---------------------------------------------------------------- the project
 
 def _yaml_safe(path: Path) -> Any:
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
+    """A YAML file as plain data, with dbt's own reader (PyYAML, YAML 1.1; libyaml when present)."""
+    import yaml
 
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        return YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
-    except (OSError, YAMLError) as exc:
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506 - a safe loader
+    except (OSError, yaml.YAMLError) as exc:
         raise ImportSpecError(f"{path}: cannot be read as YAML ({str(exc).splitlines()[0]})") from None
 
 
@@ -169,18 +170,19 @@ def dump_properties(doc: Any, yaml: Any) -> str:
     return buf.getvalue()
 
 
-def _yaml_value(value: Any) -> Any:
-    """Plain data as ruamel nodes: multi-line strings as literal blocks."""
+def yaml_node(value: Any) -> Any:
+    """Plain data as ruamel nodes to dump: multi-line strings as literal blocks, and strings a YAML 1.1
+    reader (dbt, gcloud) would take for something else quoted."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
     from ruamel.yaml.scalarstring import LiteralScalarString, SingleQuotedScalarString
 
     if isinstance(value, Mapping):
         out = CommentedMap()
         for k, v in value.items():
-            out[k] = _yaml_value(v)
+            out[k] = yaml_node(v)
         return out
     if isinstance(value, list):
-        return CommentedSeq([_yaml_value(v) for v in value])
+        return CommentedSeq([yaml_node(v) for v in value])
     if isinstance(value, str) and "\n" in value:
         return LiteralScalarString(value)
     if isinstance(value, str) and _yaml11_not_a_string(value):
@@ -457,13 +459,13 @@ def merge_spec(doc: Any, section: str, model: str, loaded: LoadedSpec, spec: dic
         if setting_home[key] == "meta":
             holder = _meta_settings(entry, create=True)
             old_key, _ = _get_either(holder, key)
-            holder[old_key or key] = _yaml_value(value)
+            holder[old_key or key] = yaml_node(value)
     if form == "tests":
         for i, rule in enumerate(rules):
             label = _rule_label(rule, i)
             column, item = _test_item(rule, label)
             holder = _column(entry, column) if column else entry
-            _tests_list(holder).append(_yaml_value(item))
+            _tests_list(holder).append(yaml_node(item))
             result.added.append((rule.get("name") or "(unnamed)", rule_type_of(rule) or "", f"column {column}" if column else section[:-1]))
     else:
         if scan_body is None:
@@ -472,19 +474,19 @@ def merge_spec(doc: Any, section: str, model: str, loaded: LoadedSpec, spec: dic
             scan_body = CommentedMap()
             scan_body["name"] = f"{model}_scan"
             scan_body["arguments"] = CommentedMap()
-            _tests_list(entry).append(_yaml_value({f"{PACKAGE}.data_quality_scan": scan_body}))
+            _tests_list(entry).append(yaml_node({f"{PACKAGE}.data_quality_scan": scan_body}))
             scan_body = _tests_list(entry)[-1][f"{PACKAGE}.data_quality_scan"]
         args = _arguments(scan_body)
         for key, value in settings.items():
             if setting_home[key] == "scan":
                 old_key, _ = _get_either(args, key)
-                args[old_key or key] = _yaml_value(value)
+                args[old_key or key] = yaml_node(value)
         if not isinstance(args.get("rules"), list):
             from ruamel.yaml.comments import CommentedSeq
 
             args["rules"] = CommentedSeq()
         for rule in rules:
-            node = _yaml_value(_ordered_rule(rule))
+            node = yaml_node(_ordered_rule(rule))
             if rule.get("name") in replace_in_place:
                 container, index = replace_in_place[rule["name"]]
                 container[index] = node
