@@ -350,8 +350,10 @@ def to_markdown(diff: Diff) -> str:
         lines.append(f"**Regression:** {', '.join(reasons)}.")
     else:
         lines.append("**No regression.**")
-    changed = [s for s in diff.sources if s.status != "unchanged"]
-    lines += ["", f"Compared with {diff.base}: {len(diff.sources)} data sources, {len(changed)} changed.", ""]
+    changed = [s for s in diff.sources if s.status not in ("unchanged", "not run")]
+    not_run = len(diff.sources) - len(changed) - sum(1 for s in diff.sources if s.status == "unchanged")
+    summary = f"Compared with {diff.base}: {len(diff.sources)} data sources, {len(changed)} changed"
+    lines += ["", summary + (f", {not_run} not run." if not_run else "."), ""]
     lines += [
         "| data source | score | change | rows | newly failing | newly passing | added | removed |",
         "|---|---:|---:|---:|---|---|---|---|",

@@ -167,3 +167,15 @@ def test_command_errors_exit_2_with_one_line(tmp_path):
     assert out.output.startswith(f"dataplex-dq diff failed: {bad / 'model.p.a.json'}: not a DataQualityResult in proto JSON")
     assert out.output.count("\n") == 1
     assert to_markdown(compare({}, {}, base_label="x")).startswith("## Data quality diff\n\n**No regression.**\n")
+
+
+def test_a_data_source_this_run_did_not_build_is_not_run_not_gone():
+    base = {"model.p.a": state("model.p.a", 100.0, {"x": True}), "model.p.b": state("model.p.b", 50.0, {"y": True, "z": False})}
+    current = {"model.p.a": state("model.p.a", 100.0, {"x": True})}
+    d = compare(base, current, base_label="prod", declared={"model.p.a": ["x"], "model.p.b": ["y", "z"]})
+    b = d.sources[1]
+    assert (b.status, b.removed, b.not_evaluated, b.score_drop()) == ("not run", [], ["y", "z"], 0.0)
+    assert not d.regression
+    md = to_markdown(d).splitlines()
+    assert md[4] == "Compared with prod: 2 data sources, 0 changed, 1 not run."
+    assert md[-1] == "| b (not run) | 50.00 → — |  | 10 → — | — | — | — | — |"
