@@ -22,6 +22,7 @@ from pathlib import Path
 
 DEMO_DIR = Path(__file__).resolve().parent
 TARGET_DIR = DEMO_DIR / "target"
+HTML_REPORT = TARGET_DIR / "dataplex_dq" / "index.html"  # the HTML report (`dataplex-dq report --html`)
 SEED_FILES = ("customers.csv", "orders.csv", "payments.csv")
 PACKAGE_NAMESPACE = "dataplex_dq"
 
@@ -135,7 +136,7 @@ def post_build(target_dir: Path) -> int:
     if not console.is_terminal:
         console = Console(width=max(console.width, 150))
     print()
-    code = _run_report(DEMO_DIR, DEMO_DIR, None, target_dir, True, False, console)
+    code = _run_report(DEMO_DIR, DEMO_DIR, None, target_dir, True, False, console, html=str(target_dir / "dataplex_dq" / "index.html"))
     if code == 0:
         show_latest_scores(console)
     return code
@@ -197,6 +198,7 @@ def main(argv: list[str]) -> int:
         return 1
     failed = sum(r["status"] in ("fail", "warn") for r in rows)
     print(f"\nDemo finished: {len(rows)} rules, {failed} not passing (expected, see EXPECTED.md).")
+    print(f"HTML report: {HTML_REPORT} (open it in a browser)")
     return 0
 
 

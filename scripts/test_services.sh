@@ -13,6 +13,8 @@
 # integration_tests/profiles.yml and the tests) and DATAPLEX_DQ_REQUIRED_TARGETS (the targets that
 # must run: a test of a listed target fails instead of skipping when its warehouse is unavailable).
 # DATAPLEX_DQ_SKIP_POSTGRES=1 / DATAPLEX_DQ_SKIP_BIGQUERY=1 leave a service out.
+#   Chromium    Debian's chromium + chromium-driver for the HTML report's browser tests, installed with
+#               apt-get when missing and root (DATAPLEX_DQ_SKIP_BROWSER=1 leaves it out).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -124,6 +126,22 @@ start_crucible() {
   return 1
 }
 
+# Headless Chromium for the HTML report's browser tests (integration_tests/tests/test_html_report.py):
+# Debian's chromium + chromium-driver, installed with apt-get when missing and root; otherwise those
+# tests skip with the reason. Not a service: nothing to start or stop.
+ensure_chromium() {
+  if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then return 0; fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    say "Chromium not found: installing it with apt-get (chromium chromium-driver) for the browser tests"
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium chromium-driver; } >"$STATE/apt-chromium.log" 2>&1 \
+      || { cat "$STATE/apt-chromium.log" >&2; say "Chromium could not be installed: the browser tests will skip"; }
+  else
+    say "SKIPPING the browser tests: no /usr/bin/chromium + /usr/bin/chromedriver and not root, so they cannot be installed here (apt-get install chromium chromium-driver)"
+  fi
+}
+
+if [ "${DATAPLEX_DQ_SKIP_BROWSER:-0}" = 1 ]; then say "browser install left out (DATAPLEX_DQ_SKIP_BROWSER=1)"; else ensure_chromium; fi
 if [ "${DATAPLEX_DQ_SKIP_POSTGRES:-0}" = 1 ]; then say "postgres target left out (DATAPLEX_DQ_SKIP_POSTGRES=1)"; else start_postgres; fi
 if [ "${DATAPLEX_DQ_SKIP_BIGQUERY:-0}" = 1 ]; then say "bigquery target left out (DATAPLEX_DQ_SKIP_BIGQUERY=1)"; else start_crucible; fi
 export DATAPLEX_DQ_REQUIRED_TARGETS="$REQUIRED"

@@ -175,6 +175,32 @@ def duckdb_build(tmp_path_factory):
     return b.build, b.metrics, Path(b.env["DBT_DUCKDB_PATH"])
 
 
+@dataclass
+class DemoBuild:
+    """One `make demo` run (demo/run_demo.py) into a fresh DuckDB file: its output and exit code.
+    The demo writes its artifacts, DataQualityResult files and HTML report under demo/target/."""
+
+    db: Path
+    returncode: int
+    output: str
+    env: dict[str, str]
+
+
+@pytest.fixture(scope="session")
+def demo_build(tmp_path_factory) -> DemoBuild:
+    """The demo built once per session (test_demo.py and the HTML report's browser tests share it)."""
+    import subprocess
+    import sys
+
+    from dbt_harness import REPO_ROOT
+
+    db = tmp_path_factory.mktemp("demo") / "demo.duckdb"
+    env = {**os.environ, "DBT_DUCKDB_PATH": str(db), "COLUMNS": "200", "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
+           "PYTHONPATH": str(REPO_ROOT / "python")}
+    proc = subprocess.run([sys.executable, str(REPO_ROOT / "demo" / "run_demo.py")], env=env, capture_output=True, text=True)
+    return DemoBuild(db, proc.returncode, proc.stdout + proc.stderr, env)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _drop_server_schemas():
     yield

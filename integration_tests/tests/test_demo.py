@@ -3,10 +3,6 @@ and the report prints the Dataplex scores computed by hand."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import duckdb
 
 from dbt_harness import REPO_ROOT
@@ -18,14 +14,11 @@ EXPECTED_NOT_PASSING = {
 }
 
 
-def test_demo(tmp_path):
-    db = tmp_path / "demo.duckdb"
-    env = {**os.environ, "DBT_DUCKDB_PATH": str(db), "COLUMNS": "200", "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
-           "PYTHONPATH": str(REPO_ROOT / "python")}
-    proc = subprocess.run([sys.executable, str(REPO_ROOT / "demo" / "run_demo.py")], env=env, capture_output=True, text=True)
-    out = proc.stdout + proc.stderr
-    assert proc.returncode == 0, out
+def test_demo(demo_build):
+    db, out = demo_build.db, demo_build.output
+    assert demo_build.returncode == 0, out
     assert "Demo finished: 25 rules, 5 not passing" in out
+    assert f"HTML report: {REPO_ROOT / 'demo' / 'target' / 'dataplex_dq' / 'index.html'}" in out
     for rule, status in EXPECTED_NOT_PASSING.items():
         assert any(rule in line and f" {status} " in line for line in out.splitlines()), f"{rule} should be {status}"
     con = duckdb.connect(str(db), read_only=True)

@@ -68,18 +68,36 @@ def exit_code(report, fail_on_rule_failure: bool) -> int:  # type: ignore[no-unt
     return EXIT_OK
 
 
-def _run_report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, console) -> int:  # type: ignore[no-untyped-def]
+def _run_report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, console, html=None, samples=True) -> int:  # type: ignore[no-untyped-def]
     from dataplex_dq.report import run_report
 
     started = time.perf_counter()
     try:
-        report = run_report(Path(project_dir), Path(profiles_dir) if profiles_dir else None, target, Path(target_path) if target_path else None, export=export)
+        report = run_report(Path(project_dir), Path(profiles_dir) if profiles_dir else None, target, Path(target_path) if target_path else None, export=export,
+                            html=_html_options(html, samples, project_dir, target_path))
     except DataplexDqError as exc:
         console.print(f"[red]dataplex-dq report failed:[/red] {exc}")
         return EXIT_ERROR
     print_summary(report, console)
+    if report.html_path:
+        console.print(f"HTML report written to {report.html_path}")
     console.print(f"Report took {time.perf_counter() - started:.2f}s.")
     return exit_code(report, fail_on_rule_failure)
+
+
+def _html_options(html, samples, project_dir, target_path):  # type: ignore[no-untyped-def]
+    """--html [PATH] (empty: PROJECT_DIR/target/dataplex_dq/index.html) -> html_data.HtmlOptions."""
+    if html is None:
+        return None
+    from dataplex_dq.html_data import HtmlOptions, default_html_path
+
+    return HtmlOptions(Path(html) if html else default_html_path(Path(target_path) if target_path else Path(project_dir) / "target"), samples=samples)
+
+
+_html = [
+    click.option("--html", default=None, is_flag=False, flag_value="", metavar="[PATH]", help="also write the HTML report (default PATH: target/dataplex_dq/index.html)"),
+    click.option("--samples/--no-samples", default=True, show_default=True, help="fetch up to 10 failing rows per failing rule into the HTML report"),
+]
 
 
 _common = [
@@ -106,12 +124,14 @@ def main() -> None:
 @common_options
 @click.option("--export/--no-export", default=True, show_default=True, help="write the rows to the results table")
 @click.option("--fail-on-rule-failure/--no-fail-on-rule-failure", default=True, show_default=True, help="exit 1 when a rule failed")
-def report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure) -> None:  # type: ignore[no-untyped-def]
+@_html[0]
+@_html[1]
+def report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, html, samples) -> None:  # type: ignore[no-untyped-def]
     """Read the last dbt invocation's artifacts and metrics, write DataQualityResult protos, export the results.
 
     Exit codes: 0 all rules passed; 1 a rule failed; 2 a rule errored or the report could not complete.
     """
-    sys.exit(_run_report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, _console()))
+    sys.exit(_run_report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, _console(), html, samples))
 
 
 def _dbt_option(args: list[str], *names: str) -> str | None:
@@ -127,8 +147,10 @@ def _dbt_option(args: list[str], *names: str) -> str | None:
 @main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.option("--fail-on-rule-failure/--no-fail-on-rule-failure", default=True, show_default=True, help="exit 1 when a rule failed")
 @click.option("--export/--no-export", default=True, show_default=True)
+@_html[0]
+@_html[1]
 @click.argument("dbt_args", nargs=-1, type=click.UNPROCESSED)
-def build(fail_on_rule_failure, export, dbt_args) -> None:  # type: ignore[no-untyped-def]
+def build(fail_on_rule_failure, export, html, samples, dbt_args) -> None:  # type: ignore[no-untyped-def]
     """Run `dbt build [DBT_ARGS]` in-process with a progress bar, then the report."""
     from dbt.cli.main import dbtRunner
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -166,7 +188,7 @@ def build(fail_on_rule_failure, export, dbt_args) -> None:  # type: ignore[no-un
         _dbt_option(args, "--profiles-dir"),
         _dbt_option(args, "--target", "-t"),
         _dbt_option(args, "--target-path"),
-        export, fail_on_rule_failure, console,
+        export, fail_on_rule_failure, console, html, samples,
     )
     dbt_errors = result.result is not None and any(str(r.status).lower() in ("error", "runtime error") and not str(r.node.unique_id).startswith("test.") for r in getattr(result.result, "results", []))
     if dbt_errors:

@@ -137,6 +137,7 @@ class Report:
     export_relation: str | None = None
     export_error: str | None = None
     warnings: list[str] = field(default_factory=list)
+    html_path: Path | None = None
 
     @property
     def any_rule_failed(self) -> bool:
@@ -177,7 +178,9 @@ def run_report(
     target_path: Path | None,
     *,
     export: bool = True,
+    html: Any = None,
 ) -> Report:
+    """``html``: an html_data.HtmlOptions to also write the HTML report (SPEC 13)."""
     target_path = Path(target_path) if target_path else Path(project_dir) / "target"
     artifacts = load_artifacts(target_path)
     report = Report(artifacts.invocation_id)
@@ -249,4 +252,9 @@ def run_report(
                     write_results(wh, extra, rows, sorted({r["data_quality_job_id"] for r in rows}))
             except ExportError as exc:
                 report.export_error = str(exc)
+        if html is not None:
+            from dataplex_dq.html_data import write_html_report
+
+            results = _results_relation(wh, artifacts.results_model, None)
+            report.html_path = write_html_report(wh, report, results, html, target_path=target_path, project=artifacts.project_name, target=target)
     return report

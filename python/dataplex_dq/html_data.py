@@ -1,0 +1,201 @@
+"""What the HTML report reads besides this run's results: the results table's recent history, a bounded
+sample of each failing rule's failing rows, and the tests' dbt tags; then it writes the page
+(:func:`write_html_report`). The SQL is in macros/results/report_history.sql."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from dataplex_dq.errors import DataplexDqError
+from dataplex_dq.html_report import DEFAULT_LAST_JOBS, History, JobPoint, RulePoint, Sample, render_html
+from dataplex_dq.metrics import RuleStatus
+from dataplex_dq.warehouse import Warehouse
+
+SAMPLE_ROWS = 10  # failing rows shown per rule
+SAMPLE_CELL_CHARS = 200  # longer values are shortened
+SAMPLE_RULE_BYTES = 16_000  # text of one rule's sample
+SAMPLE_TOTAL_BYTES = 1_000_000  # text of all samples of the page
+SAMPLE_MAX_RULES = 200  # failing rules sampled per page (each is one query)
+
+
+@dataclass(frozen=True)
+class HtmlOptions:
+    path: Path
+    samples: bool = True
+    last_jobs: int = DEFAULT_LAST_JOBS
+
+
+def default_html_path(target_path: Path) -> Path:
+    return Path(target_path) / "dataplex_dq" / "index.html"
+
+
+def _float(v: Any) -> float | None:
+    return None if v is None else float(v)
+
+
+def _ts(v: Any) -> datetime | None:
+    if v is None or isinstance(v, datetime):
+        return v
+    try:
+        return datetime.fromisoformat(str(v))
+    except ValueError:
+        return None
+
+
+def _json(text: Any) -> dict[str, Any]:
+    if isinstance(text, dict):
+        return text
+    try:
+        value = json.loads(text) if text else None
+    except (TypeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def history_from_rows(job_rows: Sequence[dict[str, Any]], rule_rows: Sequence[dict[str, Any]]) -> History:
+    """History from the rows of report_job_history_sql (per job and dimension) and
+    report_rule_history_sql (per marked rule and job); pure."""
+    grouped: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in job_rows:
+        grouped[(r["dbt_node_unique_id"], r["data_quality_job_id"])].append(r)
+    jobs: dict[str, list[JobPoint]] = defaultdict(list)
+    for (node, job), rows in grouped.items():
+        first = rows[0]
+        status_counts = {
+            str(st): sum(int(r.get(f"rules_{key}") or 0) for r in rows)
+            for st, key in ((RuleStatus.PASSED, "passed"), (RuleStatus.FAILED, "failed"), (RuleStatus.ERROR, "errored"),
+                            (RuleStatus.SKIPPED, "skipped"), (RuleStatus.SUSPENDED, "suspended"))
+        }
+        dims = {r["rule_dimension"]: (int(r["rules_evaluated"] or 0), int(r["rules_passed"] or 0)) for r in rows if r.get("rule_dimension")}
+        jobs[node].append(JobPoint(
+            job_id=job,
+            start_time=_ts(first.get("job_start_time")),
+            score=_float(first.get("job_score")),
+            passed=bool(first.get("job_passed")),
+            rows_scanned=None if first.get("job_rows_scanned") is None else int(first["job_rows_scanned"]),
+            dimension_counts={k: v for k, v in dims.items() if v[0] > 0},
+            status_counts=status_counts,
+        ))
+    for points in jobs.values():
+        points.sort(key=lambda j: (j.start_time or datetime.min, j.job_id))
+    rules: dict[str, list[RulePoint]] = defaultdict(list)
+    for r in rule_rows:
+        params = _json(r.get("rule_parameters"))
+        lower = params.get("min_value", params.get("minValue"))
+        upper = params.get("max_value", params.get("maxValue"))
+        rules[r["dbt_node_unique_id"]].append(RulePoint(
+            job_id=r["data_quality_job_id"], start_time=_ts(r.get("job_start_time")), rule_name=r["rule_name"],
+            status=str(r.get("rule_status") or ""), value=_float(r.get("rule_statistic_value")),
+            lower=_num_or_none(lower), upper=_num_or_none(upper),
+        ))
+    for points in rules.values():
+        points.sort(key=lambda p: (p.start_time or datetime.min, p.job_id))
+    return History(dict(jobs), dict(rules))
+
+
+def _num_or_none(v: Any) -> float | None:
+    try:
+        return None if v in (None, "") else float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def fetch_history(wh: Warehouse, relation: Any, node_ids: Sequence[str], last_jobs: int) -> History:
+    """The last jobs of these data sources in the results table; an empty History naming the reason
+    when the table cannot be read (the page is still written)."""
+    if not node_ids:
+        return History()
+    try:
+        job_sql = wh.macro("report_job_history_sql", relation=relation, node_ids=list(node_ids), last_jobs=last_jobs)
+        rule_sql = wh.macro("report_rule_history_sql", relation=relation, node_ids=list(node_ids), last_jobs=last_jobs)
+        return history_from_rows(wh.query(str(job_sql)), wh.query(str(rule_sql)))
+    except DataplexDqError as exc:
+        return History(error=f"reading {relation} failed: {str(exc).splitlines()[0]}")
+
+
+def _cell(v: Any) -> tuple[str, bool]:
+    text = "NULL" if v is None else (v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v))
+    if len(text) > SAMPLE_CELL_CHARS:
+        return text[: SAMPLE_CELL_CHARS - 1] + "…", True
+    return text, False
+
+
+def sample_from_rows(rows: Sequence[dict[str, Any]], max_rows: int = SAMPLE_ROWS, max_bytes: int = SAMPLE_RULE_BYTES) -> Sample:
+    """At most ``max_rows`` rows as text, values shortened, stopping before ``max_bytes``; pure."""
+    if not rows:
+        return Sample()
+    columns = tuple(str(c) for c in rows[0].keys())
+    out: list[tuple[str, ...]] = []
+    size, truncated = sum(len(c) for c in columns), False
+    for row in rows[:max_rows]:
+        cells = [_cell(v) for v in row.values()]
+        truncated |= any(t for _, t in cells)
+        line = tuple(c for c, _ in cells)
+        size += sum(len(c.encode("utf-8")) for c in line)
+        if size > max_bytes and out:
+            truncated = True
+            break
+        out.append(line)
+    return Sample(columns, tuple(out), truncated)
+
+
+def fetch_samples(wh: Warehouse, report: Any) -> tuple[dict[tuple[str, str], Sample], list[str]]:
+    """Up to SAMPLE_ROWS failing rows of each failing row-level rule (bounded in rules and bytes)."""
+    samples: dict[tuple[str, str], Sample] = {}
+    notes: list[str] = []
+    total, skipped = 0, 0
+    for s in sorted(report.sources, key=lambda s: s.data_source.unique_id):
+        for o in s.outcomes:
+            query = o.metrics.failing_rows_query if (o.metrics and o.status == RuleStatus.FAILED and o.is_row_level) else None
+            if not query:
+                continue
+            if len(samples) >= SAMPLE_MAX_RULES or total >= SAMPLE_TOTAL_BYTES:
+                skipped += 1
+                continue
+            try:
+                sql = wh.macro("sample_rows_sql", query=query, max_rows=SAMPLE_ROWS)
+                sample = sample_from_rows(wh.query(str(sql)))
+            except DataplexDqError as exc:
+                sample = Sample(error=str(exc).splitlines()[0][:500])
+            total += sum(len(c) for row in sample.rows for c in row)
+            samples[(s.data_source.unique_id, o.rule_name)] = sample
+    if skipped:
+        notes.append(f"Failing-row samples were fetched for the first {len(samples)} failing rules only ({skipped} more left out to bound the page's size).")
+    return samples, notes
+
+
+def test_tags(target_path: Path) -> dict[str, tuple[str, ...]]:
+    """The dbt tags of every test node of the manifest, by unique id."""
+    try:
+        with (Path(target_path) / "manifest.json").open("rb") as fh:
+            nodes = json.load(fh).get("nodes", {})
+    except (OSError, ValueError):
+        return {}
+    return {uid: tuple(str(t) for t in n.get("tags") or ()) for uid, n in nodes.items() if n.get("resource_type") == "test" and n.get("tags")}
+
+
+def write_html_report(
+    wh: Warehouse, report: Any, relation: Any, options: HtmlOptions, *, target_path: Path, project: str | None, target: str | None,
+) -> Path:
+    """Read the history and samples, render the page and write it to ``options.path``."""
+    node_ids = sorted({s.data_source.unique_id for s in report.sources})
+    history = fetch_history(wh, relation, node_ids, options.last_jobs) if relation is not None else History()
+    samples, notes = fetch_samples(wh, report) if options.samples else ({}, [])
+    html = render_html(
+        report, history, samples, test_tags(target_path),
+        generated_at=datetime.now(UTC).replace(tzinfo=None), project=project, target=target,
+        last_jobs=options.last_jobs, samples_enabled=options.samples, notes=notes,
+    )
+    path = Path(options.path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(html, encoding="utf-8")
+    except OSError as exc:
+        raise DataplexDqError(f"cannot write the HTML report to {path}: {exc.strerror or exc}") from exc
+    return path
