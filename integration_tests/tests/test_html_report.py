@@ -8,7 +8,10 @@ are added to its results table first, so the trends have points to compare."""
 
 from __future__ import annotations
 
+import html as html_lib
+from decimal import ROUND_HALF_UP, Decimal
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,14 +20,13 @@ import duckdb
 import pytest
 
 from browser import browser_unavailable, chromium, requests
-from dbt_harness import REPO_ROOT
+from dbt_harness import INTEGRATION_DIR, REPO_ROOT, run_dataplex_dq
 
 DEMO = REPO_ROOT / "demo"
 RESULTS_DIR = DEMO / "target" / "dataplex_dq"
 PAGE = RESULTS_DIR / "index.html"
 EARLIER_JOBS = 4
 
-pytestmark = pytest.mark.skipif(browser_unavailable() is not None, reason=f"browser tests: {browser_unavailable()}")
 
 
 def _add_history(db: Path) -> None:
@@ -75,6 +77,9 @@ def report_page(demo_build):
 
 @pytest.fixture(scope="module")
 def page(report_page):
+    reason = browser_unavailable()
+    if reason:
+        pytest.skip(f"browser tests: {reason}")
     with chromium(1280, 900) as driver:
         driver.get(PAGE.as_uri())
         yield driver
@@ -259,6 +264,7 @@ def test_accessible_labels_headers_keyboard_and_contrast(page):
 
 def test_phone_width_and_screenshots(page, tmp_path_factory):
     out = tmp_path_factory.mktemp("html_report_screenshots")
+    page.execute_script("window.scrollTo(0, 0)")
     height = page.execute_script("return document.documentElement.scrollHeight")
     page.set_window_size(1280, min(height, 4000))
     page.save_screenshot(str(out / "report-1280.png"))
@@ -271,3 +277,43 @@ def test_phone_width_and_screenshots(page, tmp_path_factory):
     page.save_screenshot(str(out / "report-390.png"))
     print(f"\nHTML report screenshots: {out / 'report-1280.png'} {out / 'report-390.png'}")
     page.set_window_size(1280, 900)
+
+
+def test_history_queries_on_each_target(target_build, tmp_path):
+    """The report's history SQL (macros/results/report_history.sql) on DuckDB, PostgreSQL and BigQuery:
+    the trend points and per-dimension history on the page equal the results table (no browser needed)."""
+    tb = target_build
+    out = tmp_path / "report.html"
+    proc = run_dataplex_dq(
+        "report", "--project-dir", str(INTEGRATION_DIR), "--profiles-dir", str(INTEGRATION_DIR), "--target", tb.target,
+        "--target-path", str(tb.build.target_path), "--html", str(out), "--no-fail-on-rule-failure", env=tb.env,
+    )
+    assert proc.returncode in (0, 2), proc.stdout + proc.stderr  # 2: the integration project has erroring rules
+    text = out.read_text()
+    assert "History unavailable" not in text, re.search(r"History unavailable[^<]*", text).group(0)
+    with tb.db() as db:
+        rows = db.query(f"select * from {tb.relation('dataplex_dq_results')}")
+    by_job: dict[str, list[dict]] = {}
+    for r in rows:
+        by_job.setdefault(r["data_quality_job_id"], []).append(r)
+    nodes = {r["dbt_node_unique_id"] for r in rows}
+    assert nodes
+    for node in nodes:
+        row = re.search(rf'<tr data-source-id="{re.escape(node)}">(.*?)</tr>', text, re.S).group(1)
+        points = re.findall(r'data-job="([^"]+)" data-score="([^"]+)"', row)
+        scored = {r["data_quality_job_id"]: _json(r["job_quality_result"]).get("score") for r in rows if r["dbt_node_unique_id"] == node}
+        assert {j: float(s) for j, s in points} == {j: float(s) for j, s in scored.items() if s is not None}
+        section = re.search(rf'<section class="source" id="[^"]+" data-source-id="{re.escape(node)}"(.*?)</section>', text, re.S).group(1)
+        history = re.search(r'<table class="history">(.*?)</table>', section, re.S).group(1)
+        dims = [html_lib.unescape(d) for d in re.findall(r'<th scope="col" class="num">([^<]+)</th>', history)][2:]
+        for job, cells in re.findall(r'<tr data-job="([^"]+)">(.*?)</tr>', history, re.S):
+            values = re.findall(r"<td[^>]*>([^<]*)</td>", cells)[4:]
+            for dim, value in zip(dims, values):
+                evaluated = [r for r in by_job[job] if r["rule_dimension"] == dim and r["rule_status"] in ("PASSED", "FAILED")]
+                passed = sum(r["rule_status"] == "PASSED" for r in evaluated)
+                expected = "—" if not evaluated else str((Decimal(100 * passed) / len(evaluated)).quantize(Decimal("0.01"), ROUND_HALF_UP))
+                assert value == expected, (tb.target, node, dim)
+
+
+def _json(value):
+    return json.loads(value) if isinstance(value, str) else value

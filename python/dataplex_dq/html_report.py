@@ -199,10 +199,13 @@ def history_chart(jobs: Sequence[JobPoint], dimensions: Sequence[str], width: in
         dash = "" if kind == "overall" else ' stroke-dasharray="5 3"'
         stroke = 3 if kind == "overall" else 1.6
         parts.append(f'<g class="series" data-series="{_attr(name)}"><path d="{_path(zip(xs, ys))}" fill="none" stroke="{colour}" stroke-width="{stroke}"{dash}/>')
+        # points (with a tooltip) on the score line; a dimension line carries its values as data only
+        if kind != "overall":
+            parts.append(f'<desc data-values="{" ".join("-" if v is None else repr(v) for v in values)}">{_attr(name)}</desc>')
         for x, y, v, j in zip(xs, ys, values, jobs):
-            if y is not None:
+            if y is not None and kind == "overall":
                 parts.append(
-                    f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{3 if kind == "overall" else 2}" fill="{colour}" data-job="{_attr(j.job_id)}" data-value="{v}">'
+                    f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}" data-job="{_attr(j.job_id)}" data-value="{v}">'
                     f"<title>{_attr(name)} {_attr(_time(j.start_time))}: {v:.2f}</title></circle>"
                 )
         parts.append("</g>")

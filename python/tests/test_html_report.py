@@ -89,7 +89,7 @@ def test_current_run_is_the_last_trend_point_when_not_exported():
     assert points == [("old-6", "60.0"), ("old-7", "70.0"), ("old-8", "80.0"), ("old-9", "90.0"), (job_id("inv-1", SOURCE), "100.0")]
     # the dimension line of the chart: old-6 had 0 of 2 VALIDITY rules passing -> 0.0
     validity = re.search(r'data-series="VALIDITY">(.*?)</g>', html, re.S).group(1)
-    assert re.findall(r'data-value="([^"]+)"', validity) == ["0.0", "50.0", "100.0", "0.0", "100.0"]
+    assert re.search(r'data-values="([^"]+)"', validity).group(1) == "0.0 50.0 100.0 0.0 100.0"
 
 
 def test_anomaly_checks_render_with_band_and_value():
@@ -134,3 +134,20 @@ def test_samples_are_bounded_in_rows_cells_and_bytes():
     small = sample_from_rows(rows, max_bytes=700)
     assert len(small.rows) == 3 and small.truncated  # each row is ~202 bytes
     assert sample_from_rows([]) == Sample()
+
+
+def test_no_samples_says_so_and_keeps_the_query():
+    html = page(report_of(outcome("f1", "FAILED", passed=50)), samples_enabled=False)
+    assert "Samples are off (--no-samples)." in html
+    assert "select * from orders where not (f1)" in html
+
+
+def test_html_option_takes_an_optional_path_before_dbt_args():
+    from dataplex_dq.cli import build, report
+
+    assert report.make_context("report", ["--html"]).params["html"] == ""
+    params = report.make_context("report", ["--html", "out.html", "--no-samples"]).params
+    assert (params["html"], params["samples"]) == ("out.html", False)
+    params = build.make_context("build", ["--html", "--select", "orders"]).params
+    assert (params["html"], params["dbt_args"]) == ("", ("--select", "orders"))
+    assert report.make_context("report", []).params["html"] is None
