@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from dataplex_dq.errors import DataplexDqError
-from dataplex_dq.html_report import DEFAULT_LAST_JOBS, History, JobPoint, RulePoint, Sample, render_html
+from dataplex_dq.html_report import DEFAULT_LAST_JOBS, History, JobPoint, RulePoint, Sample, band_of, render_html, value_of
 from dataplex_dq.metrics import RuleStatus
 from dataplex_dq.warehouse import Warehouse
 
@@ -86,24 +86,16 @@ def history_from_rows(job_rows: Sequence[dict[str, Any]], rule_rows: Sequence[di
         points.sort(key=lambda j: (j.start_time or datetime.min, j.job_id))
     rules: dict[str, list[RulePoint]] = defaultdict(list)
     for r in rule_rows:
-        params = _json(r.get("rule_parameters"))
-        lower = params.get("min_value", params.get("minValue"))
-        upper = params.get("max_value", params.get("maxValue"))
+        attributes = _json(r.get("rule_attributes"))
+        lower, upper = band_of(_json(r.get("rule_parameters")), attributes)
         rules[r["dbt_node_unique_id"]].append(RulePoint(
             job_id=r["data_quality_job_id"], start_time=_ts(r.get("job_start_time")), rule_name=r["rule_name"],
-            status=str(r.get("rule_status") or ""), value=_float(r.get("rule_statistic_value")),
-            lower=_num_or_none(lower), upper=_num_or_none(upper),
+            status=str(r.get("rule_status") or ""), value=value_of(_float(r.get("rule_statistic_value")), attributes),
+            lower=lower, upper=upper,
         ))
     for points in rules.values():
         points.sort(key=lambda p: (p.start_time or datetime.min, p.job_id))
     return History(dict(jobs), dict(rules))
-
-
-def _num_or_none(v: Any) -> float | None:
-    try:
-        return None if v in (None, "") else float(v)
-    except (TypeError, ValueError):
-        return None
 
 
 def fetch_history(wh: Warehouse, relation: Any, node_ids: Sequence[str], last_jobs: int) -> History:

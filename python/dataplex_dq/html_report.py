@@ -120,10 +120,23 @@ def _bound(params: Mapping[str, Any] | None, key: str) -> float | None:
         return None
 
 
+def band_of(params: Mapping[str, Any] | None, attributes: Mapping[str, Any] | None) -> tuple[float | None, float | None]:
+    """The band a check was judged against: the rule's numeric min/max parameters, else the
+    ``lower_bound`` / ``upper_bound`` of its attributes (anomaly checks written as table conditions)."""
+    lower, upper = _bound(params, "min_value"), _bound(params, "max_value")
+    if lower is None and upper is None and attributes:
+        lower, upper = _bound(attributes, "lower_bound"), _bound(attributes, "upper_bound")
+    return lower, upper
+
+
+def value_of(statistic: float | None, attributes: Mapping[str, Any] | None) -> float | None:
+    """A check's measured value: its statistic, else the ``value`` attribute."""
+    return statistic if statistic is not None else _bound(attributes, "value")
+
+
 def rule_bounds(outcome: RuleOutcome) -> tuple[float | None, float | None]:
-    """The numeric min/max of a rule's parameters (the band of an anomaly check)."""
-    params = outcome.rule_spec.get(outcome.rule_type)
-    return _bound(params, "min_value"), _bound(params, "max_value")
+    """The band of a rule (see :func:`band_of`)."""
+    return band_of(outcome.rule_spec.get(outcome.rule_type), outcome.attributes)
 
 
 # ---------------------------------------------------------------- SVG charts
@@ -346,11 +359,12 @@ def _source_view(
             continue
         points = [p for p in anomaly_points.get(o.rule_name, []) if p.job_id != current_job]
         lower, upper = rule_bounds(o)
-        value = o.metrics.statistic_value if (o.metrics and o.is_evaluated) else None
+        value = value_of(o.metrics.statistic_value if o.metrics else None, o.attributes)
         points.append(RulePoint(current_job, None, o.rule_name, str(o.status), value, lower, upper))
         anomalies.append({
             "name": o.rule_name, "status": str(o.status), "value": _stat(value), "lower": _stat(lower), "upper": _stat(upper),
-            "kind": ", ".join(f"{k}={v}" for k, v in sorted(o.attributes.items())), "chart": anomaly_chart(points[-last_jobs:]),
+            "kind": ", ".join(f"{k}={v}" for k, v in sorted(o.attributes.items()) if "anomaly" in k or k in ("expected", "time_bucket", "seasonality")),
+            "chart": anomaly_chart(points[-last_jobs:]),
         })
     counts = {st: sum(1 for o in s.outcomes if o.status == st) for st in RuleStatus}
     return {
@@ -427,7 +441,7 @@ def render_html(
         project=project,
         target=target,
         sources=sources,
-        statuses=[str(s) for s in STATUS_ORDER],
+        statuses=[str(s) for s in STATUS_ORDER] + sorted({r["status"] for r in all_rules} - {str(s) for s in STATUS_ORDER}),
         dimensions=sorted({r["dimension"] for r in all_rules if r["dimension"]}),
         tags=sorted({t for r in all_rules for t in r["tags"]}),
         rule_count=len(all_rules),

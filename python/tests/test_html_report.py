@@ -151,3 +151,14 @@ def test_html_option_takes_an_optional_path_before_dbt_args():
     params = build.make_context("build", ["--html", "--select", "orders"]).params
     assert (params["html"], params["dbt_args"]) == ("", ("--select", "orders"))
     assert report.make_context("report", []).params["html"] is None
+
+
+def test_anomaly_check_band_from_attributes_of_a_table_condition():
+    """Anomaly checks written as table conditions carry their band and value in rule_attributes."""
+    check = outcome("freshness-check", "PASSED", rule_type="table_condition_expectation", dimension="FRESHNESS", column=None,
+                    attributes={"anomaly_check": "freshness", "anomaly_status": "normal", "value": "3.5", "lower_bound": "", "upper_bound": "26"},
+                    spec_extra={"table_condition_expectation": {"sql_expression": "x <= 26"}})
+    html = page(report_of(check))
+    block = re.search(r'<div class="anomaly" data-rule="freshness-check">(.*?)</svg>', html, re.S).group(1)
+    assert "value <strong>3.5</strong>, band — .. 26" in block
+    assert "anomaly_check=freshness" in block and 'class="pt"' in block
