@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import tempfile
@@ -86,12 +87,17 @@ def browser_numbers(path: Path) -> dict[str, float] | str:
     if reason:
         return f"no browser: {reason}"
     with chromium(1280, 900) as driver:
-        started = time.perf_counter()
-        driver.get(path.as_uri())
-        driver.execute_script("return document.body.getBoundingClientRect().height")  # forces layout
-        wall = (time.perf_counter() - started) * 1000
-        nav = driver.execute_script(
-            "const n = performance.getEntriesByType('navigation')[0]; return [n.domContentLoadedEventEnd, n.loadEventEnd]")
+        runs = []
+        for _ in range(3):  # the best of three loads: the machine may be busy
+            started = time.perf_counter()
+            driver.get(path.as_uri())
+            driver.execute_script("return document.body.getBoundingClientRect().height")  # forces layout
+            wall = (time.perf_counter() - started) * 1000
+            nav = driver.execute_script(
+                "const n = performance.getEntriesByType('navigation')[0]; return [n.domContentLoadedEventEnd, n.loadEventEnd]")
+            runs.append((nav[0], nav[1], wall))
+        nav = min(runs)[:2]
+        wall = min(r[2] for r in runs)
         filter_ms = driver.execute_script("""
             const box = document.querySelector('#status-filter input[value=PASSED]');
             const t = performance.now(); box.click(); document.body.getBoundingClientRect(); const ms = performance.now() - t;
@@ -100,7 +106,7 @@ def browser_numbers(path: Path) -> dict[str, float] | str:
             const s = document.getElementById('search'); s.value = 'column_3';
             const t = performance.now(); s.form.dispatchEvent(new Event('change')); document.body.getBoundingClientRect(); const ms = performance.now() - t;
             s.value = ''; s.form.dispatchEvent(new Event('change')); return ms;""")
-        return {"dom_content_loaded_ms": nav[0], "load_event_ms": nav[1], "wall_ms": wall, "filter_ms": filter_ms, "search_ms": search_ms}
+        return {k: round(v) for k, v in {"dom_content_loaded_ms": nav[0], "load_event_ms": nav[1], "wall_ms": wall, "filter_ms": filter_ms, "search_ms": search_ms}.items()}
 
 
 def main() -> None:
@@ -110,6 +116,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=30)
     args = ap.parse_args()
 
+    print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     report, history, samples, tags = synthetic(args.rules, args.sources, args.jobs)
     started = time.perf_counter()
     html = render_html(report, history, samples, tags, generated_at=datetime(2026, 1, 31), last_jobs=args.jobs)

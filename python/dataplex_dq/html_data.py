@@ -98,6 +98,15 @@ def history_from_rows(job_rows: Sequence[dict[str, Any]], rule_rows: Sequence[di
     return History(dict(jobs), dict(rules))
 
 
+def _recover(wh: Warehouse) -> None:
+    """After a failed query: roll the connection back, as PostgreSQL refuses every later statement of
+    an aborted transaction (the report's own rows were committed by the export before)."""
+    try:
+        wh.adapter.connections.get_thread_connection().handle.rollback()
+    except Exception:  # no transaction open, or a driver without rollback: nothing to end
+        pass
+
+
 def fetch_history(wh: Warehouse, relation: Any, node_ids: Sequence[str], last_jobs: int) -> History:
     """The last jobs of these data sources in the results table; an empty History naming the reason
     when the table cannot be read (the page is still written)."""
@@ -108,6 +117,7 @@ def fetch_history(wh: Warehouse, relation: Any, node_ids: Sequence[str], last_jo
         rule_sql = wh.macro("report_rule_history_sql", relation=relation, node_ids=list(node_ids), last_jobs=last_jobs)
         return history_from_rows(wh.query(str(job_sql)), wh.query(str(rule_sql)))
     except DataplexDqError as exc:
+        _recover(wh)
         return History(error=f"reading {relation} failed: {str(exc).splitlines()[0]}")
 
 
@@ -154,6 +164,7 @@ def fetch_samples(wh: Warehouse, report: Any) -> tuple[dict[tuple[str, str], Sam
                 sql = wh.macro("sample_rows_sql", query=query, max_rows=SAMPLE_ROWS)
                 sample = sample_from_rows(wh.query(str(sql)))
             except DataplexDqError as exc:
+                _recover(wh)
                 sample = Sample(error=str(exc).splitlines()[0][:500])
             total += sum(len(c) for row in sample.rows for c in row)
             samples[(s.data_source.unique_id, o.rule_name)] = sample

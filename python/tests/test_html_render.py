@@ -162,3 +162,35 @@ def test_anomaly_check_band_from_attributes_of_a_table_condition():
     block = re.search(r'<div class="anomaly" data-rule="freshness-check">(.*?)</svg>', html, re.S).group(1)
     assert "value <strong>3.5</strong>, band — .. 26" in block
     assert "anomaly_check=freshness" in block and 'class="pt"' in block
+
+
+class _FakeWarehouse:
+    """Renders macros to their arguments and fails the first query, like a warehouse would."""
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+        self.rollbacks = 0
+        handle = type("H", (), {"rollback": lambda _self: setattr(self, "rollbacks", self.rollbacks + 1)})()
+        conn = type("C", (), {"handle": handle})()
+        self.adapter = type("A", (), {"connections": type("M", (), {"get_thread_connection": staticmethod(lambda: conn)})()})()
+
+    def macro(self, name: str, **kwargs: Any) -> str:
+        return kwargs["query"]
+
+    def query(self, sql: str) -> list[dict[str, Any]]:
+        from dataplex_dq.errors import WarehouseError
+
+        self.queries.append(sql)
+        if len(self.queries) == 1:
+            raise WarehouseError("relation does not exist\nLINE 1: ...")
+        return [{"id": 1}]
+
+
+def test_a_failed_sample_query_is_reported_rolled_back_and_the_next_one_still_runs():
+    from dataplex_dq.html_data import fetch_samples
+
+    wh = _FakeWarehouse()
+    samples, notes = fetch_samples(wh, report_of(outcome("a", "FAILED", passed=1), outcome("b", "FAILED", passed=1)))
+    assert samples[(SOURCE, "a")] == Sample(error="relation does not exist")
+    assert samples[(SOURCE, "b")] == Sample(("id",), (("1",),))
+    assert wh.rollbacks == 1 and notes == []
