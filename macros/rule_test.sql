@@ -33,7 +33,8 @@
     {{ dataplex_dq.raise_rule_error(where, none, "the test is not attached to a model, seed, snapshot or source") }}
   {%- endif -%}
   {%- set settings = dataplex_dq.data_source_settings(source_node) -%}
-  {{ dataplex_dq.validate_scope_settings(settings, where, ['row_filter', 'sampling_percent', 'post_scan_actions']) }}
+  {{ dataplex_dq.validate_scope_settings(settings, where, dataplex_dq.anomaly_scope_keys()) }}
+  {{ dataplex_dq.anomaly_require_runner(source_node, settings, where) }}
   {{ dataplex_dq.validate_rules_of_source(source_node, node, rule, where) }}
 
   {%- set data_type = none -%}

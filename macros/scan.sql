@@ -148,7 +148,7 @@
   {%- set source = dataplex_dq.describe_source(source_node, model) -%}
   {%- set scan_where = {'source': source, 'rule': node.name, 'test': 'dataplex_dq.data_quality_scan',
                         'label': "data_quality_scan '" ~ node.name ~ "'"} -%}
-  {%- set scan_keys = ['rules', 'row_filter', 'sampling_percent', 'post_scan_actions', 'catalog_publishing_enabled'] -%}
+  {%- set scan_keys = ['rules', 'row_filter', 'sampling_percent', 'post_scan_actions', 'catalog_publishing_enabled', 'anomaly_detection'] -%}
   {%- for key in unknown_args -%}
     {{ dataplex_dq.raise_rule_error(scan_where, key, "unknown argument; dataplex_dq.data_quality_scan takes a DataQualitySpec: " ~ (scan_keys | join(', ')) ~ " (snake_case or camelCase)") }}
   {%- endfor -%}
@@ -168,7 +168,7 @@
   {{ dataplex_dq.validate_scope_settings(given, scan_where, ['row_filter', 'sampling_percent', 'post_scan_actions']) }}
   {{ dataplex_dq.validate_post_scan_actions(given.get('post_scan_actions'), scan_where) }}
   {%- set meta_settings = dataplex_dq.data_source_settings(source_node) -%}
-  {{ dataplex_dq.validate_scope_settings(meta_settings, scan_where, ['row_filter', 'sampling_percent', 'post_scan_actions']) }}
+  {{ dataplex_dq.validate_scope_settings(meta_settings, scan_where, dataplex_dq.anomaly_scope_keys()) }}
   {%- set row_filter = given.get('row_filter') if 'row_filter' in given else meta_settings.get('row_filter') -%}
   {%- set sampling_percent = given.get('sampling_percent') if 'sampling_percent' in given else meta_settings.get('sampling_percent') -%}
 
@@ -225,7 +225,7 @@
       'test_unique_id': node.unique_id,
       'source_unique_id': source_node.unique_id,
   } -%}
-  {{ return(dataplex_dq.scan_metrics_sql(rules, ctx, data_types)) }}
+  {{ return(dataplex_dq.scan_with_anomaly_checks(dataplex_dq.scan_metrics_sql(rules, ctx, data_types), args, meta_settings, source_node, scan_where, dict(ctx, row_filter=row_filter), rules | length)) }}
 {% endmacro %}
 
 {#- post_scan_actions as DataQualitySpec.PostScanActions (snake_case or camelCase). -#}

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from dataplex_dq import __version__
+from dataplex_dq.anomaly import is_anomaly_check, training_checks
 from dataplex_dq.errors import DataplexDqError
 
 EXIT_OK, EXIT_RULE_FAILED, EXIT_ERROR = 0, 1, 2
@@ -33,7 +34,8 @@ def print_summary(report, console: Console) -> None:  # type: ignore[no-untyped-
         score = "—" if card.score is None else f"{card.score:.2f}"
         style = "green" if card.passed and not card.has_errors else "red"
         dims = ", ".join(f"{d.name} {d.score:.2f}" for d in card.dimensions) or "—"
-        failed = [o.rule_name for o in s.outcomes if o.status == "FAILED"]
+        failed = [o.rule_name + (" (anomaly)" if is_anomaly_check(o) else "") for o in s.outcomes if o.status == "FAILED"]
+        training = training_checks(s.outcomes)
         errored = [f"{o.rule_name} ({o.status.lower()})" for o in s.outcomes if o.status in ("ERROR", "SKIPPED")]
         rw = "—" if card.row_weighted_score is None else f"{card.row_weighted_score:.2f}"
         table.add_row(
@@ -41,7 +43,8 @@ def print_summary(report, console: Console) -> None:  # type: ignore[no-untyped-
             f"[{style}]{score}[/{style}]",
             rw,
             dims,
-            f"{card.passed_rules}/{card.evaluated_rules}" + (f" (+{card.suspended_rules} suspended)" if card.suspended_rules else ""),
+            f"{card.passed_rules}/{card.evaluated_rules}" + (f" (+{card.suspended_rules} suspended)" if card.suspended_rules else "")
+            + (f" (+{len(training)} training)" if training else ""),
             ", ".join(failed + errored) or "—",
         )
     console.print(table)

@@ -79,6 +79,7 @@ class RuleStatus(StrEnum):
     ERROR = "ERROR"
     SKIPPED = "SKIPPED"
     SUSPENDED = "SUSPENDED"
+    TRAINING = "TRAINING"  # an anomaly check still learning its history (SPEC 10): reported, not scored
 
 
 EVALUATED_STATUSES: frozenset[RuleStatus] = frozenset({RuleStatus.PASSED, RuleStatus.FAILED})
@@ -339,10 +340,11 @@ class RuleMetrics:
             RuleStatus.PASSED,
             RuleStatus.FAILED,
             RuleStatus.SUSPENDED,
+            RuleStatus.TRAINING,
         }:
             raise MetricsRowError(
                 f"{where}, rule {self.rule_name}: rule_status {self.rule_status!r} is not "
-                "PASSED, FAILED or SUSPENDED"
+                "PASSED, FAILED, SUSPENDED or TRAINING"
             )
         _ = self.status  # raises when rule_status, rule_suspended and passed contradict
 

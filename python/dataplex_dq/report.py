@@ -10,6 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from dataplex_dq.anomaly import fill_generated_assets
 from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts
 from dataplex_dq.assemble import build_result, result_to_bytes, result_to_json, row_count_of
 from dataplex_dq.declared import (  # noqa: F401  (re-exported: the report and its tests use them)
@@ -206,6 +207,7 @@ def run_report(
             # per data source: rule names are unique within one data source only
             debug = run_debug_queries(wh, source_outcomes)
             result = build_result(source_outcomes, card, row_count=row_count, test_order=test_order, debug_results=debug)
+            fill_generated_assets(result, source_outcomes)
             times = [artifacts.runs[o.test_unique_id] for o in source_outcomes if o.test_unique_id in artifacts.runs]
             starts = [r.started_at for r in times if r.started_at]
             ends = [r.completed_at for r in times if r.completed_at]

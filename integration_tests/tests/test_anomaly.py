@@ -1,0 +1,238 @@
+"""SPEC 10: anomaly detection -- exact verdicts on hand-computed histories, history tables, one pipeline.
+
+A fresh dbt project (seeds written here), built twice with the reference time fixed by the var
+`dataplex_dq_anomaly_now` = 2024-03-16, so the judged bucket is Friday 2024-03-15 and the training
+window is the 21 days 2024-02-23 .. 2024-03-14.
+
+ad_orders (meta.dataplex_dq.anomaly_detection + the dataplex_dq.anomaly_detection test; timestamp
+column created_at, daily buckets, seasonality day_of_week, training_buckets 21, sensitivity 3):
+
+  rows per day     Fri Sat Sun Mon Tue Wed Thu
+  week of 02-23     20   5   5  20  20  21  20
+  week of 03-01     80   6   5  21  20  20  21      <- Friday 03-01 is an outlier (80)
+  week of 03-08     22   5   6  20  21  20  21
+  Friday 03-15      30                              <- judged
+
+Hand computation (macros/anomaly/detector.sql); row counts are modelled as x = ln(1 + rows):
+  same-weekday pairs (7 weekdays x 3 pairs = 21); slopes dx/dt: Fri ln(81/21)/7, ln(23/21)/14,
+  ln(23/81)/7, Sat ln(7/6)/7, 0, ln(6/7)/7, ... : six are 0, nine above, six below -> median 0: no trend.
+  scale: |dx| of the 21 pairs, sorted: six 0, eight ln(22/21) = 0.04652, ...; the 11th is
+  ln(22/21) -> s = 1.0483 ln(22/21).
+  expected = median of the Fridays {ln 21, ln 81, ln 23} = ln 23 -> 22 rows (m = 3 values).
+  half width h = 3 s sqrt(1 + 1.571 / 3); band exp(ln 23 -/+ h) - 1 = [18.19990, 26.55223]; 30 is
+  above: ANOMALOUS. A mean/stddev model of the Fridays (mean 40.67, sd 34.1) would accept anything in
+  [-61.6, 142.9]: the outlier it absorbed hides the anomaly.
+  freshness: every day's newest row is at 18:00 -> 21600 s every day: band [21600, 21600], normal.
+  null_fraction(email): 0 every training day, 0.5 on 03-15 -> band [0, 0]: ANOMALOUS.
+  mean(amount): 10 every day -> band [10, 10], normal (a statistic_range_expectation MEAN 10..10).
+
+ad_jobs (a data_quality_scan with camelCase anomalyDetection, no timestamp column: one measurement per
+job, trainingBuckets 5, minTrainingBuckets 3): first build -> TRAINING with 0 training values, second
+build -> TRAINING with 1.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+import textwrap
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from conftest import drop_target_schemas, require_target, target_env, target_schema
+
+from dbt_harness import INTEGRATION_DIR, Db, DbtProject
+
+NOW = "2024-03-16"
+WEEKS = [  # Fri .. Thu
+    [20, 5, 5, 20, 20, 21, 20],
+    [80, 6, 5, 21, 20, 20, 21],
+    [22, 5, 6, 20, 21, 20, 21],
+]
+TARGET_ROWS = 30
+HALF_WIDTH = 3 * 1.0483 * math.log(22 / 21) * math.sqrt(1 + 1.571 / 3)
+LOWER, UPPER = math.exp(math.log(23) - HALF_WIDTH) - 1, math.exp(math.log(23) + HALF_WIDTH) - 1
+
+
+def _orders_csv() -> str:
+    lines = ["id,created_at,amount,email"]
+    day0 = datetime(2024, 2, 23)
+    counts = [c for week in WEEKS for c in week] + [TARGET_ROWS]
+    i = 0
+    lines.append("0,2024-02-20 12:00:00,10,x@y")  # before the window: never counted
+    for d, n in enumerate(counts):
+        day = day0 + timedelta(days=d)
+        for k in range(n):
+            i += 1
+            ts = day + timedelta(hours=18) - timedelta(minutes=k)
+            email = "" if d == len(counts) - 1 and k % 2 == 0 else "a@b.c"
+            lines.append(f"{i},{ts:%Y-%m-%d %H:%M:%S},10,{email}")
+    return "\n".join(lines) + "\n"
+
+
+SCHEMA = """\
+version: 2
+seeds:
+  - name: ad_orders
+    config:
+      column_types: {id: integer, created_at: timestamp, amount: integer, email: varchar}
+      meta:
+        dataplex_dq:
+          anomaly_detection:
+            timestamp_column: created_at
+            time_bucket: day
+            training_buckets: 21
+            min_training_buckets: 7
+            sensitivity: 3
+            seasonality: day_of_week
+            volume: {}
+            freshness: {}
+            data:
+              columns: [email, amount]
+              metrics: [null_fraction, mean]
+    data_tests:
+      - dataplex_dq.anomaly_detection:
+          name: orders-anomalies
+  - name: ad_jobs
+    config:
+      column_types: {id: integer, amount: integer}
+    data_tests:
+      - dataplex_dq.data_quality_scan:
+          name: jobs-scan
+          arguments:
+            rules:
+              - column: id
+                nonNullExpectation: {}
+                dimension: COMPLETENESS
+            anomalyDetection:
+              trainingBuckets: 5
+              minTrainingBuckets: 3
+              volume: {}
+"""
+
+
+def _project(root: Path, target: str) -> DbtProject:
+    proj = root / "proj"
+    (proj / "seeds").mkdir(parents=True)
+    (proj / "seeds" / "ad_orders.csv").write_text(_orders_csv())
+    (proj / "seeds" / "ad_jobs.csv").write_text("id,amount\n1,5\n2,6\n3,7\n")
+    (proj / "seeds" / "schema.yml").write_text(SCHEMA)
+    (proj / "dbt_project.yml").write_text(textwrap.dedent(f"""\
+        name: anomaly_checks
+        version: "1.0"
+        config-version: 2
+        profile: dataplex_dq_integration_tests
+        vars:
+          dataplex_dq_anomaly_now: "{NOW}"
+        """))
+    (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
+    env = target_env(target, root, "dq_anomaly")
+    return DbtProject(proj, INTEGRATION_DIR, root / "target", env, target=target)
+
+
+_BUILT: dict[str, dict] = {}
+
+
+@pytest.fixture(scope="module", params=["duckdb", "postgres"])
+def anomaly_build(request, tmp_path_factory):
+    target = request.param
+    require_target(target)
+    project = _project(tmp_path_factory.mktemp(f"anomaly_{target}"), target)
+    assert project.run("deps").returncode == 0
+    seed = project.run("seed")
+    assert seed.returncode == 0, seed.output
+    first = project.run("test", "--select", "ad_orders", "ad_jobs")
+    second = project.run("test", "--select", "ad_orders", "ad_jobs")
+    assert second.returncode == 1, second.output  # two anomalies fail the orders test
+    schema = target_schema(target, project.env)
+    q = (lambda name: f'"{schema}"."{name}"')
+    with Db(target, project.env) as db:
+        out = {
+            "project": project, "first": first, "second": second, "target": target,
+            "verdicts": db.query(f"select * from {q('dataplex_dq_anomaly_results')} where dq_invocation_id = '{second.run_results['metadata']['invocation_id']}' order by data_source, rule_index"),
+            "all_verdicts": db.query(f"select data_source, check_name, dq_invocation_id from {q('dataplex_dq_anomaly_results')}"),
+            "volume": db.query(f"select data_source, check_name, t, value, mode from {q('dataplex_dq_anomaly_volume')} order by data_source, t"),
+            "freshness": db.query(f"select check_name, t, value from {q('dataplex_dq_anomaly_freshness')} order by t"),
+            "data": db.query(f"select check_name, t, value from {q('dataplex_dq_anomaly_data')} order by check_name, t"),
+        }
+        rels = {}
+        for r in second.run_results["results"]:
+            node = second.manifest["nodes"][r["unique_id"]]
+            if node.get("relation_name"):
+                rels[node["name"]] = node["relation_name"]
+        out["metrics"] = {n: db.query(f"select * from {rel} order by rule_index") for n, rel in rels.items()}
+    yield out
+    drop_target_schemas(target, project.env)
+
+
+def _verdict(build, name):
+    rows = [v for v in build["verdicts"] if v["check_name"] == name]
+    assert len(rows) == 1, (name, build["verdicts"])
+    return rows[0]
+
+
+def test_volume_outlier_in_the_season_does_not_hide_the_anomaly(anomaly_build):
+    v = _verdict(anomaly_build, "volume-anomaly")
+    assert v["value"] == 30
+    assert v["expected"] == pytest.approx(22)
+    assert v["lower_bound"] == pytest.approx(LOWER, abs=1e-9)
+    assert v["upper_bound"] == pytest.approx(UPPER, abs=1e-9)
+    assert (round(v["lower_bound"], 5), round(v["upper_bound"], 5)) == (18.19990, 26.55223)
+    assert v["training_count"] == 21
+    assert bool(v["anomalous"]) is True and bool(v["training"]) is False and bool(v["seasonal"]) is True
+
+
+def test_freshness_null_fraction_and_mean_verdicts(anomaly_build):
+    f = _verdict(anomaly_build, "freshness-anomaly")
+    assert (f["value"], f["expected"], f["lower_bound"], f["upper_bound"]) == (21600, 21600, 21600, 21600)
+    assert bool(f["anomalous"]) is False
+    n = _verdict(anomaly_build, "null-fraction-email-anomaly")
+    assert n["value"] == pytest.approx(0.5) and n["expected"] == 0 and n["upper_bound"] == 0
+    assert bool(n["anomalous"]) is True
+    m = _verdict(anomaly_build, "mean-amount-anomaly")
+    assert (m["value"], m["lower_bound"], m["upper_bound"]) == (10, 10, 10) and bool(m["anomalous"]) is False
+
+
+def test_checks_are_ordinary_rules_with_their_band(anomaly_build):
+    rows = anomaly_build["metrics"]["orders-anomalies"]
+    by_name = {r["rule_name"]: r for r in rows}
+    assert [r["rule_name"] for r in rows] == ["volume-anomaly", "freshness-anomaly", "null-fraction-email-anomaly", "null-fraction-amount-anomaly", "mean-amount-anomaly"]
+    vol = by_name["volume-anomaly"]
+    assert (vol["rule_type"], vol["rule_dimension"], vol["rule_status"], bool(vol["passed"])) == ("table_condition_expectation", "VOLUME", "FAILED", False)
+    spec = json.loads(vol["rule_spec"])
+    assert spec["table_condition_expectation"]["sql_expression"] == "count(*) >= 18.19989973 and count(*) <= 26.55222722"
+    attrs = json.loads(vol["rule_attributes"])
+    assert attrs["anomaly_check"] == "volume" and attrs["anomaly_status"] == "anomalous"
+    assert (attrs["value"], attrs["expected"], attrs["training_count"]) == ("30", "22", "21")
+    assert attrs["result_table"].endswith(".dataplex_dq_anomaly_results")
+    assert by_name["freshness-anomaly"]["rule_dimension"] == "FRESHNESS"
+    assert by_name["null-fraction-email-anomaly"]["rule_dimension"] == "COMPLETENESS"
+    mean = by_name["mean-amount-anomaly"]
+    assert json.loads(mean["rule_spec"])["statistic_range_expectation"] == {"statistic": "MEAN", "min_value": "10", "max_value": "10"}
+    assert (mean["rule_status"], mean["statistic_value"], mean["rule_column"]) == ("PASSED", 10, "amount")
+    results = anomaly_build["second"].results_by_name()
+    assert results["orders-anomalies"]["failures"] == 2
+
+
+def test_per_job_history_in_a_scan_is_training(anomaly_build):
+    rows = anomaly_build["metrics"]["jobs-scan"]
+    assert [(r["rule_index"], r["rule_name"], r["rule_status"]) for r in rows] == [
+        (0, "non-null-id-0", "PASSED"), (1, "volume-anomaly", "TRAINING")]
+    assert json.loads(rows[1]["rule_attributes"])["training_count"] == "1"
+    jobs = [r for r in anomaly_build["volume"] if r["data_source"] == "seed.anomaly_checks.ad_jobs"]
+    assert [(r["t"], r["value"], r["mode"]) for r in jobs] == [(1, 3, "job"), (2, 3, "job")]
+    assert anomaly_build["second"].results_by_name()["jobs-scan"]["status"] == "pass"
+
+
+def test_history_from_the_data_is_idempotent(anomaly_build):
+    orders = [r for r in anomaly_build["volume"] if r["data_source"] == "seed.anomaly_checks.ad_orders"]
+    # two builds: the 22 buckets of the window (21 training + the judged one), each once
+    assert len(orders) == 22
+    assert [r["value"] for r in orders] == [c for week in WEEKS for c in week] + [TARGET_ROWS]
+    verdicts = [v for v in anomaly_build["all_verdicts"] if v["data_source"] == "seed.anomaly_checks.ad_orders"]
+    assert len(verdicts) == 10  # 5 checks x 2 invocations
+    assert len({v["dq_invocation_id"] for v in verdicts}) == 2

@@ -1,0 +1,162 @@
+{#- The anomaly detector (SPEC 10): a robust, seasonal model computed in the warehouse's own SQL.
+
+    Input: `history_sql`, a SELECT with the columns series_id (text), t (integer: bucket index, or
+    job ordinal), season (integer, NULL without seasonality), value (double); `targets_sql`, the same
+    columns plus dq_log (model ln(1 + value): row counts, whose growth and weekly pattern are
+    multiplicative) and dq_trend (fit a trend: row counts grow; a null rate, a mean or a freshness
+    should not, so for them a drift is the anomaly, not a trend to learn).
+    Each target row is judged against the history rows of its series with
+      target.t - training_buckets <= t < target.t   (its training window).
+
+    The model, for one target (n = training values):
+      0. scale   with dq_log, every value v is read as ln(1 + v), and the band is mapped back;
+      1. trend   (dq_trend) b = median of the pairwise slopes (v_j - v_i) / (t_j - t_i) over pairs i < j of the
+                 window (Theil-Sen); with seasonality only pairs of the same season, so the seasonal
+                 pattern cancels out of every slope; b = 0 without dq_trend;
+      2. level   each training value is moved to the target's time, a_i = v_i - b (t_i - t);
+                 expected = median of a_i over the target's season (all values without seasonality);
+      3. scale   s = 1.0483 x median |(v_j - v_i) - b (t_j - t_i)| over the same pairs (the Shamos
+                 estimator: the median pairwise difference of a normal sample is 0.954 sigma);
+      4. band    expected -/+ sensitivity x s x sqrt(1 + 1.571 / m), m = values behind the median
+                 (pi/2 sigma^2/m is the variance of a median: a prediction band, not a fit band);
+      5. verdict training when n < min_training_buckets; else anomalous when the value is above the
+                 upper bound (direction both|spike) or below the lower bound (both|drop).
+    The seasonal model needs two values in the target's season and three same-season pairs; until then
+    the target is judged by the non-seasonal model (wider: it includes the seasonal swing).
+
+    Why medians: a mean and a standard deviation learn from every training value, so one past outlier
+    (a spike, an outage) moves the expected value and inflates the band for the whole training window,
+    hiding the next anomaly; a median moves by at most one rank, and the pairwise median scale keeps
+    its value until nearly 30% of the pairs are contaminated. Medians are exact, computed with
+    row_number() (median_sql below): the same SQL on DuckDB, PostgreSQL and BigQuery.
+
+    Output columns: series_id, t, season, value, expected, lower_bound, upper_bound (value, expected and
+    bounds in the series' own unit), training_count, training, anomalous, seasonal. -#}
+
+{#- The exact median of `value_expr` per `keys` over `from_sql`, NULL values left out: a SELECT with
+    the key columns, dq_median and dq_count. -#}
+{% macro anomaly_median_sql(from_sql, keys, value_expr) %}
+  {%- set k = keys | join(', ') -%}
+  {%- set sql -%}
+select {{ k }}, avg(dq_v) as dq_median, max(dq_cnt) as dq_count
+from (
+  select {{ k }}, dq_v,
+    row_number() over (partition by {{ k }} order by dq_v) as dq_rn,
+    count(*) over (partition by {{ k }}) as dq_cnt
+  from (select {{ k }}, {{ value_expr }} as dq_v from {{ from_sql }}) dq_m0
+  where dq_v is not null
+) dq_m1
+where dq_rn >= floor((dq_cnt + 1) / 2.0) and dq_rn <= floor((dq_cnt + 2) / 2.0)
+group by {{ k }}
+  {%- endset -%}
+  {{ return(sql) }}
+{% endmacro %}
+
+{#- cfg: training_buckets, min_training_buckets, sensitivity, direction, seasonality (none = no seasons). -#}
+{% macro anomaly_detector_sql(history_sql, targets_sql, cfg) %}
+  {%- set d = dataplex_dq.type_double() -%}
+  {%- set seasonal = cfg.seasonality not in [none, 'none'] -%}
+  {%- set keys = ['series_id', 'target_t', 'kind'] -%}
+  {%- set n = cfg.training_buckets | int -%}
+  {%- set sql -%}
+with dq_targets as (
+  select series_id, t, season, cast(value as {{ d }}) as raw_value, dq_log, dq_trend,
+    case when dq_log then ln(1 + cast(value as {{ d }})) else cast(value as {{ d }}) end as value
+  from ({{ targets_sql }}) dq_t0
+),
+dq_history as (
+  {{ history_sql }}
+),
+dq_train as (
+  select g.series_id, g.t as target_t, g.season as target_season, h.t, h.season,
+    case when g.dq_log then ln(1 + cast(h.value as {{ d }})) else cast(h.value as {{ d }}) end as value
+  from dq_targets g
+  join dq_history h on h.series_id = g.series_id and h.t < g.t and h.t >= g.t - {{ n }}
+  where h.value is not null
+),
+dq_pairs as (
+  select a.series_id, a.target_t, 'A' as kind, b.value - a.value as dv, cast(b.t - a.t as {{ d }}) as dt
+  from dq_train a join dq_train b on a.series_id = b.series_id and a.target_t = b.target_t and a.t < b.t
+  {%- if seasonal %}
+  union all
+  select a.series_id, a.target_t, 'S' as kind, b.value - a.value as dv, cast(b.t - a.t as {{ d }}) as dt
+  from dq_train a join dq_train b on a.series_id = b.series_id and a.target_t = b.target_t and a.t < b.t and a.season = b.season
+  {%- endif %}
+),
+dq_slope_raw as (
+  {{ dataplex_dq.anomaly_median_sql('dq_pairs', keys, 'dv / dt') }}
+),
+dq_slope as (
+  select s.series_id, s.target_t, s.kind, case when g.dq_trend then s.dq_median else 0 end as dq_median
+  from dq_slope_raw s join dq_targets g on g.series_id = s.series_id and g.t = s.target_t
+),
+dq_dev as (
+  select p.series_id, p.target_t, p.kind, abs(p.dv - s.dq_median * p.dt) as dev
+  from dq_pairs p join dq_slope s on s.series_id = p.series_id and s.target_t = p.target_t and s.kind = p.kind
+),
+dq_scale as (
+  {{ dataplex_dq.anomaly_median_sql('dq_dev', keys, 'dev') }}
+),
+dq_level_in as (
+  select tr.series_id, tr.target_t, 'A' as kind, tr.value - coalesce(s.dq_median, 0) * (tr.t - tr.target_t) as adj
+  from dq_train tr left join dq_slope s on s.series_id = tr.series_id and s.target_t = tr.target_t and s.kind = 'A'
+  {%- if seasonal %}
+  union all
+  select tr.series_id, tr.target_t, 'S' as kind, tr.value - coalesce(s.dq_median, 0) * (tr.t - tr.target_t) as adj
+  from dq_train tr left join dq_slope s on s.series_id = tr.series_id and s.target_t = tr.target_t and s.kind = 'S'
+  where tr.season = tr.target_season
+  {%- endif %}
+),
+dq_level as (
+  {{ dataplex_dq.anomaly_median_sql('dq_level_in', keys, 'adj') }}
+),
+dq_count as (
+  select series_id, target_t, count(*) as training_count from dq_train group by series_id, target_t
+),
+dq_model as (
+  select
+    g.series_id, g.t, g.season, g.value, g.raw_value, g.dq_log,
+    coalesce(c.training_count, 0) as training_count,
+    {%- if seasonal %}
+    (ls.dq_count >= 2 and ss.dq_count >= 3) as seasonal,
+    case when ls.dq_count >= 2 and ss.dq_count >= 3 then ls.dq_median else la.dq_median end as expected,
+    case when ls.dq_count >= 2 and ss.dq_count >= 3 then 1.0483 * ss.dq_median else 1.0483 * sa.dq_median end as scale,
+    case when ls.dq_count >= 2 and ss.dq_count >= 3 then ls.dq_count else la.dq_count end as level_count
+    {%- else %}
+    false as seasonal,
+    la.dq_median as expected,
+    1.0483 * sa.dq_median as scale,
+    la.dq_count as level_count
+    {%- endif %}
+  from dq_targets g
+  left join dq_count c on c.series_id = g.series_id and c.target_t = g.t
+  left join dq_level la on la.series_id = g.series_id and la.target_t = g.t and la.kind = 'A'
+  left join dq_scale sa on sa.series_id = g.series_id and sa.target_t = g.t and sa.kind = 'A'
+  {%- if seasonal %}
+  left join dq_level ls on ls.series_id = g.series_id and ls.target_t = g.t and ls.kind = 'S'
+  left join dq_scale ss on ss.series_id = g.series_id and ss.target_t = g.t and ss.kind = 'S'
+  {%- endif %}
+),
+dq_band as (
+  select m.*,
+    {{ cfg.sensitivity }} * m.scale * sqrt(1.0 + 1.571 / m.level_count) as half_width,
+    (m.training_count < {{ cfg.min_training_buckets | int }} or m.expected is null or m.scale is null) as training
+  from dq_model m
+)
+select
+  series_id, t, season, raw_value as value,
+  case when dq_log then exp(expected) - 1 else expected end as expected,
+  {{ "cast(null as " ~ d ~ ")" if cfg.direction == 'spike' else "case when training then null when dq_log then exp(expected - half_width) - 1 else expected - half_width end" }} as lower_bound,
+  {{ "cast(null as " ~ d ~ ")" if cfg.direction == 'drop' else "case when training then null when dq_log then exp(expected + half_width) - 1 else expected + half_width end" }} as upper_bound,
+  training_count,
+  training,
+  coalesce(not training and value is not null and (
+    {%- set tests = [] -%}
+    {%- if cfg.direction in ['both', 'spike'] -%}{%- do tests.append("value > expected + half_width") -%}{%- endif -%}
+    {%- if cfg.direction in ['both', 'drop'] -%}{%- do tests.append("value < expected - half_width") -%}{%- endif -%}
+    {{ tests | join(' or ') }}), false) as anomalous,
+  seasonal
+from dq_band
+  {%- endset -%}
+  {{ return(sql) }}
+{% endmacro %}

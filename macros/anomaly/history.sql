@@ -1,0 +1,114 @@
+{#- Anomaly history and verdict tables (SPEC 10) and the warehouse differences they need.
+
+    Four tables in the target schema (names in anomaly_relations), created when missing:
+      dataplex_dq_anomaly_volume, dataplex_dq_anomaly_freshness, dataplex_dq_anomaly_data
+          history, one row per data source, check and bucket (mode 'bucket': computed from the data
+          over the training window at every run, replacing the window's rows) or per job (mode 'job':
+          the run's own measurement, keyed by the dbt invocation id);
+      dataplex_dq_anomaly_results
+          one verdict per check and job: value, expected, lower and upper bound, training, anomalous.
+    Every write is delete-then-insert on its key, so re-running an invocation adds nothing. -#}
+
+{% macro anomaly_relations() %}
+  {%- set out = {} -%}
+  {%- for kind, name in [('volume', 'dataplex_dq_anomaly_volume'), ('freshness', 'dataplex_dq_anomaly_freshness'),
+                         ('data', 'dataplex_dq_anomaly_data'), ('result', 'dataplex_dq_anomaly_results')] -%}
+    {%- do out.update({kind: api.Relation.create(database=target.get('database'), schema=target.schema, identifier=name)}) -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- PROJECT_ID.DATASET_ID.TABLE_ID, as the proto's AnomalyDetectionGeneratedAssets spells names. -#}
+{% macro anomaly_asset_name(relation) %}
+  {{ return([relation.database, relation.schema, relation.identifier] | select | join('.')) }}
+{% endmacro %}
+
+{% macro anomaly_history_columns() %}
+  {%- set s = dbt.type_string() -%}
+  {{ return([('data_source', s), ('check_name', s), ('column_name', s), ('metric', s), ('mode', s), ('time_bucket', s),
+             ('t', dbt.type_bigint()), ('season', dbt.type_int()), ('bucket_start', dbt.type_timestamp()),
+             ('value', dataplex_dq.type_double()), ('dq_invocation_id', s), ('dq_test_unique_id', s),
+             ('measured_at', dbt.type_timestamp())]) }}
+{% endmacro %}
+
+{% macro anomaly_result_columns() %}
+  {%- set s = dbt.type_string() -%}
+  {%- set d = dataplex_dq.type_double() -%}
+  {{ return([('data_source', s), ('dq_test_unique_id', s), ('dq_invocation_id', s), ('rule_index', dbt.type_int()),
+             ('check_name', s), ('check_kind', s), ('column_name', s), ('metric', s), ('mode', s), ('time_bucket', s),
+             ('t', dbt.type_bigint()), ('bucket_start', dbt.type_timestamp()), ('value', d), ('expected', d),
+             ('lower_bound', d), ('upper_bound', d), ('training_count', dbt.type_bigint()), ('training', dbt.type_boolean()),
+             ('anomalous', dbt.type_boolean()), ('seasonal', dbt.type_boolean()), ('sensitivity', d),
+             ('evaluated_at', dbt.type_timestamp())]) }}
+{% endmacro %}
+
+{% macro anomaly_ensure_tables(relations) %}
+  {%- for kind, relation in relations.items() -%}
+    {%- set cols = dataplex_dq.anomaly_result_columns() if kind == 'result' else dataplex_dq.anomaly_history_columns() -%}
+    {%- set defs = [] -%}
+    {%- for name, type in cols -%}{%- do defs.append(name ~ ' ' ~ type) -%}{%- endfor -%}
+    {%- do run_query(dataplex_dq.anomaly_create_table_sql(relation, defs, kind)) -%}
+  {%- endfor -%}
+{% endmacro %}
+
+{% macro anomaly_create_table_sql(relation, defs, kind) %}{{ return(adapter.dispatch('anomaly_create_table_sql', 'dataplex_dq')(relation, defs, kind)) }}{% endmacro %}
+{% macro default__anomaly_create_table_sql(relation, defs, kind) -%}
+  {{- return("create table if not exists " ~ relation ~ " (" ~ (defs | join(', ')) ~ ")") -}}
+{%- endmacro %}
+{% macro postgres__anomaly_create_table_sql(relation, defs, kind) -%}
+  {#- the target schema may not exist yet when no model of the project was built in it -#}
+  {{- return("create schema if not exists " ~ adapter.quote(relation.schema) ~ "; create table if not exists " ~ relation ~ " (" ~ (defs | join(', ')) ~ ")") -}}
+{%- endmacro %}
+{% macro bigquery__anomaly_create_table_sql(relation, defs, kind) -%}
+  {#- partitioned like the results table: BI reads recent verdicts -#}
+  {{- return("create table if not exists " ~ relation ~ " (" ~ (defs | join(', ')) ~ ")" ~ (" partition by date(evaluated_at)" if kind == 'result' else "")) -}}
+{%- endmacro %}
+
+{#- Seconds since 1970-01-01 of a DATE / TIMESTAMP / DATETIME expression, as a double (naive
+    timestamps read as UTC). -#}
+{% macro anomaly_epoch(expr) %}{{ return(adapter.dispatch('anomaly_epoch', 'dataplex_dq')(expr)) }}{% endmacro %}
+{% macro default__anomaly_epoch(expr) -%}
+  {{- return("cast(extract(epoch from cast(" ~ expr ~ " as timestamp)) as " ~ dataplex_dq.type_double() ~ ")") -}}
+{%- endmacro %}
+{% macro duckdb__anomaly_epoch(expr) -%}
+  {#- epoch() of a TIMESTAMP: DuckDB's extract(epoch ...) of a DATE needs the cast as well -#}
+  {{- return("cast(epoch(cast(" ~ expr ~ " as timestamp)) as double)") -}}
+{%- endmacro %}
+{% macro bigquery__anomaly_epoch(expr) -%}
+  {{- return("(unix_micros(cast(" ~ expr ~ " as timestamp)) / 1000000.0)") -}}
+{%- endmacro %}
+
+{#- A TIMESTAMP (UTC, without time zone where the warehouse distinguishes) from epoch seconds. -#}
+{% macro anomaly_timestamp(seconds_expr) %}{{ return(adapter.dispatch('anomaly_timestamp', 'dataplex_dq')(seconds_expr)) }}{% endmacro %}
+{% macro default__anomaly_timestamp(seconds_expr) -%}
+  {{- return("cast(to_timestamp(cast(" ~ seconds_expr ~ " as double precision)) at time zone 'UTC' as timestamp)") -}}
+{%- endmacro %}
+{% macro duckdb__anomaly_timestamp(seconds_expr) -%}
+  {#- make_timestamp(microseconds) is a naive TIMESTAMP, independent of the session time zone -#}
+  {{- return("make_timestamp(cast(round(cast(" ~ seconds_expr ~ " as double) * 1000000) as bigint))") -}}
+{%- endmacro %}
+{% macro bigquery__anomaly_timestamp(seconds_expr) -%}
+  {{- return("timestamp_micros(cast(round(cast(" ~ seconds_expr ~ " as float64) * 1000000) as int64))") -}}
+{%- endmacro %}
+
+{#- A timestamp literal from a Python datetime (UTC). -#}
+{% macro anomaly_timestamp_literal(dt) %}
+  {{ return("cast(" ~ dataplex_dq.string_literal(dt.strftime('%Y-%m-%d %H:%M:%S')) ~ " as timestamp)") }}
+{% endmacro %}
+
+{#- One data metric of a column over a group of rows, as a double (SQL is the same everywhere except
+    the text cast). -#}
+{% macro anomaly_metric_sql(metric, col) %}
+  {%- set d = dataplex_dq.type_double() -%}
+  {%- set exprs = {
+      'null_fraction': "avg(case when " ~ col ~ " is null then 1.0 else 0.0 end)",
+      'distinct_fraction': "case when count(*) = 0 then null else count(distinct " ~ col ~ ") * 1.0 / count(*) end",
+      'mean': "avg(cast(" ~ col ~ " as " ~ d ~ "))",
+      'min': "min(cast(" ~ col ~ " as " ~ d ~ "))",
+      'max': "max(cast(" ~ col ~ " as " ~ d ~ "))",
+      'stddev': "stddev_samp(cast(" ~ col ~ " as " ~ d ~ "))",
+      'average_length': "avg(cast(length(" ~ dataplex_dq.cast_text(col) ~ ") as " ~ d ~ "))",
+      'zero_fraction': "avg(case when " ~ col ~ " = 0 then 1.0 else 0.0 end)",
+  } -%}
+  {{ return("cast(" ~ exprs[metric] ~ " as " ~ d ~ ")") }}
+{% endmacro %}

@@ -1,0 +1,33 @@
+{#- Anomaly checks over time (SPEC 10): one row per check and job, with the value judged, the band
+    it was judged against and the verdict, read from the results table like every rule. -#}
+{{ config(materialized='view') }}
+
+{%- set a = 'r.rule_attributes' %}
+select
+    r.data_quality_job_id,
+    r.dbt_node_unique_id,
+    {{ dataplex_dq.struct_field('r.data_source', 'resource_name', dbt.type_string()) }} as data_source_resource_name,
+    {{ dataplex_dq.struct_field('r.data_source', 'table_id', dbt.type_string()) }} as table_id,
+    r.job_start_time,
+    r.rule_name as check_name,
+    {{ dataplex_dq.json_text_field(a, 'anomaly_check') }} as check_kind,
+    {{ dataplex_dq.json_text_field(a, 'anomaly_metric') }} as metric,
+    r.rule_column,
+    r.rule_dimension,
+    {{ dataplex_dq.effective_rule_status('r') }} as rule_status,
+    {{ dataplex_dq.json_text_field(a, 'anomaly_status') }} as anomaly_status,
+    {{ dataplex_dq.json_text_field(a, 'anomaly_status') }} = 'anomalous' as is_anomaly,
+    {{ dataplex_dq.json_text_field(a, 'anomaly_status') }} = 'training' as is_training,
+    {{ dataplex_dq.json_number_field(a, 'value') }} as value,
+    {{ dataplex_dq.json_number_field(a, 'expected') }} as expected,
+    {{ dataplex_dq.json_number_field(a, 'lower_bound') }} as lower_bound,
+    {{ dataplex_dq.json_number_field(a, 'upper_bound') }} as upper_bound,
+    {{ dataplex_dq.json_number_field(a, 'training_count') }} as training_count,
+    {{ dataplex_dq.json_text_field(a, 'time_bucket') }} as time_bucket,
+    {{ dataplex_dq.json_text_field(a, 'bucket_start') }} as bucket_start,
+    {{ dataplex_dq.json_number_field(a, 'sensitivity') }} as sensitivity,
+    {{ dataplex_dq.json_text_field(a, 'seasonality') }} as seasonality,
+    r.dbt_invocation_id,
+    r.dbt_test_unique_id
+from {{ ref('dataplex_dq_results') }} as r
+where {{ dataplex_dq.json_text_field(a, 'anomaly_check') }} is not null
