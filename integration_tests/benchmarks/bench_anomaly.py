@@ -24,8 +24,9 @@ policy, not a detection question); a drift is an anomaly on the days its accumul
 
 Detectors, same series, same checks:
   dataplex_dq  the detector's SQL (macros/anomaly/detector.sql, anomaly_detector_sql) rendered by dbt
-               and run on DuckDB: 28 training buckets, sensitivity 3, seasonality day_of_week for
-               volume and freshness, none for nulls and mean;
+               and run on DuckDB: 28 training buckets, sensitivity 3 (the default; also 3.5, see
+               --also-sensitivity), seasonality day_of_week for volume and freshness, none for nulls
+               and mean; row counts in log scale with a trend, the others without (as the product);
   elementary   Elementary's documented method, implemented here: mean and sample standard deviation
                of the training values, anomaly when |z| > 3 (anomaly_sensitivity 3); training period
                28 days; with seasonality day_of_week the training set is the same weekday, the
@@ -228,19 +229,19 @@ def elementary(series: Series, seasonal: bool) -> dict[int, bool]:
 # ------------------------------------------------------------------ our detector, through dbt + DuckDB
 
 MACRO = """
-{% macro bench_anomaly_run(family, seasonality, training, sensitivity) %}
+{% macro bench_anomaly_run(family, seasonality, training, sensitivity, suffix) %}
   {%- set history = "select series_id, t, case when '" ~ seasonality ~ "' = 'none' then null else cast(t % 7 as integer) end as season, value from bench_history where family = '" ~ family ~ "'" -%}
   {%- set flag = 'true' if family == 'volume' else 'false' -%}
   {%- set targets = history.replace(' value from', ' value, ' ~ flag ~ ' as dq_log, ' ~ flag ~ ' as dq_trend from') ~ " and checked" -%}
   {%- set cfg = {'training_buckets': training, 'min_training_buckets': 7, 'sensitivity': sensitivity,
                  'direction': 'both', 'seasonality': seasonality} -%}
   {%- set sql = dataplex_dq.anomaly_detector_sql(history, targets, cfg) -%}
-  {%- do run_query("create or replace table bench_verdicts_" ~ family ~ " as " ~ sql) -%}
+  {%- do run_query("create or replace table bench_verdicts_" ~ family ~ suffix ~ " as " ~ sql) -%}
 {% endmacro %}
 """
 
 
-def run_ours(series: list[Series], work: Path) -> tuple[dict[tuple[str, int], bool], float]:
+def run_ours(series: list[Series], work: Path, sensitivities: list[float]) -> tuple[dict[float, dict[tuple[str, int], bool]], float]:
     import duckdb
 
     db = work / "bench.duckdb"
@@ -270,17 +271,20 @@ def run_ours(series: list[Series], work: Path) -> tuple[dict[tuple[str, int], bo
     common = ["--project-dir", str(work), "--profiles-dir", str(work)]
     subprocess.run([dbt, "deps", *common], check=True, capture_output=True, env=env, cwd=work)
     started = time.monotonic()
-    for family in FAMILIES:
-        args = json.dumps({"family": family, "seasonality": SEASONALITY[family], "training": TRAINING, "sensitivity": SENSITIVITY})
-        proc = subprocess.run([dbt, "run-operation", "bench_anomaly_run", "--args", args, *common], capture_output=True, text=True, env=env, cwd=work)
-        if proc.returncode != 0:
-            sys.exit(f"dbt run-operation failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
+    for k, sensitivity in enumerate(sensitivities):
+        for family in FAMILIES:
+            args = json.dumps({"family": family, "seasonality": SEASONALITY[family], "training": TRAINING, "sensitivity": sensitivity, "suffix": f"_{k}"})
+            proc = subprocess.run([dbt, "run-operation", "bench_anomaly_run", "--args", args, *common], capture_output=True, text=True, env=env, cwd=work)
+            if proc.returncode != 0:
+                sys.exit(f"dbt run-operation failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
     seconds = time.monotonic() - started
     con = duckdb.connect(str(db))
-    out = {}
-    for family in FAMILIES:
-        for sid, t, anomalous in con.execute(f"select series_id, t, anomalous from bench_verdicts_{family}").fetchall():
-            out[(sid, int(t))] = bool(anomalous)
+    out: dict[float, dict[tuple[str, int], bool]] = {}
+    for k, sensitivity in enumerate(sensitivities):
+        out[sensitivity] = {}
+        for family in FAMILIES:
+            for sid, t, anomalous in con.execute(f"select series_id, t, anomalous from bench_verdicts_{family}_{k}").fetchall():
+                out[sensitivity][(sid, int(t))] = bool(anomalous)
     con.close()
     return out, seconds
 
@@ -315,27 +319,31 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--keep", action="store_true", help="keep the generated dbt project and DuckDB file")
+    parser.add_argument("--also-sensitivity", type=float, nargs="*", default=[3.5], help="further sensitivities to run our detector with (default: 3.5)")
     args = parser.parse_args()
     series = generate(args.seed)
     work = Path(tempfile.mkdtemp(prefix="bench_anomaly_"))
     try:
-        ours, seconds = run_ours(series, work)
+        ours, seconds = run_ours(series, work, [SENSITIVITY, *args.also_sensitivity])
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
         else:
             print(f"kept {work}")
     detectors = {
-        "dataplex_dq (median/MAD, SQL)": lambda s: {d: ours[(s.series_id, d)] for d in checked_days()},
+        f"dataplex_dq (sensitivity {k:g})": (lambda k: lambda s: {d: ours[k][(s.series_id, d)] for d in checked_days()})(k)
+        for k in ours
+    }
+    detectors.update({
         "elementary (same seasonality)": lambda s: elementary(s, SEASONALITY[s.family] != "none"),
         "elementary (no seasonality)": lambda s: elementary(s, False),
         "elementary (day_of_week)": lambda s: elementary(s, True),
-    }
+    })
     checks = len(series) * CHECKED
     labels = np.concatenate([s.labels[DAYS - CHECKED:] for s in series])
     print(f"{len(series)} series ({', '.join(f'{n} {f}' for f, n in FAMILIES.items())}), seed {args.seed}, "
           f"{checks} checks: {int((labels == ANOMALY).sum())} anomalous, {int((labels == NORMAL).sum())} normal, "
-          f"{int((labels == IGNORE).sum())} not scored; detector SQL on DuckDB: {seconds:.1f}s for 4 dbt run-operations")
+          f"{int((labels == IGNORE).sum())} not scored; detector SQL on DuckDB: {seconds:.1f}s for {4 * len(ours)} dbt run-operations")
     header = f"{'detector':34s} {'precision':>9s} {'recall':>7s} {'FA/100 normal':>13s} {'TP':>5s} {'FP':>5s} {'FN':>5s} {'TN':>6s}"
     for family in [None, *FAMILIES]:
         print(f"\n{'all families' if family is None else family}")
@@ -349,6 +357,25 @@ def main() -> None:
                 for d in checked_days():
                     score.add(int(s.labels[d]), flags[d])
             print(score.line(name))
+
+    print("\nrecall per injected anomaly (anomalous checks found / anomalous checks)")
+    kinds: dict[str, list[tuple[Series, int]]] = {}
+    for s in series:
+        for d in checked_days():
+            if s.labels[d] == ANOMALY:
+                kinds.setdefault(f"{s.family} {_event_kind(s, d)}", []).append((s, d))
+    print(f"{'anomaly':22s} {'checks':>6s} " + " ".join(f"{n.split(' (')[0][:12] + ('/' + n.split('(')[1][:8] if '(' in n else ''):>22s}" for n in detectors))
+    flags = {n: {s.series_id: detect(s) for s in series} for n, detect in detectors.items()}
+    for kind in sorted(kinds):
+        cases = kinds[kind]
+        cells = [f"{sum(flags[n][s.series_id][d] for s, d in cases) / len(cases):22.3f}" for n in detectors]
+        print(f"{kind:22s} {len(cases):6d} " + " ".join(cells))
+
+
+def _event_kind(s: Series, day: int) -> str:
+    """The injected anomaly behind an anomalous day: the latest event starting on or before it."""
+    starts = [(int(e.split("@")[1]), e.split("@")[0].rstrip("0123456789")) for e in s.events]
+    return max((d, k) for d, k in starts if d <= day)[1]
 
 
 if __name__ == "__main__":

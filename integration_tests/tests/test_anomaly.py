@@ -19,8 +19,10 @@ Hand computation (macros/anomaly/detector.sql); row counts are modelled as x = l
   scale: |dx| of the 21 pairs, sorted: six 0, eight ln(22/21) = 0.04652, ...; the 11th is
   ln(22/21) -> s = 1.0483 ln(22/21).
   expected = median of the Fridays {ln 21, ln 81, ln 23} = ln 23 -> 22 rows (m = 3 values).
-  half width h = 3 s sqrt(1 + 1.571 / 3); band exp(ln 23 -/+ h) - 1 = [18.19990, 26.55223]; 30 is
-  above: ANOMALOUS. A mean/stddev model of the Fridays (mean 40.67, sd 34.1) would accept anything in
+  trend uncertainty: the Fridays are 7, 14, 21 days back (mean D = 14); within each weekday t sums
+  to squares 49 + 0 + 49 = 98, S = 7 x 98 = 686 -> D^2/S = 196/686.
+  half width h = 3 s sqrt(1 + 1.571 / 3 + 196 / 686); band exp(ln 23 -/+ h) - 1 = [17.89128, 27.00234];
+  30 is above: ANOMALOUS. A mean/stddev model of the Fridays (mean 40.67, sd 34.1) would accept anything in
   [-61.6, 142.9]: the outlier it absorbed hides the anomaly.
   freshness: every day's newest row is at 18:00 -> 21600 s every day: band [21600, 21600], normal.
   null_fraction(email): 0 every training day, 0.5 on 03-15 -> band [0, 0]: ANOMALOUS.
@@ -54,7 +56,8 @@ WEEKS = [  # Fri .. Thu
     [22, 5, 6, 20, 21, 20, 21],
 ]
 TARGET_ROWS = 30
-HALF_WIDTH = 3 * 1.0483 * math.log(22 / 21) * math.sqrt(1 + 1.571 / 3)
+TREND_VAR = 14 ** 2 / (7 * 98)  # mean distance of the Fridays (7, 14, 21) squared / within-weekday sum of squares
+HALF_WIDTH = 3 * 1.0483 * math.log(22 / 21) * math.sqrt(1 + 1.571 / 3 + TREND_VAR)
 LOWER, UPPER = math.exp(math.log(23) - HALF_WIDTH) - 1, math.exp(math.log(23) + HALF_WIDTH) - 1
 
 
@@ -170,7 +173,7 @@ def anomaly_build(request, tmp_path_factory):
 
 
 def _verdict(build, name):
-    rows = [v for v in build["verdicts"] if v["check_name"] == name]
+    rows = [v for v in build["verdicts"] if v["check_name"] == name and v["data_source"] == "seed.anomaly_checks.ad_orders"]
     assert len(rows) == 1, (name, build["verdicts"])
     return rows[0]
 
@@ -181,7 +184,7 @@ def test_volume_outlier_in_the_season_does_not_hide_the_anomaly(anomaly_build):
     assert v["expected"] == pytest.approx(22)
     assert v["lower_bound"] == pytest.approx(LOWER, abs=1e-9)
     assert v["upper_bound"] == pytest.approx(UPPER, abs=1e-9)
-    assert (round(v["lower_bound"], 5), round(v["upper_bound"], 5)) == (18.19990, 26.55223)
+    assert (round(v["lower_bound"], 5), round(v["upper_bound"], 5)) == (17.89128, 27.00234)
     assert v["training_count"] == 21
     assert bool(v["anomalous"]) is True and bool(v["training"]) is False and bool(v["seasonal"]) is True
 
@@ -204,7 +207,7 @@ def test_checks_are_ordinary_rules_with_their_band(anomaly_build):
     vol = by_name["volume-anomaly"]
     assert (vol["rule_type"], vol["rule_dimension"], vol["rule_status"], bool(vol["passed"])) == ("table_condition_expectation", "VOLUME", "FAILED", False)
     spec = json.loads(vol["rule_spec"])
-    assert spec["table_condition_expectation"]["sql_expression"] == "count(*) >= 18.19989973 and count(*) <= 26.55222722"
+    assert spec["table_condition_expectation"]["sql_expression"] == "count(*) >= 17.89127708 and count(*) <= 27.00234191"
     attrs = json.loads(vol["rule_attributes"])
     assert attrs["anomaly_check"] == "volume" and attrs["anomaly_status"] == "anomalous"
     assert (attrs["value"], attrs["expected"], attrs["training_count"]) == ("30", "22", "21")
@@ -236,3 +239,53 @@ def test_history_from_the_data_is_idempotent(anomaly_build):
     verdicts = [v for v in anomaly_build["all_verdicts"] if v["data_source"] == "seed.anomaly_checks.ad_orders"]
     assert len(verdicts) == 10  # 5 checks x 2 invocations
     assert len({v["dq_invocation_id"] for v in verdicts}) == 2
+
+
+# ------------------------------------------------------------------ declaration errors (DuckDB)
+
+BAD = [
+    ("bad-bucket", "{time_bucket: month, volume: {}}", ["field 'anomaly_detection.time_bucket'", "hour, day or week, got month"]),
+    ("unknown-field", "{trainingDays: 3, volume: {}}", ["field 'anomaly_detection.trainingDays'", "unknown field"]),
+    ("no-such-column", "{data: {columns: [amt], metrics: [mean]}}", ["field 'anomaly_detection.data.columns[0]'", "'amt' does not exist"]),
+    ("mean-of-text", "{data: {columns: [name], metrics: [mean]}}", ["field 'anomaly_detection.data.metrics[0]'", "reads numeric columns"]),
+    ("ts-not-timestamp", "{timestamp_column: name, volume: {}}", ["field 'anomaly_detection.timestamp_column'", "must be a DATE, DATETIME or TIMESTAMP"]),
+    ("dow-on-hours", "{timestamp_column: created_on, time_bucket: hour, seasonality: day_of_week, volume: {}}", ["field 'anomaly_detection.seasonality'", "day_of_week needs time_bucket: day"]),
+    ("min-above-training", "{training_buckets: 5, min_training_buckets: 9, volume: {}}", ["field 'anomaly_detection.min_training_buckets'", "between 3 and training_buckets (5), got 9"]),
+    ("no-checks", "{sensitivity: 2}", ["field 'anomaly_detection'", "declares no check"]),
+    ("freshness-no-ts", "{freshness: {}}", ["field 'anomaly_detection.freshness'", "needs a timestamp"]),
+]
+
+
+@pytest.fixture(scope="module")
+def bad_declarations(tmp_path_factory):
+    root = tmp_path_factory.mktemp("anomaly_bad")
+    proj = root / "proj"
+    (proj / "seeds").mkdir(parents=True)
+    seed = "id,amount,name,created_on\n1,5,a,2024-01-01\n"
+    (proj / "seeds" / "ad_bad.csv").write_text(seed)
+    (proj / "seeds" / "ad_meta_only.csv").write_text(seed)
+    tests = "\n".join(f"      - dataplex_dq.anomaly_detection: {{name: {n}, arguments: {args}}}" for n, args, _ in BAD)
+    (proj / "seeds" / "schema.yml").write_text(
+        "version: 2\nseeds:\n  - name: ad_bad\n    config: {column_types: {id: integer, amount: integer, name: varchar, created_on: date}}\n"
+        "    data_tests:\n" + tests + "\n"
+        "  - name: ad_meta_only\n    config: {meta: {dataplex_dq: {anomaly_detection: {volume: {}}}}}\n"
+        "    data_tests:\n      - dataplex_dq.non_null_expectation: {name: meta-not-run, arguments: {column: id}}\n")
+    (proj / "dbt_project.yml").write_text("name: anomaly_bad\nversion: '1.0'\nconfig-version: 2\nprofile: dataplex_dq_integration_tests\n")
+    (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
+    project = DbtProject(proj, INTEGRATION_DIR, root / "target", {"DBT_DUCKDB_PATH": str(root / "bad.duckdb")})
+    assert project.run("deps").returncode == 0
+    assert project.run("seed").returncode == 0
+    return project.run("test").results_by_name()
+
+
+@pytest.mark.parametrize("name,fragments", [(n, f) for n, _, f in BAD])
+def test_bad_declaration_is_a_compile_error(bad_declarations, name, fragments):
+    r = bad_declarations[name]
+    assert r["status"] == "error"
+    for fragment in ["seed 'ad_bad'", *fragments]:
+        assert fragment in r["message"], f"{fragment!r} not in {r['message']}"
+
+
+def test_meta_declaration_without_a_test_is_an_error(bad_declarations):
+    msg = bad_declarations["meta-not-run"]["message"]
+    assert "seed 'ad_meta_only'" in msg and "meta.dataplex_dq.anomaly_detection" in msg and "no test runs it" in msg

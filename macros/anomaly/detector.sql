@@ -17,8 +17,10 @@
                  expected = median of a_i over the target's season (all values without seasonality);
       3. scale   s = 1.0483 x median |(v_j - v_i) - b (t_j - t_i)| over the same pairs (the Shamos
                  estimator: the median pairwise difference of a normal sample is 0.954 sigma);
-      4. band    expected -/+ sensitivity x s x sqrt(1 + 1.571 / m), m = values behind the median
-                 (pi/2 sigma^2/m is the variance of a median: a prediction band, not a fit band);
+      4. band    expected -/+ sensitivity x s x sqrt(1 + 1.571 / m + D^2 / S), m = values behind the
+                 median (pi/2 sigma^2/m is the variance of a median), D their mean distance to the
+                 target and S the sum of squares of t within the seasons (sigma^2/S is the variance of
+                 the slope, so D^2/S that of extrapolating it; 0 without trend): a prediction band;
       5. verdict training when n < min_training_buckets; else anomalous when the value is above the
                  upper bound (direction both|spike) or below the lower bound (both|drop).
     The seasonal model needs two values in the target's season and three same-season pairs; until then
@@ -113,6 +115,21 @@ dq_level as (
 dq_count as (
   select series_id, target_t, count(*) as training_count from dq_train group by series_id, target_t
 ),
+dq_spread_s as (
+  {#- sum of squares of t within each season (all values: one season without seasonality) -#}
+  select series_id, target_t, {{ 'season' if seasonal else '0 as season' }}, sum(cast(t - target_t as {{ d }}) * (t - target_t)) - sum(cast(t - target_t as {{ d }})) * sum(t - target_t) / count(*) as ss
+  from dq_train group by series_id, target_t{{ ', season' if seasonal else '' }}
+),
+dq_spread as (
+  select series_id, target_t, sum(ss) as ss_season from dq_spread_s group by series_id, target_t
+),
+dq_spread_all as (
+  select series_id, target_t,
+    sum(cast(t - target_t as {{ d }}) * (t - target_t)) - sum(cast(t - target_t as {{ d }})) * sum(t - target_t) / count(*) as ss_all,
+    avg(cast(target_t - t as {{ d }})) as dist_all,
+    {{ "avg(case when season = target_season then cast(target_t - t as " ~ d ~ ") end)" if seasonal else "cast(null as " ~ d ~ ")" }} as dist_season
+  from dq_train group by series_id, target_t
+),
 dq_model as (
   select
     g.series_id, g.t, g.season, g.value, g.raw_value, g.dq_log,
@@ -121,15 +138,21 @@ dq_model as (
     (ls.dq_count >= 2 and ss.dq_count >= 3) as seasonal,
     case when ls.dq_count >= 2 and ss.dq_count >= 3 then ls.dq_median else la.dq_median end as expected,
     case when ls.dq_count >= 2 and ss.dq_count >= 3 then 1.0483 * ss.dq_median else 1.0483 * sa.dq_median end as scale,
-    case when ls.dq_count >= 2 and ss.dq_count >= 3 then ls.dq_count else la.dq_count end as level_count
+    case when ls.dq_count >= 2 and ss.dq_count >= 3 then ls.dq_count else la.dq_count end as level_count,
+    case when not g.dq_trend then 0.0
+         when ls.dq_count >= 2 and ss.dq_count >= 3 then sp.dist_season * sp.dist_season / nullif(sd.ss_season, 0)
+         else sp.dist_all * sp.dist_all / nullif(sp.ss_all, 0) end as trend_var
     {%- else %}
     false as seasonal,
     la.dq_median as expected,
     1.0483 * sa.dq_median as scale,
-    la.dq_count as level_count
+    la.dq_count as level_count,
+    case when not g.dq_trend then 0.0 else sp.dist_all * sp.dist_all / nullif(sp.ss_all, 0) end as trend_var
     {%- endif %}
   from dq_targets g
   left join dq_count c on c.series_id = g.series_id and c.target_t = g.t
+  left join dq_spread sd on sd.series_id = g.series_id and sd.target_t = g.t
+  left join dq_spread_all sp on sp.series_id = g.series_id and sp.target_t = g.t
   left join dq_level la on la.series_id = g.series_id and la.target_t = g.t and la.kind = 'A'
   left join dq_scale sa on sa.series_id = g.series_id and sa.target_t = g.t and sa.kind = 'A'
   {%- if seasonal %}
@@ -139,7 +162,7 @@ dq_model as (
 ),
 dq_band as (
   select m.*,
-    {{ cfg.sensitivity }} * m.scale * sqrt(1.0 + 1.571 / m.level_count) as half_width,
+    {{ cfg.sensitivity }} * m.scale * sqrt(1.0 + 1.571 / m.level_count + coalesce(m.trend_var, 0)) as half_width,
     (m.training_count < {{ cfg.min_training_buckets | int }} or m.expected is null or m.scale is null) as training
   from dq_model m
 )

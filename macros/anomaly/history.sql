@@ -42,26 +42,27 @@
              ('evaluated_at', dbt.type_timestamp())]) }}
 {% endmacro %}
 
+{#- Create the tables that do not exist yet (the on-run-start hook creates them all; this covers a run
+    without it). -#}
 {% macro anomaly_ensure_tables(relations) %}
-  {%- for kind, relation in relations.items() -%}
+  {%- for kind, relation in relations.items() if adapter.get_relation(relation.database, relation.schema, relation.identifier) is none -%}
     {%- set cols = dataplex_dq.anomaly_result_columns() if kind == 'result' else dataplex_dq.anomaly_history_columns() -%}
     {%- set defs = [] -%}
     {%- for name, type in cols -%}{%- do defs.append(name ~ ' ' ~ type) -%}{%- endfor -%}
-    {%- do run_query(dataplex_dq.anomaly_create_table_sql(relation, defs, kind)) -%}
+    {%- for statement in dataplex_dq.anomaly_create_table_sql(relation, defs, kind) -%}{%- do run_query(statement) -%}{%- endfor -%}
   {%- endfor -%}
 {% endmacro %}
 
 {% macro anomaly_create_table_sql(relation, defs, kind) %}{{ return(adapter.dispatch('anomaly_create_table_sql', 'dataplex_dq')(relation, defs, kind)) }}{% endmacro %}
+{#- The statements creating one table (a list). -#}
 {% macro default__anomaly_create_table_sql(relation, defs, kind) -%}
-  {{- return("create table if not exists " ~ relation ~ " (" ~ (defs | join(', ')) ~ ")") -}}
-{%- endmacro %}
-{% macro postgres__anomaly_create_table_sql(relation, defs, kind) -%}
   {#- the target schema may not exist yet when no model of the project was built in it -#}
-  {{- return("create schema if not exists " ~ adapter.quote(relation.schema) ~ "; create table if not exists " ~ relation ~ " (" ~ (defs | join(', ')) ~ ")") -}}
+  {{- return(["create schema if not exists " ~ adapter.quote(relation.schema),
+              "create table if not exists " ~ relation ~ " (" ~ (defs | join(', ')) ~ ")"]) -}}
 {%- endmacro %}
 {% macro bigquery__anomaly_create_table_sql(relation, defs, kind) -%}
-  {#- partitioned like the results table: BI reads recent verdicts -#}
-  {{- return("create table if not exists " ~ relation ~ " (" ~ (defs | join(', ')) ~ ")" ~ (" partition by date(evaluated_at)" if kind == 'result' else "")) -}}
+  {#- the dataset exists (dbt's target); the verdicts are partitioned like the results table -#}
+  {{- return(["create table if not exists " ~ relation ~ " (" ~ (defs | join(', ')) ~ ")" ~ (" partition by date(evaluated_at)" if kind == 'result' else "")]) -}}
 {%- endmacro %}
 
 {#- Seconds since 1970-01-01 of a DATE / TIMESTAMP / DATETIME expression, as a double (naive
@@ -111,4 +112,21 @@
       'zero_fraction': "avg(case when " ~ col ~ " = 0 then 1.0 else 0.0 end)",
   } -%}
   {{ return("cast(" ~ exprs[metric] ~ " as " ~ d ~ ")") }}
+{% endmacro %}
+
+{#- on-run-start (dbt_project.yml): create the four tables once, before any test runs, when the project
+    has anomaly checks; tests running in parallel threads would otherwise race to create them. -#}
+{% macro anomaly_on_run_start() %}
+  {%- if not dataplex_dq.anomaly_is_run() -%}{{ return('') }}{%- endif -%}
+  {%- set found = [] -%}
+  {%- for node in graph.nodes.values() | selectattr('resource_type', 'equalto', 'test') -%}
+    {%- set meta = node.get('test_metadata') or {} -%}
+    {%- if meta.get('namespace') == 'dataplex_dq' and meta.get('name') in ['anomaly_detection', 'data_quality_scan'] -%}
+      {%- do found.append(node.unique_id) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if found | length > 0 -%}
+    {%- do dataplex_dq.anomaly_ensure_tables(dataplex_dq.anomaly_relations()) -%}
+  {%- endif -%}
+  {{ return('') }}
 {% endmacro %}
