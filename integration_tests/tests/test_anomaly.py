@@ -152,7 +152,10 @@ def anomaly_build(request, tmp_path_factory):
     second = project.run("test", "--select", "ad_orders", "ad_jobs")
     assert second.returncode == 1, second.output  # two anomalies fail the orders test
     schema = target_schema(target, project.env)
-    q = (lambda name: f'"{schema}"."{name}"')
+    if target == "bigquery":
+        q = (lambda name: f"`{project.env['DBT_BQ_PROJECT']}`.`{schema}`.`{name}`")
+    else:
+        q = (lambda name: f'"{schema}"."{name}"')
     with Db(target, project.env) as db:
         out = {
             "project": project, "first": first, "second": second, "target": target,
@@ -269,7 +272,7 @@ def bad_declarations(tmp_path_factory):
         "version: 2\nseeds:\n  - name: ad_bad\n    config: {column_types: {id: integer, amount: integer, name: varchar, created_on: date}}\n"
         "    data_tests:\n" + tests + "\n"
         "  - name: ad_meta_only\n    config: {meta: {dataplex_dq: {anomaly_detection: {volume: {}}}}}\n"
-        "    data_tests:\n      - dataplex_dq.non_null_expectation: {name: meta-not-run, arguments: {column: id}}\n")
+        "    data_tests:\n      - dataplex_dq.table_condition_expectation: {name: meta-not-run, arguments: {sql_expression: 'count(*) > 0'}}\n")
     (proj / "dbt_project.yml").write_text("name: anomaly_bad\nversion: '1.0'\nconfig-version: 2\nprofile: dataplex_dq_integration_tests\n")
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     project = DbtProject(proj, INTEGRATION_DIR, root / "target", {"DBT_DUCKDB_PATH": str(root / "bad.duckdb")})

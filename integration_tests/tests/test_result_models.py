@@ -22,6 +22,7 @@ RESULT_MODELS = [
     "dq_column_scores",
     "dq_column_dimension_scores",
     "dq_latest_scores",
+    "dq_anomaly_verdicts",
 ]
 
 ORDERS, CUSTOMERS = "model.shop.orders", "model.shop.customers"
