@@ -95,7 +95,8 @@
 {% endmacro %}
 
 {#- The columns of the metrics contract for one rule, in order: a list of (SQL expression, type, name);
-    the column is `cast(expression as type)` (type none: the expression as is). -#}
+    the column is `cast(expression as type)` (type none: the expression as is). The last three carry an
+    incremental scan's window (macros/incremental.sql): field and bounds as text, NULL without one. -#}
 {% macro metrics_columns(rule, ctx, m) %}
   {%- set s = dbt.type_string() -%}
   {%- set b = dbt.type_bigint() -%}
@@ -128,9 +129,12 @@
       (lit(tojson(dataplex_dq.rule_proto_dict(rule))), s, "rule_spec"),
       ((lit(tojson(rule.attributes)) if rule.attributes else "null"), s, "rule_attributes"),
       ((lit(tojson(dataplex_dq.debug_queries_sql(rule, ctx))) if rule.debug_queries else "null"), s, "debug_queries_sql"),
-      ((lit(ctx.row_filter) if ctx.row_filter else "null"), s, "scope_row_filter"),
+      ((lit(ctx.declared_row_filter) if ctx.get('declared_row_filter') else "null") if 'declared_row_filter' in ctx else ((lit(ctx.row_filter) if ctx.row_filter else "null")), s, "scope_row_filter"),
       ((ctx.sampling_percent if ctx.sampling_percent else "null"), d, "scope_sampling_percent"),
       (dataplex_dq.current_timestamp_utc(), none, "evaluated_at"),
+      ((lit(ctx.incremental.field) if ctx.get('incremental') else "null"), s, "incremental_field"),
+      ((lit(ctx.incremental.start) if ctx.get('incremental') and ctx.incremental.start is not none else "null"), s, "incremental_start"),
+      ((lit(ctx.incremental.end) if ctx.get('incremental') and ctx.incremental.end is not none else "null"), s, "incremental_end"),
   ] -%}
   {{ return(cols) }}
 {% endmacro %}

@@ -33,7 +33,7 @@
     {{ dataplex_dq.raise_rule_error(where, none, "the test is not attached to a model, seed, snapshot or source") }}
   {%- endif -%}
   {%- set settings = dataplex_dq.data_source_settings(source_node) -%}
-  {{ dataplex_dq.validate_scope_settings(settings, where, dataplex_dq.anomaly_scope_keys()) }}
+  {{ dataplex_dq.validate_scope_settings(settings, where, dataplex_dq.anomaly_scope_keys() + dataplex_dq.lifecycle_setting_keys()) }}
   {{ dataplex_dq.anomaly_require_runner(source_node, settings, where) }}
   {{ dataplex_dq.validate_rules_of_source(source_node, node, rule, where) }}
 
@@ -42,9 +42,13 @@
     {%- set data_type = dataplex_dq.checked_column_type(rule, source_node, where) -%}
   {%- endif -%}
 
+  {#- incremental scans (macros/incremental.sql): the window joins the row filter of the scope -#}
+  {%- set window = dataplex_dq.incremental_window(source_node, settings, where) -%}
   {%- set ctx = {
       'from_sql': model,
-      'row_filter': settings.get('row_filter'),
+      'row_filter': dataplex_dq.scope_filter_with_window(settings.get('row_filter'), window),
+      'declared_row_filter': settings.get('row_filter'),
+      'incremental': window,
       'sampling_percent': settings.get('sampling_percent'),
       'data_type': data_type,
       'test_unique_id': node.unique_id,

@@ -148,7 +148,7 @@
   {%- set source = dataplex_dq.describe_source(source_node, model) -%}
   {%- set scan_where = {'source': source, 'rule': node.name, 'test': 'dataplex_dq.data_quality_scan',
                         'label': "data_quality_scan '" ~ node.name ~ "'"} -%}
-  {%- set scan_keys = ['rules', 'row_filter', 'sampling_percent', 'post_scan_actions', 'catalog_publishing_enabled', 'anomaly_detection'] -%}
+  {%- set scan_keys = ['rules', 'row_filter', 'sampling_percent', 'post_scan_actions', 'catalog_publishing_enabled', 'anomaly_detection', 'incremental_field', 'incremental_lookback'] -%}
   {%- for key in unknown_args -%}
     {{ dataplex_dq.raise_rule_error(scan_where, key, "unknown argument; dataplex_dq.data_quality_scan takes a DataQualitySpec: " ~ (scan_keys | join(', ')) ~ " (snake_case or camelCase)") }}
   {%- endfor -%}
@@ -161,14 +161,14 @@
 
   {#- scan-level settings: the scan's own, else the data source's meta.dataplex_dq -#}
   {%- set given = {} -%}
-  {%- for key in ['row_filter', 'sampling_percent', 'post_scan_actions'] -%}
+  {%- for key in ['row_filter', 'sampling_percent', 'post_scan_actions', 'incremental_field', 'incremental_lookback', 'catalog_publishing_enabled'] -%}
     {%- set v = dataplex_dq._scan_get(args, key, scan_where, '') -%}
     {%- if v is not none -%}{%- do given.update({key: v}) -%}{%- endif -%}
   {%- endfor -%}
-  {{ dataplex_dq.validate_scope_settings(given, scan_where, ['row_filter', 'sampling_percent', 'post_scan_actions']) }}
+  {{ dataplex_dq.validate_scope_settings(given, scan_where, ['row_filter', 'sampling_percent', 'post_scan_actions'] + dataplex_dq.lifecycle_setting_keys()) }}
   {{ dataplex_dq.validate_post_scan_actions(given.get('post_scan_actions'), scan_where) }}
   {%- set meta_settings = dataplex_dq.data_source_settings(source_node) -%}
-  {{ dataplex_dq.validate_scope_settings(meta_settings, scan_where, dataplex_dq.anomaly_scope_keys()) }}
+  {{ dataplex_dq.validate_scope_settings(meta_settings, scan_where, dataplex_dq.anomaly_scope_keys() + dataplex_dq.lifecycle_setting_keys()) }}
   {%- set row_filter = given.get('row_filter') if 'row_filter' in given else meta_settings.get('row_filter') -%}
   {%- set sampling_percent = given.get('sampling_percent') if 'sampling_percent' in given else meta_settings.get('sampling_percent') -%}
 
@@ -218,9 +218,18 @@
     {%- endif -%}
   {%- endfor -%}
 
+  {#- incremental scans (macros/incremental.sql): the scan's own field/lookback, else the data source's -#}
+  {%- set window_settings = {} -%}
+  {%- for key in ['incremental_field', 'incremental_lookback'] -%}
+    {%- set v = given.get(key) if key in given else dataplex_dq.setting_value(meta_settings, key) -%}
+    {%- if v is not none -%}{%- do window_settings.update({key: v}) -%}{%- endif -%}
+  {%- endfor -%}
+  {%- set window = dataplex_dq.incremental_window(source_node, window_settings, scan_where, state.types) -%}
   {%- set ctx = {
       'from_sql': model,
-      'row_filter': row_filter,
+      'row_filter': dataplex_dq.scope_filter_with_window(row_filter, window),
+      'declared_row_filter': row_filter,
+      'incremental': window,
       'sampling_percent': sampling_percent,
       'test_unique_id': node.unique_id,
       'source_unique_id': source_node.unique_id,

@@ -180,14 +180,18 @@
 {% endmacro %}
 
 {#- Scan-level settings of a data source (meta.dataplex_dq, or a scan test's arguments). -#}
+{#- Settings of the scan lifecycle (incremental scans, catalog publishing; macros/incremental.sql,
+    python/dataplex_dq/catalog.py), accepted in meta.dataplex_dq and the scan's arguments, either casing. -#}
+{% macro lifecycle_setting_keys() %}
+  {{ return(['incremental_field', 'incrementalField', 'incremental_lookback', 'incrementalLookback', 'catalog_publishing_enabled', 'catalogPublishingEnabled']) }}
+{% endmacro %}
+
 {% macro validate_scope_settings(settings, where, allowed_keys) %}
   {%- if settings is not mapping -%}
     {{ dataplex_dq.raise_rule_error(where, 'meta.dataplex_dq', "must be a mapping") }}
   {%- endif -%}
   {%- for key in settings -%}
-    {%- if key in ['incremental_field', 'incrementalField'] -%}
-      {{ dataplex_dq.raise_rule_error(where, 'meta.dataplex_dq.' ~ key, "incremental scans are not supported yet in this version of dataplex_dq; remove it (every run scans the whole data source)") }}
-    {%- elif key not in allowed_keys -%}
+    {%- if key not in allowed_keys -%}
       {{ dataplex_dq.raise_rule_error(where, 'meta.dataplex_dq.' ~ key, "unknown setting; allowed: " ~ (allowed_keys | join(', '))) }}
     {%- endif -%}
   {%- endfor -%}

@@ -105,9 +105,12 @@ def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
         "    data_tests:\n"
         "      - dataplex_dq.table_condition_expectation: {name: sampling-out-of-range, arguments: {sql_expression: 'count(*) > 0'}}\n"
         "  - name: checks_incremental\n"
-        "    config: {meta: {dataplex_dq: {incremental_field: created_on, rowfilter: 'id > 1'}}}\n"
+        "    config: {meta: {dataplex_dq: {incremental_field: id}}}\n"
         "    data_tests:\n"
-        "      - dataplex_dq.table_condition_expectation: {name: incremental-not-supported, arguments: {sql_expression: 'count(*) > 0'}}\n"
+        "      - dataplex_dq.table_condition_expectation: {name: incremental-not-a-date, arguments: {sql_expression: 'count(*) > 0'}}\n"
+        "      - dataplex_dq.data_quality_scan:\n"
+        "          name: incremental-scan-bad-lookback\n"
+        "          arguments: {incrementalField: created_on, incrementalLookback: 'two days', rules: [{nonNullExpectation: {}, column: id}]}\n"
     )
     return DbtProject(proj, INTEGRATION_DIR, tmp_path / "target", {"DBT_DUCKDB_PATH": str(tmp_path / "v.duckdb")})
 
@@ -154,5 +157,9 @@ def test_scan_settings_are_checked(compiled):
     _, results = compiled
     msg = results["sampling-out-of-range"]["message"]
     assert "seed 'checks_meta'" in msg and "field 'sampling_percent'" in msg and "between 0 and 100, got 150" in msg
-    msg = results["incremental-not-supported"]["message"]
-    assert "seed 'checks_incremental'" in msg and "incremental_field" in msg and "not supported" in msg
+    # SPEC 9: the window's field must be a DATE or TIMESTAMP column, checked at compile time
+    msg = results["incremental-not-a-date"]["message"]
+    assert "seed 'checks_incremental'" in msg and "field 'incremental_field'" in msg
+    assert "column 'id' is INTEGER; an incremental field must be a DATE or TIMESTAMP column" in msg
+    msg = results["incremental-scan-bad-lookback"]["message"]
+    assert "seed 'checks_incremental'" in msg and "field 'incremental_lookback'" in msg and "got two days" in msg

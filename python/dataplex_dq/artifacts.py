@@ -124,7 +124,11 @@ def scan_settings(kwargs: dict[str, Any]) -> dict[str, Any]:
     in the snake_case keys of meta.dataplex_dq. They apply to the scan's rules and override the data
     source's meta.dataplex_dq, as in the macro (macros/scan.sql)."""
     out: dict[str, Any] = {}
-    for key, camel in (("row_filter", "rowFilter"), ("sampling_percent", "samplingPercent"), ("post_scan_actions", "postScanActions")):
+    for key, camel in (
+        ("row_filter", "rowFilter"), ("sampling_percent", "samplingPercent"), ("post_scan_actions", "postScanActions"),
+        ("incremental_field", "incrementalField"), ("incremental_lookback", "incrementalLookback"),
+        ("catalog_publishing_enabled", "catalogPublishingEnabled"),
+    ):
         value = kwargs.get(key) if kwargs.get(key) is not None else kwargs.get(camel)
         if value is not None:
             out[key] = value

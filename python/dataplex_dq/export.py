@@ -64,6 +64,12 @@ class JobContext:
     row_filter: str | None = None
     sampling_percent: float | None = None
     labels: dict[str, str] = field(default_factory=dict)
+    # incremental scans: the window's column and bounds (start exclusive, None on a first job)
+    incremental_field: str | None = None
+    incremental_start: str | None = None
+    incremental_end: str | None = None
+    # outcome of the job's notifications (notify.py), kept in the extension column job_notification_result
+    notification_result: dict[str, Any] | None = None
 
     @property
     def job_id(self) -> str:
@@ -132,15 +138,15 @@ def result_rows(
         "data_quality_job_id": job.job_id,
         "data_quality_job_configuration": {
             "trigger": "ondemand",
-            "incremental": False,
+            "incremental": job.incremental_field is not None,
             "sampling_percent": float(job.sampling_percent) if job.sampling_percent else 100.0,
             "row_filter": job.row_filter,
-            "incremental_column": None,
+            "incremental_column": job.incremental_field,
         },
         "job_labels": job.labels,
         "job_start_time": _iso(job.start_time),
         "job_end_time": _iso(job.end_time),
-        "job_quality_result": {"passed": card.passed, "score": card.score, "incremental_start": None, "incremental_end": None},
+        "job_quality_result": {"passed": card.passed, "score": card.score, "incremental_start": job.incremental_start, "incremental_end": job.incremental_end},
         "job_dimension_result": card.job_dimension_result(),
         "job_rows_scanned": job.rows_scanned,
     }

@@ -300,6 +300,10 @@ class RuleMetrics:
     scope_row_filter: str | None = None
     scope_sampling_percent: float | None = None
     evaluated_at: datetime | None = None
+    # incremental scans (macros/incremental.sql): the window as text; NULL without incremental_field
+    incremental_field: str | None = None
+    incremental_start: str | None = None
+    incremental_end: str | None = None
 
     @classmethod
     def columns(cls) -> tuple[str, ...]:

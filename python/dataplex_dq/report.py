@@ -12,7 +12,7 @@ from typing import Any
 
 from dataplex_dq.anomaly import fill_generated_assets
 from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts
-from dataplex_dq.assemble import build_result, result_to_bytes, result_to_json, row_count_of
+from dataplex_dq.assemble import IncrementalWindow, build_result, result_to_bytes, result_to_json, row_count_of
 from dataplex_dq.declared import (  # noqa: F401  (re-exported: the report and its tests use them)
     RULE_ARGUMENTS,
     SCAN_RULE_TYPES,
@@ -25,6 +25,7 @@ from dataplex_dq.declared import (  # noqa: F401  (re-exported: the report and i
 )
 from dataplex_dq.errors import DataplexDqError, ExportError, StaleArtifactsError
 from dataplex_dq.export import DEFAULT_RESULTS_TABLE, MAX_STATEMENT_CHARS, JobContext, batches, result_rows, write_results
+from dataplex_dq.incremental import job_window
 from dataplex_dq.metrics import RuleIdentity, RuleMetrics, RuleOutcome, RuleStatus, rule_status_from_dbt
 from dataplex_dq.scoring import ScoreCard, score_rules
 from dataplex_dq.warehouse import Warehouse
@@ -206,7 +207,11 @@ def run_report(
             row_count = row_count_of(source_outcomes)
             # per data source: rule names are unique within one data source only
             debug = run_debug_queries(wh, source_outcomes)
-            result = build_result(source_outcomes, card, row_count=row_count, test_order=test_order, debug_results=debug)
+            window = job_window(source_outcomes)
+            result = build_result(
+                source_outcomes, card, row_count=row_count, test_order=test_order, debug_results=debug,
+                incremental=IncrementalWindow(window.field, window.start or "", window.end or "") if window else None,
+            )
             fill_generated_assets(result, source_outcomes)
             times = [artifacts.runs[o.test_unique_id] for o in source_outcomes if o.test_unique_id in artifacts.runs]
             starts = [r.started_at for r in times if r.started_at]
@@ -227,6 +232,9 @@ def run_report(
                 row_filter=settings.get("row_filter"),
                 sampling_percent=settings.get("sampling_percent"),
                 labels={"dbt_project": artifacts.project_name or "", "dbt_target": target or ""},
+                incremental_field=window.field if window else None,
+                incremental_start=window.start if window else None,
+                incremental_end=window.end if window else None,
             )
             rows = result_rows(job, source_outcomes, card, debug)
             job_ids.append(job.job_id)

@@ -59,6 +59,9 @@ def full_row() -> dict[str, object]:
         "scope_row_filter": "status != 'test'",
         "scope_sampling_percent": None,
         "evaluated_at": datetime(2024, 5, 1, 12, 0, tzinfo=UTC),
+        "incremental_field": "updated_at",
+        "incremental_start": "2024-04-30 00:00:00",
+        "incremental_end": "2024-05-01 00:00:00",
     }
 
 
@@ -69,8 +72,8 @@ def test_columns_follow_the_contract_order() -> None:
         "dq_data_source",
         "rule_index",
     )
-    assert RuleMetrics.columns()[-1] == "evaluated_at"
-    assert len(RuleMetrics.columns()) == 27
+    assert RuleMetrics.columns()[-4:] == ("evaluated_at", "incremental_field", "incremental_start", "incremental_end")
+    assert len(RuleMetrics.columns()) == 30
     assert tuple(full_row()) == RuleMetrics.columns()
 
 
