@@ -45,7 +45,7 @@ test-duckdb: venv
 
 # Rewrite integration_tests/golden/bigquery/ from the SQL compiled now (review the diff after).
 golden: venv emulator
-	DATAPLEX_DQ_UPDATE_GOLDEN=1 DATAPLEX_DQ_SKIP_POSTGRES=1 $(WITH_SERVICES) $(PY) -m pytest integration_tests/tests/test_bigquery_sql.py -q
+	DATAPLEX_DQ_UPDATE_GOLDEN=1 DATAPLEX_DQ_SKIP_POSTGRES=1 $(WITH_SERVICES) $(PY) -m pytest integration_tests/tests/test_bigquery_sql.py "integration_tests/tests/test_post_scan_actions.py::test_bigquery_catalog_sql_golden" -q
 
 demo: venv
 	$(PY) demo/run_demo.py

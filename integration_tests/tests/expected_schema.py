@@ -64,6 +64,7 @@ RESULTS_SCHEMA: list[tuple[str, Any]] = [
     ("dbt_invocation_id", S),
     ("dbt_test_unique_id", S),
     ("dbt_node_unique_id", S),
+    ("job_notification_result", J),
 ]
 
 # BigQuery's REST API reports the legacy names of some types.

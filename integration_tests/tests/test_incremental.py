@@ -150,8 +150,8 @@ def incremental_runs(dbt_target, tmp_path_factory):
             (proj / "seeds" / "inc_events.csv").write_text(_csv(ROUND_ROWS[n]))
             (proj / "seeds" / "inc_scan_events.csv").write_text(_csv(SCAN_ROUND_ROWS[n]))
             res = run_dataplex_dq(
-                # this project's nodes only (not the package's result models): faster, same scans
-                "build", "--select", "package:incremental", "--project-dir", str(proj), "--profiles-dir", str(INTEGRATION_DIR),
+                # this project's nodes and the results table only (not the package's result models)
+                "build", "--select", "package:incremental", "dataplex_dq_results", "--project-dir", str(proj), "--profiles-dir", str(INTEGRATION_DIR),
                 "--target", dbt_target, "--target-path", str(tmp / "target"),
                 env={**env, "DBT_LOG_PATH": str(tmp / "logs")}, cwd=proj,
             )

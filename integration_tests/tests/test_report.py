@@ -27,6 +27,7 @@ EXPORT_COLUMNS = [
     "rule_assertion_row_count", "debug_queries",
     "rule_suspended", "rule_attributes", "rule_status", "rule_message", "rule_statistic_value",
     "job_row_weighted_score", "dbt_invocation_id", "dbt_test_unique_id", "dbt_node_unique_id",
+    "job_notification_result",
 ]
 
 

@@ -45,6 +45,7 @@
     ('dbt_invocation_id', string),
     ('dbt_test_unique_id', string),
     ('dbt_node_unique_id', string),
+    ('job_notification_result', json),
   ]) }}
 {% endmacro %}
 

@@ -50,6 +50,12 @@ def print_summary(report, console: Console) -> None:  # type: ignore[no-untyped-
     console.print(table)
     if report.export_relation and not report.export_error:
         console.print(f"Exported {report.export_rows} rows to {report.export_relation}.")
+    for relation, rows in getattr(report, "tables_written", []):  # post_scan_actions.bigquery_export
+        console.print(f"Exported {rows} rows to {relation} (bigquery_export).")
+    from dataplex_dq.actions import outcome_lines
+
+    for style, line in outcome_lines(report):
+        console.print(f"[{style}]{line}[/{style}]")
     if report.sources:
         console.print(f"Results written to {report.sources[0].json_path.parent}/ (*.json, *.pb).")
     for w in report.warnings:
@@ -61,6 +67,8 @@ def print_summary(report, console: Console) -> None:  # type: ignore[no-untyped-
                 console.print(f"[red]{o.status.lower()}:[/red] {s.data_source.label} rule '{o.rule_name}': {' '.join(x.strip() for x in first)}")
     if report.export_error:
         console.print(f"[red]export failed:[/red] {report.export_error}")
+    for err in getattr(report, "action_errors", []):
+        console.print(f"[red]post-scan action failed:[/red] {err}")
 
 
 def exit_code(report, fail_on_rule_failure: bool) -> int:  # type: ignore[no-untyped-def]

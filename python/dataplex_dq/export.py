@@ -186,6 +186,9 @@ def result_rows(
                 "dbt_invocation_id": job.invocation_id,
                 "dbt_test_unique_id": o.test_unique_id,
                 "dbt_node_unique_id": job.data_source_id,
+                # extension column (issue 11): outcome of the job's notification_report, NULL when none is set;
+                # {"state": SUCCEEDED|FAILED|SKIPPED, "message", "triggers": [...], "emails": [...], "webhook": bool}
+                "job_notification_result": job.notification_result,
             }
         )
     return rows

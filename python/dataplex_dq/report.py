@@ -12,6 +12,7 @@ from typing import Any
 
 from dataplex_dq.anomaly import fill_generated_assets
 from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts
+from dataplex_dq.actions import run_post_scan_actions
 from dataplex_dq.assemble import IncrementalWindow, build_result, result_to_bytes, result_to_json, row_count_of
 from dataplex_dq.declared import (  # noqa: F401  (re-exported: the report and its tests use them)
     RULE_ARGUMENTS,
@@ -128,6 +129,13 @@ class SourceReport:
     card: ScoreCard
     json_path: Path
     pb_path: Path
+    # the job's export rows and proto, and the outcomes of its post-scan actions (actions.py)
+    job: JobContext | None = None
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    result: Any = None
+    export_result: Any = None
+    notification: Any = None
+    catalog: Any = None
 
 
 @dataclass
@@ -140,6 +148,9 @@ class Report:
     export_error: str | None = None
     warnings: list[str] = field(default_factory=list)
     html_path: Path | None = None
+    default_relation: Any = None
+    tables_written: list[tuple[str, int]] = field(default_factory=list)  # extra exports: (relation, rows)
+    action_errors: list[str] = field(default_factory=list)  # failed post-scan actions (exit 2)
 
     @property
     def any_rule_failed(self) -> bool:
@@ -147,7 +158,7 @@ class Report:
 
     @property
     def has_errors(self) -> bool:
-        return any(s.card.has_errors for s in self.sources) or self.export_error is not None
+        return any(s.card.has_errors for s in self.sources) or self.export_error is not None or bool(self.action_errors)
 
 
 def _safe_file_name(text: str) -> str:
@@ -199,7 +210,6 @@ def run_report(
         for o in outcomes:
             by_source[o.data_source or "unknown"].append(o)
         default_rows: list[dict[str, Any]] = []
-        extra_exports: dict[str, list[dict[str, Any]]] = defaultdict(list)
         job_ids: list[str] = []
         for source_id, source_outcomes in by_source.items():
             source = artifacts.data_sources.get(source_id) or DataSource(source_id, source_id, "unknown", None, None, None, None)
@@ -239,32 +249,48 @@ def run_report(
             rows = result_rows(job, source_outcomes, card, debug)
             job_ids.append(job.job_id)
             default_rows.extend(rows)
-            actions = settings.get("post_scan_actions") or {}
-            override = (actions.get("bigquery_export") or actions.get("bigqueryExport") or {}).get("results_table") if isinstance(actions, dict) else None
-            if override:
-                extra_exports[override].extend(rows)
-            if isinstance(actions, dict) and (actions.get("notification_report") or actions.get("notificationReport")):
-                report.warnings.append(f"{source.label}: notification_report is not supported yet; no email was sent")
             base = _safe_file_name(source_id)
             json_path, pb_path = out_dir / f"{base}.json", out_dir / f"{base}.pb"
             json_path.write_text(result_to_json(result) + "\n")
             pb_path.write_bytes(result_to_bytes(result))
-            report.sources.append(SourceReport(source, source_outcomes, card, json_path, pb_path))
+            report.sources.append(SourceReport(source, source_outcomes, card, json_path, pb_path, job=job, rows=rows, result=result))
 
         if export and default_rows:
             try:
                 relation = _results_relation(wh, artifacts.results_model, None)
                 report.export_relation = str(relation)
+                report.default_relation = relation
                 write_results(wh, relation, default_rows, job_ids)
                 report.export_rows = len(default_rows)
-                for override, rows in extra_exports.items():
-                    extra = _results_relation(wh, {}, override)
-                    write_results(wh, extra, rows, sorted({r["data_quality_job_id"] for r in rows}))
             except ExportError as exc:
                 report.export_error = str(exc)
+        # post-scan actions after the export (actions.py); their outcomes go into the protos
+        run_post_scan_actions(
+            wh, report, export=export, relation_of=lambda table: _results_relation(wh, {}, table),
+            project=artifacts.project_name, target=target,
+        )
+        for s in report.sources:
+            if with_action_results(s):
+                s.json_path.write_text(result_to_json(s.result) + "\n")
+                s.pb_path.write_bytes(result_to_bytes(s.result))
         if html is not None:
             from dataplex_dq.html_data import write_html_report
 
             results = _results_relation(wh, artifacts.results_model, None)
             report.html_path = write_html_report(wh, report, results, html, target_path=target_path, project=artifacts.project_name, target=target)
     return report
+
+
+def with_action_results(s: SourceReport) -> bool:
+    """Put the outcomes of a source's post-scan actions into its DataQualityResult (the proto has
+    fields for the BigQuery export and catalog publishing, none for notifications); True when set."""
+    if s.result is None:
+        return False
+    if s.export_result is not None:
+        out = s.result.post_scan_actions_result.bigquery_export_result
+        out.state = type(out).State.Value(s.export_result.state)
+        out.message = s.export_result.message
+    if s.catalog is not None:
+        status = s.result.catalog_publishing_status
+        status.state = type(status).State.Value(s.catalog.state)
+    return s.export_result is not None or s.catalog is not None

@@ -112,6 +112,15 @@ class Warehouse:
 
     def commit(self) -> None:
         try:
+            conn = self.adapter.connections.get_if_exists()
+            if conn is not None and not getattr(conn, "transaction_open", True):
+                # dbt's bookkeeping says no transaction (after `dataplex-dq build` ran dbt in this
+                # process, PostgreSQL's connection can be in that state) while the driver has one open:
+                # commit it on the driver (psycopg2 reports it), else there is nothing to commit.
+                status = getattr(getattr(conn, "handle", None), "get_transaction_status", None)
+                if status is not None and status() != 0:
+                    conn.handle.commit()
+                return
             self.adapter.commit_if_has_connection()
         except Exception as exc:
             raise WarehouseError(f"commit failed on {self.adapter_type}: {exc}") from exc
