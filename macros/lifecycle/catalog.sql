@@ -20,13 +20,12 @@
 {% macro duckdb__catalog_table_info(relation) %}
   {%- set where -%}
     database_name = {{ dataplex_dq.string_literal(relation.database) }} and schema_name = {{ dataplex_dq.string_literal(relation.schema) }}
-    and table_name = {{ dataplex_dq.string_literal(relation.identifier) }}
   {%- endset -%}
   {%- set sql -%}
     select 'table' as kind, comment, (select readonly from duckdb_databases() d where d.database_name = t.database_name) as readonly
-    from duckdb_tables() t where {{ where }}
+    from duckdb_tables() t where {{ where }} and table_name = {{ dataplex_dq.string_literal(relation.identifier) }}
     union all
-    select 'view', comment, false from duckdb_views() where {{ where }}
+    select 'view', comment, false from duckdb_views() where {{ where }} and view_name = {{ dataplex_dq.string_literal(relation.identifier) }}
   {%- endset -%}
   {%- set rows = run_query(sql).rows -%}
   {%- if rows | length == 0 -%}{{ return({'kind': 'missing', 'comment': none, 'alterable': false, 'reason': 'no such table'}) }}{%- endif -%}

@@ -87,7 +87,7 @@ def publish(wh: Any, relation: Any, score: float | None, passed: bool, job_id: s
         wh.macro("catalog_publish", relation=relation, comment=comment, labels=labels)
         wh.commit()
     except Exception as exc:  # any adapter/driver error: reported as FAILED, never fatal
-        text = str(exc).strip().splitlines()
-        return CatalogOutcome("FAILED", f"{relation}: {text[0] if text else type(exc).__name__}")
+        text = " ".join(x.strip() for x in str(exc).splitlines() if x.strip())
+        return CatalogOutcome("FAILED", f"{relation}: {text[:500] or type(exc).__name__}")
     what = "labels and description" if wh.adapter_type == "bigquery" else "table comment"
     return CatalogOutcome("SUCCEEDED", f"published score and pass/fail in the {what} of {relation}")
