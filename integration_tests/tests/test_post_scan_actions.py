@@ -336,12 +336,14 @@ def test_smtp_failure_keeps_results_and_exits_2(actions_run, case):
     assert outcome["webhook"] is True  # the webhook still got its message
 
 
-def test_bigquery_catalog_sql_golden(bigquery_build, tmp_path):
+def test_bigquery_catalog_sql_golden(tmp_path):
     """The emulator keeps no table labels or descriptions set by ALTER TABLE SET OPTIONS, so the BigQuery
     publishing statement is rendered by the package's macro for a BigQuery target and checked: it parses
     as BigQuery SQL (sqlglot) and matches the golden file."""
-    env = bigquery_build.env
+    require_target("bigquery")
+    env = target_env("bigquery", tmp_path, "dq_catalog")
     project = DbtProject(INTEGRATION_DIR, INTEGRATION_DIR, tmp_path / "target", env, target="bigquery")
+    assert project.run("deps").returncode == 0
     args = {"comment": "Orders table.\n[dataplex-dq] data quality score 66.67, passed false, job 7c9e6679-7425-40de-944b-e07fc1f90ae7, 2026-01-02 03:04:05 UTC",
             "labels": {"team": "sales", "dataplex-dq-score": "66_67", "dataplex-dq-passed": "false", "dataplex-dq-job": "7c9e6679-7425-40de-944b-e07fc1f90ae7"}}
     res = project.run("run-operation", "render_catalog_sql", "--args", json.dumps(args), "--log-format", "json", check=False)
