@@ -37,5 +37,8 @@ select
   cast('[{"description": "rows at or above the max, and the largest qty", "sql_statement": "select count(*) as at_or_above_max, max(qty) as max_qty from (select * from `dq-local`.`dq_it`.`dq_numbers`) where qty >= 20"}]' as string) as debug_queries_sql,
   cast(null as string) as scope_row_filter,
   cast(null as float64) as scope_sampling_percent,
-  current_timestamp() as evaluated_at
+  current_timestamp() as evaluated_at,
+  cast(null as string) as incremental_field,
+  cast(null as string) as incremental_start,
+  cast(null as string) as incremental_end
 from dq_counts

@@ -36,6 +36,7 @@ create table `dq-local`.`dq_it`.`dataplex_dq_results` (
   job_row_weighted_score FLOAT64,
   dbt_invocation_id STRING,
   dbt_test_unique_id STRING,
-  dbt_node_unique_id STRING
+  dbt_node_unique_id STRING,
+  job_notification_result JSON
 )
 partition by date(job_start_time)

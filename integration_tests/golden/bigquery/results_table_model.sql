@@ -50,6 +50,7 @@ select
   cast(null as FLOAT64) as job_row_weighted_score,
   cast(null as STRING) as dbt_invocation_id,
   cast(null as STRING) as dbt_test_unique_id,
-  cast(null as STRING) as dbt_node_unique_id
+  cast(null as STRING) as dbt_node_unique_id,
+  cast(null as JSON) as job_notification_result
 limit 0
     );

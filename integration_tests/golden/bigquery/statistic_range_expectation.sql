@@ -33,5 +33,8 @@ select
   cast(null as string) as debug_queries_sql,
   cast(null as string) as scope_row_filter,
   cast(null as float64) as scope_sampling_percent,
-  current_timestamp() as evaluated_at
+  current_timestamp() as evaluated_at,
+  cast(null as string) as incremental_field,
+  cast(null as string) as incremental_start,
+  cast(null as string) as incremental_end
 from dq_counts
