@@ -66,6 +66,15 @@ SCAN_SETTINGS: tuple[str, ...] = tuple(f.name for f in DataQualitySpec.DESCRIPTO
 
 _WRAPPER_KEYS = ("data_quality_spec", "dataQualitySpec")
 
+# Fields of Google's current API that the given proto lacks and dataplex_dq does not support: a clear
+# error rather than "unknown field" (message name, snake_case field) -> why.
+_UNSUPPORTED = {
+    ("DataQualitySpec", "filter"): "Dataplex's rule filter (run a subset of the rules) is not supported; remove it and keep the rules you want",
+    ("DataQualitySpec", "enable_catalog_based_rules"): "rules from Knowledge Catalog aspects are not supported; list the rules in `rules`",
+}
+# Output-only fields a `gcloud ... describe` may print inside the spec: dropped.
+_OUTPUT_ONLY = {("DataQualityRule", "rule_source")}
+
 # Fields of a DataScan resource (REST / gcloud describe, and Terraform's google_dataplex_datascan),
 # by snake_case name, with what import does with them. `data` and `execution_spec` are mapped.
 _DATASCAN_IGNORED = frozenset({
@@ -245,6 +254,12 @@ def normalize_message(value: Any, desc: _descriptor.Descriptor, path: str = "") 
         f = fields.get(key)
         if f is None and is_rule and _snake(key) in RULE_EXTENSIONS:
             name, v = _snake(key), _attributes(item, sub)
+        elif f is None and (desc.name, _snake(key)) in _OUTPUT_ONLY:
+            continue
+        elif f is None and (desc.name, _snake(key)) in _UNSUPPORTED:
+            if item in (None, False, "", [], {}):
+                continue
+            raise SpecError(f"{sub}: {_UNSUPPORTED[(desc.name, _snake(key))]}")
         elif f is None:
             known = sorted({f.json_name for f in desc.fields} | ({"attributes"} if is_rule else set()))
             close = difflib.get_close_matches(key, known + [f.name for f in desc.fields], n=1)

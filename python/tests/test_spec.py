@@ -161,6 +161,9 @@ def test_spec_to_dict_is_valid_proto_json_in_either_casing():
      "x.yaml: unknown field 'schedule' in the DataScan resource"),
     ({"dataProfileSpec": {"samplingPercent": 10}, "dataQualitySpec": None}, "x.yaml: this DataScan has a dataProfileSpec"),
     (["rules"], "x.yaml: expected a mapping (a DataQualitySpec), got a list"),
+    ({"rules": [{"nonNullExpectation": {}, "column": "a"}], "filter": "name = \"a\""},
+     "x.yaml: filter: Dataplex's rule filter (run a subset of the rules) is not supported"),
+    ({"rules": [], "enableCatalogBasedRules": True}, "x.yaml: enableCatalogBasedRules: rules from Knowledge Catalog aspects are not supported"),
 ])
 def test_errors_are_one_line_and_name_the_field(value, message):
     with pytest.raises(SpecError) as info:
@@ -168,6 +171,11 @@ def test_errors_are_one_line_and_name_the_field(value, message):
     text = str(info.value)
     assert text.startswith(message), text
     assert "\n" not in text
+
+
+def test_output_only_and_false_unsupported_fields_are_dropped():
+    s = parse_spec({"rules": [{"nonNullExpectation": {}, "column": "a", "ruleSource": {"dataplexAspectRuleSource": {}}}], "enableCatalogBasedRules": False})
+    assert s.spec == {"rules": [{"non_null_expectation": {}, "column": "a"}]}
 
 
 def test_file_errors(tmp_path):
