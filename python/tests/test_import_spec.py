@@ -273,7 +273,8 @@ def test_transpiles_googlesql_for_duckdb_and_postgres(tmp_path):
     text = (root / "models" / "schema.yml").read_text()
     assert "sql_statement: SELECT id FROM ${data()} WHERE NOT TRY_CAST(session_id AS BIGINT) IS NULL\n" in text
 
-    root2 = project(tmp_path / "pg", schema=None) if (tmp_path / "pg").mkdir() is None else None
+    (tmp_path / "pg").mkdir()
+    root2 = project(tmp_path / "pg", schema=None)
     result = import_spec(CORPUS / "googlesql_functions.yaml", "orders", dialect="postgres", project_dir=root2)
     # SAFE_CAST cannot be written faithfully for PostgreSQL: reported and left as written
     assert result.sql_problems == [
