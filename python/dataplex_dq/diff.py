@@ -176,6 +176,7 @@ def declared_rule_names(manifest_path: Path) -> dict[str, list[str]] | None:
     as the report names them; None when there is no manifest."""
     from dataplex_dq.artifacts import manifest_rules
     from dataplex_dq.declared import declared_rules
+    from dataplex_dq.spec import RULE_TYPES
 
     if not manifest_path.exists():
         return None
@@ -186,6 +187,8 @@ def declared_rule_names(manifest_path: Path) -> dict[str, list[str]] | None:
     tests, _ = manifest_rules(manifest)
     out: dict[str, list[str]] = {}
     for test in sorted(tests.values(), key=lambda t: t.order):
+        if test.test_name not in RULE_TYPES and test.test_name != "data_quality_scan":
+            continue  # e.g. anomaly_detection: its checks are named at run time
         for _, rule in declared_rules(test):
             if not rule.get("suspended") and test.data_source_id:
                 out.setdefault(test.data_source_id, []).append(str(rule["name"]))

@@ -25,7 +25,7 @@ from dataplex_dq.artifacts import DataSource, RuleTest, manifest_rules
 from dataplex_dq.declared import declared_rules, scan_rule_type
 from dataplex_dq.errors import ArtifactsError, DataplexDqError
 from dataplex_dq.import_spec import yaml_node
-from dataplex_dq.spec import SCAN_SETTINGS, SpecError, normalize_spec, spec_to_dict
+from dataplex_dq.spec import RULE_TYPES, SCAN_SETTINGS, SpecError, normalize_spec, spec_to_dict
 
 
 @dataclass
@@ -55,6 +55,9 @@ def source_spec(source: DataSource, tests: list[RuleTest], nodes: dict[str, Any]
     notes: list[str] = []
     settings = dict(source.settings or {})
     for test in tests:
+        if test.test_name not in RULE_TYPES and test.test_name != "data_quality_scan":
+            notes.append(f"test '{test.name}' ({test.test_name}) has no DataQualitySpec rule type; left out")
+            continue
         where = (nodes.get(test.unique_id) or {}).get("config", {}).get("where")
         raws = test.kwargs.get("rules") if test.test_name == "data_quality_scan" else None
         for index, rule in declared_rules(test):
@@ -71,6 +74,8 @@ def source_spec(source: DataSource, tests: list[RuleTest], nodes: dict[str, Any]
             value = _scan_kwarg(test.kwargs, "catalog_publishing_enabled")
             if value is not None:
                 settings["catalog_publishing_enabled"] = value
+            if _scan_kwarg(test.kwargs, "anomaly_detection") is not None:
+                notes.append(f"data_quality_scan '{test.name}': anomaly_detection has no DataQualitySpec equivalent; left out")
     incremental = settings.get("incremental_field") or settings.get("incrementalField")
     if incremental:
         notes.append(f"incremental_field {incremental!r} is not part of a DataQualitySpec: pass --incremental-field={incremental} to gcloud")
