@@ -47,7 +47,7 @@ from pathlib import Path
 import pytest
 from conftest import drop_target_schemas, require_target, target_env, target_schema
 
-from dbt_harness import INTEGRATION_DIR, Db, DbtProject
+from dbt_harness import INTEGRATION_DIR, Db, DbtProject, run_dataplex_dq
 
 NOW = "2024-03-16"
 WEEKS = [  # Fri .. Thu
@@ -123,7 +123,10 @@ def _project(root: Path, target: str) -> DbtProject:
     (proj / "seeds").mkdir(parents=True)
     (proj / "seeds" / "ad_orders.csv").write_text(_orders_csv())
     (proj / "seeds" / "ad_jobs.csv").write_text("id,amount\n1,5\n2,6\n3,7\n")
-    (proj / "seeds" / "schema.yml").write_text(SCHEMA)
+    schema = SCHEMA
+    if target == "bigquery":  # BigQuery's type names
+        schema = schema.replace(": integer", ": int64").replace(": varchar", ": string")
+    (proj / "seeds" / "schema.yml").write_text(schema)
     (proj / "dbt_project.yml").write_text(textwrap.dedent(f"""\
         name: anomaly_checks
         version: "1.0"
@@ -140,7 +143,7 @@ def _project(root: Path, target: str) -> DbtProject:
 _BUILT: dict[str, dict] = {}
 
 
-@pytest.fixture(scope="module", params=["duckdb", "postgres"])
+@pytest.fixture(scope="module", params=["duckdb", "postgres", "bigquery"])
 def anomaly_build(request, tmp_path_factory):
     target = request.param
     require_target(target)
@@ -171,6 +174,12 @@ def anomaly_build(request, tmp_path_factory):
             if node.get("relation_name"):
                 rels[node["name"]] = node["relation_name"]
         out["metrics"] = {n: db.query(f"select * from {rel} order by rule_index") for n, rel in rels.items()}
+    if target == "duckdb":  # the post-hook on the second run (one target is enough: it reads ordinary metrics rows)
+        out["report"] = run_dataplex_dq(
+            "report", "--project-dir", str(project.project_dir), "--profiles-dir", str(INTEGRATION_DIR),
+            "--target", target, "--target-path", str(project.target_path), env=project.env)
+        with Db(target, project.env) as db:
+            out["exported"] = db.query(f"select rule_name, rule_status, rule_passed, dbt_node_unique_id from {q('dataplex_dq_results')} order by rule_name")
     yield out
     drop_target_schemas(target, project.env)
 
@@ -292,3 +301,24 @@ def test_bad_declaration_is_a_compile_error(bad_declarations, name, fragments):
 def test_meta_declaration_without_a_test_is_an_error(bad_declarations):
     msg = bad_declarations["meta-not-run"]["message"]
     assert "seed 'ad_meta_only'" in msg and "meta.dataplex_dq.anomaly_detection" in msg and "no test runs it" in msg
+
+
+def test_post_hook_reports_training_and_generated_assets(anomaly_build):
+    if anomaly_build["target"] != "duckdb":
+        pytest.skip("the post-hook is checked on DuckDB")
+    report = anomaly_build["report"]
+    assert report.returncode == 1, report.stdout + report.stderr  # two anomalies of severity error
+    assert "+1 training" in report.stdout and "volume-anomaly (anomaly)" in report.stdout
+    target = anomaly_build["project"].target_path / "dataplex_dq"
+    orders = json.loads((target / "seed.anomaly_checks.ad_orders.json").read_text())
+    assets = orders["anomalyDetectionGeneratedAssets"]
+    assert assets["resultTable"] == "dq_anomaly.main.dataplex_dq_anomaly_results"
+    assert assets["volumeIntermediateTable"] == "dq_anomaly.main.dataplex_dq_anomaly_volume"
+    assert orders["score"] == 60.0  # 3 of 5 checks normal
+    assert {d["dimension"]["name"]: d["score"] for d in orders["dimensions"]} == {"COMPLETENESS": 50.0, "CONSISTENCY": 100.0, "FRESHNESS": 100.0, "VOLUME": 0.0}
+    jobs = json.loads((target / "seed.anomaly_checks.ad_jobs.json").read_text())
+    assert [r["rule"]["name"] for r in jobs["rules"]] == ["non-null-id-0"]  # the training check is not in the proto
+    assert jobs["score"] == 100.0
+    exported = {(r["dbt_node_unique_id"], r["rule_name"]): r for r in anomaly_build["exported"]}
+    training = exported[("seed.anomaly_checks.ad_jobs", "volume-anomaly")]
+    assert (training["rule_status"], training["rule_passed"]) == ("TRAINING", None)

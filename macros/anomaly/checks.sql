@@ -149,7 +149,7 @@ dq_agg as (
         {%- endset -%}
         {%- set kind_names = [] -%}
         {%- for c in kind_checks -%}{%- do kind_names.append(lit(c.name)) -%}{%- endfor -%}
-        {%- do statements.append("delete from " ~ rel[kind] ~ " where data_source = " ~ src ~ " and mode = 'bucket' and time_bucket = " ~ lit(cfg.time_bucket) ~ " and check_name in (" ~ (kind_names | join(', ')) ~ ") and t >= " ~ lo ~ " and t <= " ~ T) -%}
+        {%- do statements.append(dataplex_dq.anomaly_delete_sql(rel[kind], "data_source = " ~ src ~ " and mode = 'bucket' and time_bucket = " ~ lit(cfg.time_bucket) ~ " and check_name in (" ~ (kind_names | join(', ')) ~ ") and t >= " ~ lo ~ " and t <= " ~ T)) -%}
         {%- do statements.append("insert into " ~ rel[kind] ~ " (data_source, check_name, column_name, metric, mode, time_bucket, t, season, bucket_start, value, dq_invocation_id, dq_test_unique_id, measured_at)\nselect " ~ src ~ ", x.check_name, x.column_name, x.metric, 'bucket', " ~ lit(cfg.time_bucket) ~ ", x.t, cast(" ~ season ~ " as " ~ dbt.type_int() ~ "), " ~ dataplex_dq.anomaly_timestamp("x.t * " ~ bs ~ " - " ~ shift) ~ ", x.value, " ~ inv ~ ", " ~ test ~ ", " ~ now_sql ~ "\nfrom (\n" ~ measure ~ "\n) x") -%}
       {%- endif -%}
     {%- endfor -%}
@@ -183,7 +183,7 @@ dq_agg as (
           {%- do selects.append("select " ~ name ~ " as check_name, " ~ column ~ " as column_name, " ~ metric ~ " as metric, " ~ value ~ " as value from dq_agg p") -%}
         {%- endfor -%}
         {%- set measure = "__AGG__\n" ~ (selects | join('\nunion all\n')) -%}
-        {%- do statements.append(("delete from " ~ rel[kind] ~ " where data_source = " ~ src ~ " and mode = 'job' and dq_invocation_id = " ~ inv ~ " and check_name in (" ~ (kind_names | join(', ')) ~ ")", kind, kind_names, measure)) -%}
+        {%- do statements.append((dataplex_dq.anomaly_delete_sql(rel[kind], "data_source = " ~ src ~ " and mode = 'job' and dq_invocation_id = " ~ inv ~ " and check_name in (" ~ (kind_names | join(', ')) ~ ")"), kind, kind_names, measure)) -%}
       {%- endif -%}
     {%- endfor -%}
     {#- the aggregate is known only now that every data metric has its alias -#}
@@ -224,7 +224,7 @@ dq_agg as (
       {%- do cases.metric.append(" when " ~ lit(c.name) ~ " then " ~ lit(c.metric)) -%}
     {%- endif -%}
   {%- endfor -%}
-  {%- do statements.append("delete from " ~ rel.result ~ " where dq_invocation_id = " ~ inv ~ " and dq_test_unique_id = " ~ test) -%}
+  {%- do statements.append(dataplex_dq.anomaly_delete_sql(rel.result, "dq_invocation_id = " ~ inv ~ " and dq_test_unique_id = " ~ test)) -%}
   {%- do statements.append("insert into " ~ rel.result ~ " (data_source, dq_test_unique_id, dq_invocation_id, rule_index, check_name, check_kind, column_name, metric, mode, time_bucket, t, bucket_start, value, expected, lower_bound, upper_bound, training_count, training, anomalous, seasonal, sensitivity, evaluated_at)\nselect " ~ src ~ ", " ~ test ~ ", " ~ inv
       ~ ", cast(case v.series_id" ~ (cases.rule_index | join('')) ~ " end as " ~ dbt.type_int() ~ "), v.series_id"
       ~ ", case v.series_id" ~ (cases.check_kind | join('')) ~ " end"

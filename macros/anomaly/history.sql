@@ -61,8 +61,8 @@
               "create table if not exists " ~ relation ~ " (" ~ (defs | join(', ')) ~ ")"]) -}}
 {%- endmacro %}
 {% macro bigquery__anomaly_create_table_sql(relation, defs, kind) -%}
-  {#- the dataset exists (dbt's target); the verdicts are partitioned like the results table -#}
-  {{- return(["create table if not exists " ~ relation ~ " (" ~ (defs | join(', ')) ~ ")" ~ (" partition by date(evaluated_at)" if kind == 'result' else "")]) -}}
+  {#- the dataset exists (dbt's target); no schema statement -#}
+  {{- return(["create table if not exists " ~ relation ~ " (" ~ (defs | join(', ')) ~ ")"]) -}}
 {%- endmacro %}
 
 {#- Seconds since 1970-01-01 of a DATE / TIMESTAMP / DATETIME expression, as a double (naive
@@ -130,3 +130,14 @@
   {%- endif -%}
   {{ return('') }}
 {% endmacro %}
+
+{#- Delete the rows of `relation` matching `condition` (the idempotent half of delete-then-insert). -#}
+{% macro anomaly_delete_sql(relation, condition) %}{{ return(adapter.dispatch('anomaly_delete_sql', 'dataplex_dq')(relation, condition)) }}{% endmacro %}
+{% macro default__anomaly_delete_sql(relation, condition) -%}
+  {{- return("delete from " ~ relation ~ " where " ~ condition) -}}
+{%- endmacro %}
+{% macro bigquery__anomaly_delete_sql(relation, condition) -%}
+  {#- the MERGE form of a delete, as for the results table (bigquery__delete_results_sql): the local
+      BigQuery emulator of the test suite runs MERGE but no DELETE -#}
+  {{- return("merge into " ~ relation ~ " as dq_target\nusing (select 1 as dq_one) as dq_source\non false\nwhen not matched by source and (" ~ condition ~ ") then delete") -}}
+{%- endmacro %}
