@@ -328,7 +328,7 @@ dq_agg as (
     {{ dataplex_dq.raise_rule_error(where, none, "declare anomaly_detection under the model's data_tests, not under column '" ~ column_name ~ "'; data.columns names the columns") }}
   {%- endif -%}
   {%- set settings = dataplex_dq.data_source_settings(source_node) -%}
-  {{ dataplex_dq.validate_scope_settings(settings, where, dataplex_dq.anomaly_scope_keys()) }}
+  {{ dataplex_dq.validate_scope_settings(settings, where, dataplex_dq.anomaly_scope_keys() + dataplex_dq.lifecycle_setting_keys()) }}
   {%- set declared = settings.get('anomaly_detection', settings.get('anomalyDetection')) -%}
   {%- set given = args if args else none -%}
   {%- if given is not none and declared is not none -%}
