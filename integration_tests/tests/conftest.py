@@ -143,7 +143,12 @@ def _build_integration_project(target: str, tmp_path_factory: pytest.TempPathFac
     seconds = time.monotonic() - started
     with Db(target, env) as db:
         metrics = fetch_metrics_rows_from(db, build.manifest)
-    _BUILDS[target] = TargetBuild(target, project, build, metrics, seconds)
+    tb = TargetBuild(target, project, build, metrics, seconds)
+    # what `dbt build` alone left (the project's on-run-end hook), before any `dataplex-dq report`
+    with Db(target, env) as db:
+        tb.extra["hook_rows"] = db.query(f"select * from {tb.relation('dataplex_dq_results')}")
+        tb.extra["hook_job_scores"] = db.query(f"select * from {tb.relation('dq_job_scores')}")
+    _BUILDS[target] = tb
     print(f"\n[dataplex_dq] dbt build of the integration project on {target}: {seconds:.1f}s")
     return _BUILDS[target]
 

@@ -4,6 +4,7 @@ package's macros (macros/results/results_table.sql) on dbt's adapter."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import uuid
@@ -34,8 +35,13 @@ MAX_STATEMENT_CHARS = 900_000  # BigQuery's limit is 1,024K characters per state
 
 
 def job_id(invocation_id: str, data_source_id: str) -> str:
-    """Deterministic job id: the same invocation and data source always give the same id."""
-    return str(uuid.uuid5(JOB_NAMESPACE, f"{invocation_id}/{data_source_id}"))
+    """Deterministic job id: the same invocation and data source always give the same id.
+
+    A version-3 style UUID from the MD5 of ``"<JOB_NAMESPACE>/<invocation>/<data source>"``, so that
+    the on-run-end hook computes the same id in Jinja (dbt offers MD5 there, no SHA-1): the macro
+    ``dataplex_dq.job_id`` (macros/results/on_run_end.sql)."""
+    digest = hashlib.md5(f"{JOB_NAMESPACE}/{invocation_id}/{data_source_id}".encode()).hexdigest()
+    return str(uuid.UUID(hex=digest, version=3))
 
 
 def _iso(ts: datetime | None) -> str | None:

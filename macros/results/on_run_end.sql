@@ -1,0 +1,619 @@
+{#- The on-run-end hook (SPEC 6 and 7 without the Python command): in the user's dbt_project.yml
+
+      on-run-end: "{{ dataplex_dq.on_run_end(results) }}"
+
+    After `dbt build` / `dbt test` / `dbt retry` it writes this invocation's rows into the results
+    table, in SQL: one row per rule of every dataplex_dq test that ran, errored or was skipped, with the
+    columns and values `dataplex-dq report` writes (python/dataplex_dq/export.py, result_rows), except
+    the debug queries' results (they need the failing rule's queries run: `dataplex-dq report` fills
+    them in, replacing this invocation's rows).
+
+    How:
+      1. one "staged" row set: per test, its metrics rows of this invocation (each test's store_failures
+         relation, LEFT JOINed to the test's own facts from dbt's `results`: status, message, timing,
+         data source), or, for a test that errored or was skipped, its declared rules as literals;
+         UNION ALL branches in statements of bounded size (inline in the INSERT when they fit, else
+         through a staging table written in batches);
+      2. DELETE (BigQuery: MERGE) the rows of this invocation's jobs, so a second run (or `dataplex-dq
+         report` after the hook) replaces them: idempotent per invocation;
+      3. one INSERT ... SELECT that scores each job with the macros of the result models
+         (rule_count_columns, group_score_columns, score_percent: macros/results/result_model_helpers.sql)
+         and builds the STRUCT / JSON columns per warehouse (hook_* macros below, dispatched).
+
+    The statements run while dbt renders the hook: a failure stops the hook with a one-line error naming
+    the data source and rule where the hook can tell; dbt has then already printed the run's results and
+    written run_results.json (the build's own outcome stays visible; the exit code becomes 2). -#}
+
+{% macro on_run_end(results) %}
+  {%- if not execute or results is not defined or results is none -%}{{ return('') }}{%- endif -%}
+  {%- if (flags.WHICH | default('build')) not in ('build', 'test', 'retry') -%}{{ return('') }}{%- endif -%}
+  {%- set plan = dataplex_dq.hook_plan(results) -%}
+  {%- if plan.branches | length == 0 -%}{{ return('') }}{%- endif -%}
+  {%- set relation = dataplex_dq.hook_results_relation() -%}
+  {%- do dataplex_dq.hook_write(plan, relation) -%}
+  {{ return('') }}
+{% endmacro %}
+
+{#- The results table: where `dbt build` builds the package model dataplex_dq_results (as the Python
+    report finds it in manifest.json), else `dataplex_dq_results` in the target schema. -#}
+{% macro hook_results_relation() %}
+  {%- set node = graph.nodes.get('model.dataplex_dq.dataplex_dq_results') -%}
+  {%- if node and node.get('schema') -%}
+    {{ return(api.Relation.create(database=node.get('database'), schema=node.get('schema'), identifier=node.get('alias') or 'dataplex_dq_results')) }}
+  {%- endif -%}
+  {{ return(api.Relation.create(database=target.get('database'), schema=target.schema, identifier='dataplex_dq_results')) }}
+{% endmacro %}
+
+{#- Size bounds of one statement (BigQuery: 1,024K characters and 1,000 tables per query). The vars
+    exist for tests, which force the staging path with tiny limits. -#}
+{% macro hook_limits() %}
+  {{ return({
+      'max_chars': var('dataplex_dq_hook_max_chars', 400000) | int,
+      'max_relations': var('dataplex_dq_hook_max_relations', 500) | int,
+  }) }}
+{% endmacro %}
+
+{#- The metrics-row contract (docs/ARCHITECTURE.md) as (name, results-type) pairs, in order. -#}
+{% macro hook_metrics_columns() %}
+  {%- set s, i, d, b, ts = 'string', 'int64', 'float64', 'bool', 'timestamp' -%}
+  {{ return([
+      ('dq_invocation_id', s), ('dq_test_unique_id', s), ('dq_data_source', s), ('rule_index', i),
+      ('rule_name', s), ('rule_type', s), ('rule_column', s), ('rule_dimension', s), ('rule_threshold', d),
+      ('rule_ignore_null', b), ('rule_suspended', b), ('rule_status', s), ('row_count', i),
+      ('evaluated_count', i), ('passed_count', i), ('null_count', i), ('pass_ratio', d), ('passed', b),
+      ('assertion_row_count', i), ('statistic_value', d), ('failing_rows_query', s), ('rule_spec', s),
+      ('rule_attributes', s), ('debug_queries_sql', s), ('scope_row_filter', s),
+      ('scope_sampling_percent', d), ('evaluated_at', ts),
+  ]) }}
+{% endmacro %}
+
+{#- The facts of one test (and its data source) every staged row carries, as (name, results-type). -#}
+{% macro hook_fact_columns() %}
+  {%- set s, ts = 'string', 'timestamp' -%}
+  {{ return([
+      ('t_test_unique_id', s), ('t_data_source', s), ('t_status', s), ('t_message', s),
+      ('t_started_at', ts), ('t_completed_at', ts), ('t_declared_name', s), ('t_declared_type', s),
+      ('t_no_row_message', s), ('s_job_id', s), ('s_scan_id', s), ('s_display_name', s),
+      ('s_resource_name', s), ('s_database', s), ('s_schema', s), ('s_identifier', s), ('s_config', s),
+  ]) }}
+{% endmacro %}
+
+{#- Rule types evaluated per row (the rest are aggregates), and Dataplex's display names. -#}
+{% macro hook_rule_type_display() %}
+  {{ return({
+      'range_expectation': 'Range Check', 'non_null_expectation': 'Null check', 'set_expectation': 'Set check',
+      'regex_expectation': 'Regular expression check', 'uniqueness_expectation': 'Uniqueness Check',
+      'statistic_range_expectation': 'Statistic check', 'row_condition_expectation': 'Row condition',
+      'table_condition_expectation': 'Table condition', 'sql_assertion': 'SQL assertion',
+  }) }}
+{% endmacro %}
+{% macro hook_row_level_types() %}
+  {{ return(['range_expectation', 'non_null_expectation', 'set_expectation', 'regex_expectation', 'uniqueness_expectation', 'row_condition_expectation']) }}
+{% endmacro %}
+
+{#- export.job_id: a version-3 style UUID from the MD5 of "<namespace>/<invocation>/<data source>". -#}
+{% macro job_id(invocation, data_source_id) %}
+  {%- set h = local_md5('6f1c1f3e-2f0a-4d57-9a43-5d8e0c2b7a10/' ~ invocation ~ '/' ~ data_source_id) -%}
+  {%- set variant = '89ab'[(h[16] | int(base=16)) % 4] -%}
+  {{ return(h[0:8] ~ '-' ~ h[8:12] ~ '-3' ~ h[13:16] ~ '-' ~ variant ~ h[17:20] ~ '-' ~ h[20:32]) }}
+{% endmacro %}
+
+{#- A valid Dataplex data scan id for a data source (export.JobContext.data_scan_id). -#}
+{% macro data_scan_id(resource_type, name) %}
+  {%- set raw = modules.re.sub('[^a-z0-9]+', '-', ('dbt-' ~ resource_type ~ '-' ~ name) | lower).strip('-') -%}
+  {{ return(raw[:63].rstrip('-')) }}
+{% endmacro %}
+
+{#- SQL text of a timestamp from dbt's timing (naive UTC, or aware), or none. -#}
+{% macro hook_timestamp(value) %}
+  {%- if value is none -%}{{ return(none) }}{%- endif -%}
+  {%- if value.tzinfo is not none -%}{%- set value = value.astimezone(modules.pytz.utc).replace(tzinfo=none) -%}{%- endif -%}
+  {{ return(value.strftime('%Y-%m-%d %H:%M:%S.%f')) }}
+{% endmacro %}
+
+{#- Python's `value not in (None, False, 0)`. -#}
+{% macro _hook_set(value) %}
+  {{ return(not (value is none or value is sameas false or (value is number and value == 0))) }}
+{% endmacro %}
+
+{#- A YAML scalar as the proto's text (report._text). -#}
+{% macro _hook_text(value) %}
+  {%- if value is sameas true -%}{{ return('true') }}{%- elif value is sameas false -%}{{ return('false') }}{%- endif -%}
+  {{ return(value | string) }}
+{% endmacro %}
+
+{#- The rule-type fields of a declared rule (report._rule_params), read with mapping `get_from`
+    (snake_case, or camelCase when `camel`). -#}
+{% macro _hook_rule_params(rule_type, given, camel=false) %}
+  {%- set keys = {
+      'range_expectation': ['min_value', 'max_value', 'strict_min_enabled', 'strict_max_enabled'],
+      'set_expectation': ['values'], 'regex_expectation': ['regex'],
+      'statistic_range_expectation': ['statistic', 'min_value', 'max_value', 'strict_min_enabled', 'strict_max_enabled'],
+      'row_condition_expectation': ['sql_expression'], 'table_condition_expectation': ['sql_expression'],
+      'sql_assertion': ['sql_statement'],
+  }.get(rule_type, []) -%}
+  {%- set params = {} -%}
+  {%- for key in keys -%}
+    {%- set value = given.get(key) -%}
+    {%- if value is none and camel -%}{%- set value = given.get(dataplex_dq.camel_case(key)) -%}{%- endif -%}
+    {%- if value is not none and value is not sameas false -%}
+      {%- if key in ('min_value', 'max_value') -%}{%- set value = dataplex_dq._hook_text(value) -%}
+      {%- elif key == 'values' and value is iterable and value is not string and value is not mapping -%}
+        {%- set texts = [] -%}{%- for v in value -%}{%- do texts.append(dataplex_dq._hook_text(v)) -%}{%- endfor -%}{%- set value = texts -%}
+      {%- elif key == 'statistic' -%}{%- set value = value | string | upper -%}
+      {%- endif -%}
+      {%- do params.update({key: value}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(params) }}
+{% endmacro %}
+
+{#- The declared rules of a test that left no metrics row (report.declared_rules): a list of
+    (rule_index, DataQualityRule dict in snake_case proto JSON, attributes). -#}
+{% macro hook_declared_rules(node) %}
+  {%- set meta = node.get('test_metadata') or {} -%}
+  {%- set kw = meta.get('kwargs') or {} -%}
+  {%- set test_name = meta.get('name') -%}
+  {%- set out = [] -%}
+  {%- if test_name != 'data_quality_scan' -%}
+    {%- set column = node.get('column_name') or kw.get('column') -%}
+    {%- set spec = {'name': dataplex_dq.rule_name_for(node, test_name, column)} -%}
+    {%- if node.get('description') -%}{%- do spec.update({'description': node.get('description')}) -%}{%- endif -%}
+    {%- if column -%}{%- do spec.update({'column': column}) -%}{%- endif -%}
+    {%- for key in ['dimension', 'threshold', 'ignore_null', 'suspended'] -%}
+      {%- if dataplex_dq._hook_set(kw.get(key)) -%}{%- do spec.update({key: kw.get(key)}) -%}{%- endif -%}
+    {%- endfor -%}
+    {%- do spec.update({test_name: dataplex_dq._hook_rule_params(test_name, kw)}) -%}
+    {%- if kw.get('debug_queries') -%}{%- do spec.update({'debug_queries': kw.get('debug_queries')}) -%}{%- endif -%}
+    {%- do out.append((0, spec, kw.get('attributes') if kw.get('attributes') is mapping else none)) -%}
+    {{ return(out) }}
+  {%- endif -%}
+  {%- set rules = kw.get('rules') -%}
+  {%- if rules is string or rules is mapping or rules is not iterable -%}{{ return(out) }}{%- endif -%}
+  {%- for raw in rules -%}
+    {%- set index = loop.index0 -%}
+    {%- set rule_type = dataplex_dq.scan_rule_type_of(raw) if raw is mapping else none -%}
+    {%- if rule_type -%}
+      {%- set spec = {'name': dataplex_dq.scan_rule_name(raw, index)} -%}
+      {%- for key in ['description', 'column'] -%}
+        {%- if raw.get(key) -%}{%- do spec.update({key: raw.get(key)}) -%}{%- endif -%}
+      {%- endfor -%}
+      {%- for key in ['dimension', 'threshold', 'ignore_null', 'suspended'] -%}
+        {%- set value = raw.get(key) if raw.get(key) is not none else raw.get(dataplex_dq.camel_case(key)) -%}
+        {%- if dataplex_dq._hook_set(value) -%}{%- do spec.update({key: value}) -%}{%- endif -%}
+      {%- endfor -%}
+      {%- set given = raw.get(rule_type) if raw.get(rule_type) is not none else raw.get(dataplex_dq.camel_case(rule_type)) -%}
+      {%- do spec.update({rule_type: dataplex_dq._hook_rule_params(rule_type, given if given is mapping else {}, true)}) -%}
+      {%- set queries = raw.get('debug_queries') if raw.get('debug_queries') is not none else raw.get('debugQueries') -%}
+      {%- if queries and queries is not string and queries is not mapping -%}
+        {%- set dqs = [] -%}
+        {%- for q in queries if q is mapping -%}
+          {%- set item = {} -%}
+          {%- if q.get('description') is not none -%}{%- do item.update({'description': q.get('description')}) -%}{%- endif -%}
+          {%- set sql = q.get('sql_statement') if q.get('sql_statement') is not none else q.get('sqlStatement') -%}
+          {%- if sql is not none -%}{%- do item.update({'sql_statement': sql}) -%}{%- endif -%}
+          {%- do dqs.append(item) -%}
+        {%- endfor -%}
+        {%- do spec.update({'debug_queries': dqs}) -%}
+      {%- endif -%}
+      {%- do out.append((index, spec, raw.get('attributes') if raw.get('attributes') is mapping else none)) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- The data-source facts of a job (export.JobContext): ids, names, relation, job configuration. -#}
+{% macro hook_source_facts(source_id, scan_settings) %}
+  {%- set node = graph.nodes.get(source_id) or graph.sources.get(source_id) -%}
+  {%- if node is none -%}
+    {%- set node = {'unique_id': source_id, 'name': source_id, 'resource_type': 'unknown'} -%}
+  {%- endif -%}
+  {%- set name = node.get('name', '') -%}
+  {%- if node.get('resource_type') == 'source' -%}{%- set name = node.get('source_name') ~ '.' ~ name -%}{%- endif -%}
+  {%- set resource_type = node.get('resource_type', '') -%}
+  {%- set database, schema = node.get('database'), node.get('schema') -%}
+  {%- set identifier = node.get('alias') or node.get('identifier') or node.get('name') -%}
+  {%- set settings = dataplex_dq.data_source_settings(node) -%}
+  {%- set settings = settings if settings is mapping else {} -%}
+  {%- set merged = {} -%}{%- do merged.update(settings) -%}{%- do merged.update(scan_settings.get(source_id, {})) -%}
+  {%- if target.type == 'bigquery' -%}
+    {%- set resource = '//bigquery.googleapis.com/projects/' ~ database ~ '/datasets/' ~ schema ~ '/tables/' ~ identifier -%}
+  {%- else -%}
+    {%- set resource = [database, schema, identifier] | select | join('.') -%}
+  {%- endif -%}
+  {%- set sampling = merged.get('sampling_percent') -%}
+  {{ return({
+      's_job_id': dataplex_dq.job_id(invocation_id, source_id),
+      's_scan_id': dataplex_dq.data_scan_id(resource_type, name),
+      's_display_name': resource_type ~ ' ' ~ name,
+      's_resource_name': resource,
+      's_database': database,
+      's_schema': schema,
+      's_identifier': identifier,
+      's_config': tojson({'trigger': 'ondemand', 'incremental': false,
+                          'sampling_percent': (sampling | float) if sampling else 100.0,
+                          'row_filter': merged.get('row_filter'), 'incremental_column': none}),
+  }) }}
+{% endmacro %}
+
+{#- Scan-level settings a data_quality_scan declares for its data source (artifacts.scan_settings). -#}
+{% macro hook_scan_settings() %}
+  {%- set out = {} -%}
+  {%- for node in graph.nodes.values() if node.get('resource_type') == 'test' -%}
+    {%- set meta = node.get('test_metadata') or {} -%}
+    {%- if meta.get('namespace') == 'dataplex_dq' and meta.get('name') == 'data_quality_scan' -%}
+      {%- set source = dataplex_dq.data_source_node(node) -%}
+      {%- if source is not none -%}
+        {%- set kw = meta.get('kwargs') or {} -%}
+        {%- set found = out.get(source.unique_id, {}) -%}
+        {%- for key, camel in [('row_filter', 'rowFilter'), ('sampling_percent', 'samplingPercent'), ('post_scan_actions', 'postScanActions')] -%}
+          {%- set value = kw.get(key) if kw.get(key) is not none else kw.get(camel) -%}
+          {%- if value is not none -%}{%- do found.update({key: value}) -%}{%- endif -%}
+        {%- endfor -%}
+        {%- do out.update({source.unique_id: found}) -%}
+      {%- endif -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- A typed SQL literal for a staged column. -#}
+{% macro hook_literal(value, t) %}
+  {%- set sql_type = dataplex_dq.results_type(t) -%}
+  {%- if value is none -%}{{ return('cast(null as ' ~ sql_type ~ ')') }}{%- endif -%}
+  {%- if t == 'bool' -%}{{ return('true' if value else 'false') }}{%- endif -%}
+  {%- if t in ('int64', 'float64') -%}{{ return('cast(' ~ value ~ ' as ' ~ sql_type ~ ')') }}{%- endif -%}
+  {{ return('cast(' ~ dataplex_dq.string_literal(value) ~ ' as ' ~ sql_type ~ ')') }}
+{% endmacro %}
+
+{#- What to write: one UNION ALL branch per test (SQL text), the job ids, and the tests per branch for
+    error messages. -#}
+{% macro hook_plan(results) %}
+  {%- set branches = [] -%}
+  {%- set job_ids = [] -%}
+  {%- set sources = {} -%}
+  {%- set scan_settings = none -%}
+  {%- set metrics_cols = dataplex_dq.hook_metrics_columns() -%}
+  {%- set fact_cols = dataplex_dq.hook_fact_columns() -%}
+  {%- for r in results -%}
+    {%- set uid = r.node.unique_id -%}
+    {%- set node = graph.nodes.get(uid) if uid.startswith('test.') else none -%}
+    {%- set meta = (node.get('test_metadata') or {}) if node else {} -%}
+    {%- if node and meta.get('namespace') == 'dataplex_dq' -%}
+      {%- if scan_settings is none -%}{%- set scan_settings = dataplex_dq.hook_scan_settings() -%}{%- endif -%}
+      {%- set source_node = dataplex_dq.data_source_node(node) -%}
+      {%- set source_id = source_node.unique_id if source_node is not none else 'unknown' -%}
+      {%- if source_id not in sources -%}
+        {%- do sources.update({source_id: dataplex_dq.hook_source_facts(source_id, scan_settings)}) -%}
+        {%- do job_ids.append(sources[source_id].s_job_id) -%}
+      {%- endif -%}
+      {%- set status = r.status | string | lower -%}
+      {%- set timing = {} -%}
+      {%- for t in r.timing or [] -%}{%- do timing.update({t.name: t}) -%}{%- endfor -%}
+      {%- set execute_t = timing.get('execute') or timing.get('compile') -%}
+      {%- set compile_t = timing.get('compile') or execute_t -%}
+      {%- set evaluated = status in ('pass', 'fail', 'warn', 'success') -%}
+      {%- if not evaluated and status not in ('error', 'runtime error', 'runtimeerror', 'skipped') -%}
+        {{ exceptions.raise_compiler_error("dataplex_dq on-run-end: data source " ~ source_id ~ ", test " ~ node.name ~ ": unknown dbt status '" ~ status ~ "'") }}
+      {%- endif -%}
+      {%- set relation_name = node.get('relation_name') -%}
+      {%- set facts = {
+          't_test_unique_id': uid, 't_data_source': source_id, 't_status': status if (not evaluated or relation_name) else 'error',
+          't_message': r.message if (not evaluated or relation_name) else none,
+          't_started_at': dataplex_dq.hook_timestamp(compile_t.started_at if compile_t else none),
+          't_completed_at': dataplex_dq.hook_timestamp(execute_t.completed_at if execute_t else none),
+          't_declared_name': dataplex_dq.rule_name_for(node, meta.get('name'), node.get('column_name') or (meta.get('kwargs') or {}).get('column')) if meta.get('name') != 'data_quality_scan' else node.get('name'),
+          't_declared_type': meta.get('name') if meta.get('name') != 'data_quality_scan' else none,
+          't_no_row_message': "dbt reported `" ~ status ~ "` but the test left no metrics row in " ~ (relation_name or 'the warehouse') ~ ": keep `store_failures` enabled for dataplex_dq tests",
+      } -%}
+      {%- do facts.update(sources[source_id]) -%}
+      {%- set fact_sql = [] -%}
+      {%- for name, t in fact_cols -%}{%- do fact_sql.append(dataplex_dq.hook_literal(facts.get(name), t) ~ ' as ' ~ name) -%}{%- endfor -%}
+      {%- if evaluated and relation_name -%}
+        {%- set m_sql = [] -%}
+        {%- for name, t in metrics_cols -%}{%- do m_sql.append('dq_m.' ~ name) -%}{%- endfor -%}
+        {%- do branches.append({'test': uid, 'source': source_id, 'rule': facts.t_declared_name, 'relation': relation_name,
+            'sql': 'select ' ~ (fact_sql | join(', ')) ~ ', ' ~ (m_sql | join(', ')) ~ '\nfrom (select 1 as dq_one) as dq_t left join ' ~ relation_name
+                   ~ ' as dq_m on dq_m.dq_invocation_id = ' ~ dataplex_dq.string_literal(invocation_id)}) -%}
+      {%- else -%}
+        {%- if evaluated -%}{%- do facts.update({'t_message': facts.t_no_row_message}) -%}{%- endif -%}
+        {%- for index, spec, attributes in dataplex_dq.hook_declared_rules(node) -%}
+          {%- set row_level = spec.name is defined and (spec.keys() | select('in', dataplex_dq.hook_row_level_types()) | list | length > 0) -%}
+          {%- set rule_type = (spec.keys() | select('in', dataplex_dq.hook_rule_type_display().keys() | list) | list | first) -%}
+          {%- set declared_threshold = spec.get('threshold') -%}
+          {%- set threshold = ((declared_threshold | float) or 1.0) if (declared_threshold is not none and declared_threshold != '') else 1.0 -%}
+          {%- set values = {
+              'dq_invocation_id': invocation_id, 'dq_test_unique_id': uid, 'dq_data_source': source_id, 'rule_index': index,
+              'rule_name': spec.name, 'rule_type': rule_type, 'rule_column': spec.get('column'), 'rule_dimension': spec.get('dimension'),
+              'rule_threshold': threshold if rule_type in dataplex_dq.hook_row_level_types() else none,
+              'rule_suspended': spec.get('suspended') or false,
+              'rule_spec': tojson(spec), 'rule_attributes': tojson(attributes) if attributes else none,
+          } -%}
+          {%- set m_sql = [] -%}
+          {%- for name, t in metrics_cols -%}{%- do m_sql.append(dataplex_dq.hook_literal(values.get(name), t) ~ ' as ' ~ name) -%}{%- endfor -%}
+          {%- do branches.append({'test': uid, 'source': source_id, 'rule': spec.name, 'relation': none,
+              'sql': 'select ' ~ (fact_sql | join(', ')) ~ ', ' ~ (m_sql | join(', '))}) -%}
+        {%- endfor -%}
+      {%- endif -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return({'branches': branches, 'job_ids': job_ids, 'sources': sources}) }}
+{% endmacro %}
+
+{#- Run the plan: delete this invocation's jobs, stage (when the branches do not fit one statement),
+    insert the scored rows, commit. -#}
+{% macro hook_write(plan, relation) %}
+  {%- set limits = dataplex_dq.hook_limits() -%}
+  {%- set groups = [] -%}
+  {%- set current = {'items': [], 'chars': 0, 'relations': 0} -%}
+  {%- for b in plan.branches -%}
+    {%- set rels = 1 if b.relation else 0 -%}
+    {%- if current['items'] and (current['chars'] + (b.sql | length) > limits.max_chars or current['relations'] + rels > limits.max_relations) -%}
+      {%- do groups.append(current['items']) -%}
+      {%- do current.update({'items': [], 'chars': 0, 'relations': 0}) -%}
+    {%- endif -%}
+    {%- do current['items'].append(b) -%}
+    {%- do current.update({'chars': current['chars'] + (b.sql | length) + 11, 'relations': current['relations'] + rels}) -%}
+  {%- endfor -%}
+  {%- if current['items'] -%}{%- do groups.append(current['items']) -%}{%- endif -%}
+
+  {%- do dataplex_dq.ensure_results_table(relation) -%}
+  {%- set stage = none -%}
+  {%- if groups | length == 1 -%}
+    {%- set staged_sql = groups[0] | map(attribute='sql') | join('\nunion all\n') -%}
+  {%- else -%}
+    {%- set stage = api.Relation.create(database=relation.database, schema=relation.schema, identifier=relation.identifier ~ '__hook_' ~ local_md5(invocation_id)[:8]) -%}
+    {%- do run_query(dataplex_dq.hook_drop_table_sql(stage)) -%}
+    {%- for group in groups -%}
+      {%- set body = group | map(attribute='sql') | join('\nunion all\n') -%}
+      {%- do run_query(dataplex_dq.hook_stage_sql(stage, body, loop.first)) -%}
+    {%- endfor -%}
+    {%- set staged_sql = 'select * from ' ~ stage -%}
+  {%- endif -%}
+  {%- for i in range(0, plan.job_ids | length, 1000) -%}
+    {%- do run_query(dataplex_dq.delete_results_sql(relation, plan.job_ids[i:i + 1000])) -%}
+  {%- endfor -%}
+  {%- do run_query(dataplex_dq.hook_insert_sql(relation, staged_sql)) -%}
+  {%- if stage is not none -%}{%- do run_query(dataplex_dq.hook_drop_table_sql(stage)) -%}{%- endif -%}
+  {%- do adapter.commit() -%}
+  {{ log("dataplex_dq: wrote the results of " ~ (plan.branches | length) ~ " test(s) of " ~ (plan.job_ids | length) ~ " data source(s) to " ~ relation ~ " in " ~ (groups | length) ~ " batch(es)", info=true) }}
+{% endmacro %}
+
+{% macro hook_drop_table_sql(stage) %}
+  {{ return('drop table if exists ' ~ stage) }}
+{% endmacro %}
+
+{% macro hook_stage_sql(stage, body, first) %}
+  {%- if first -%}{{ return('create table ' ~ stage ~ ' as\n' ~ body) }}{%- endif -%}
+  {{ return('insert into ' ~ stage ~ '\n' ~ body) }}
+{% endmacro %}
+
+{#- The INSERT ... SELECT of the scored rows, from the staged rows (a query or a table). -#}
+{% macro hook_insert_sql(relation, staged_sql) %}
+  {%- set row_level = "'" ~ (dataplex_dq.hook_row_level_types() | join("', '")) ~ "'" -%}
+  {%- set dbl = dataplex_dq.type_double() -%}
+  {%- set str = dbt.type_string() -%}
+  {%- set evaluated = "r.dq_status in ('PASSED', 'FAILED')" -%}
+  {%- set eval_row = evaluated ~ " and r.dq_row_level" -%}
+  {%- set display = [] -%}
+  {%- for key, value in dataplex_dq.hook_rule_type_display().items() -%}
+    {%- do display.append("when " ~ dataplex_dq.string_literal(key) ~ " then " ~ dataplex_dq.string_literal(value)) -%}
+  {%- endfor -%}
+  {%- set params = [] -%}
+  {%- for key in dataplex_dq.hook_rule_type_display().keys() -%}
+    {%- do params.append("when " ~ dataplex_dq.string_literal(key) ~ " then " ~ dataplex_dq.hook_json_member('r.rule_spec', key)) -%}
+  {%- endfor -%}
+  {%- set labels = tojson({'dbt_project': project_name, 'dbt_target': target.name}) -%}
+  {%- set exprs = {
+      'data_quality_scan': dataplex_dq.hook_struct('data_quality_scan', {'resource_name': 'null', 'project_id': 'r.s_database', 'location': 'null', 'data_scan_id': 'r.s_scan_id', 'display_name': 'r.s_display_name'}),
+      'data_source': dataplex_dq.hook_struct('data_source', {'resource_name': 'r.s_resource_name', 'dataplex_entity_project_id': 'null', 'dataplex_entity_project_number': 'null',
+                                                             'dataplex_lake_id': 'null', 'dataplex_zone_id': 'null', 'dataplex_entity_id': 'null', 'table_project_id': 'r.s_database',
+                                                             'table_project_number': 'null', 'dataset_id': 'r.s_schema', 'table_id': 'r.s_identifier'}),
+      'data_quality_job_id': 'r.s_job_id',
+      'data_quality_job_configuration': dataplex_dq.hook_json_text('r.s_config'),
+      'job_labels': dataplex_dq.hook_json_text(dataplex_dq.string_literal(labels)),
+      'job_start_time': 'j.dq_start',
+      'job_end_time': 'j.dq_end',
+      'job_quality_result': dataplex_dq.hook_struct('job_quality_result', {'passed': 'j.rules_failed = 0', 'score': dataplex_dq.score_percent('j.rules_passed', 'j.rules_evaluated'),
+                                                                           'incremental_start': 'null', 'incremental_end': 'null'}),
+      'job_dimension_result': dataplex_dq.hook_json_text("'{' || coalesce(d.body, '') || '}'"),
+      'job_rows_scanned': 'j.dq_rows_scanned',
+      'rule_name': 'r.dq_rule_name',
+      'rule_description': "case when trim(" ~ dataplex_dq.hook_json_string('r.rule_spec', 'description') ~ ") <> '' then " ~ dataplex_dq.hook_json_string('r.rule_spec', 'description') ~ " end",
+      'rule_type': "case r.dq_rule_type " ~ (display | join(' ')) ~ " else r.dq_rule_type end",
+      'rule_evaluation_type': "case when r.dq_row_level then 'Per row' else 'Aggregate' end",
+      'rule_column': 'r.dq_column',
+      'rule_dimension': 'r.dq_dimension',
+      'rule_threshold_percent': "case when r.dq_row_level then " ~ dataplex_dq.hook_round6('r.dq_threshold * 100') ~ " end",
+      'rule_parameters': "case r.dq_rule_type " ~ (params | join(' ')) ~ " end",
+      'rule_passed': "case r.dq_status when 'PASSED' then true when 'FAILED' then false end",
+      'rule_rows_evaluated': "case when " ~ eval_row ~ " then r.evaluated_count end",
+      'rule_rows_passed': "case when " ~ eval_row ~ " then r.passed_count end",
+      'rule_rows_passed_percent': "case when " ~ eval_row ~ " then r.pass_ratio * 100 end",
+      'rule_rows_null': "case when " ~ evaluated ~ " then r.null_count end",
+      'rule_failed_records_query': "case when " ~ eval_row ~ " then r.failing_rows_query end",
+      'created_on': 'j.dq_start',
+      'last_updated': 'j.dq_end',
+      'rule_assertion_row_count': "case when " ~ evaluated ~ " then r.assertion_row_count end",
+      'debug_queries': dataplex_dq.hook_debug_queries('r.rule_spec'),
+      'rule_suspended': "r.dq_status = 'SUSPENDED'",
+      'rule_attributes': dataplex_dq.hook_json_text("case when r.rule_attributes <> '{}' then r.rule_attributes end"),
+      'rule_status': 'r.dq_status',
+      'rule_message': "case when r.dq_status in ('ERROR', 'SKIPPED') then case when r.rule_name is null and r.t_status in ('pass', 'fail', 'warn', 'success') then r.t_no_row_message else r.t_message end end",
+      'rule_statistic_value': "case when " ~ evaluated ~ " then r.statistic_value end",
+      'job_row_weighted_score': dataplex_dq.score_percent('j.dq_rows_passed', 'j.dq_rows_evaluated'),
+      'dbt_invocation_id': dataplex_dq.string_literal(invocation_id),
+      'dbt_test_unique_id': 'coalesce(r.dq_test_unique_id, r.t_test_unique_id)',
+      'dbt_node_unique_id': 'r.t_data_source',
+  } -%}
+  {%- set names = [] -%}
+  {%- set selects = [] -%}
+  {%- for name, t in dataplex_dq.results_columns() -%}
+    {%- if name not in exprs -%}
+      {{ exceptions.raise_compiler_error("dataplex_dq.on_run_end: results column " ~ name ~ " has no expression in hook_insert_sql (macros/results/on_run_end.sql); add one when adding a column") }}
+    {%- endif -%}
+    {%- do names.append(name) -%}
+    {%- do selects.append(exprs[name] ~ " as " ~ name) -%}
+  {%- endfor -%}
+  {%- set sql -%}
+insert into {{ relation }} ({{ names | join(', ') }})
+with dq_staged as (
+{{ staged_sql }}
+),
+dq_rules as (
+    select
+        s.*,
+        coalesce(s.rule_name, s.t_declared_name) as dq_rule_name,
+        coalesce(s.rule_type, s.t_declared_type) as dq_rule_type,
+        coalesce(s.rule_type, s.t_declared_type) in ({{ row_level }}) as dq_row_level,
+        case when trim(coalesce(s.rule_column, '')) <> '' then s.rule_column end as dq_column,
+        case when trim(coalesce(s.rule_dimension, '')) <> '' then s.rule_dimension end as dq_dimension,
+        s.rule_threshold as dq_threshold,
+        case
+            when s.t_status in ('error', 'runtime error', 'runtimeerror') then 'ERROR'
+            when s.t_status = 'skipped' then 'SKIPPED'
+            when s.rule_name is null then 'ERROR'
+            when s.rule_status is not null then upper(s.rule_status)
+            when s.rule_suspended then 'SUSPENDED'
+            when s.passed then 'PASSED'
+            else 'FAILED'
+        end as dq_status
+    from dq_staged as s
+),
+dq_jobs as (
+    select
+        t_data_source,
+        {{ dataplex_dq.rule_count_columns('dq_status') }},
+        coalesce(min(t_started_at), {{ dataplex_dq.hook_timestamp_sql(run_started_at) }}) as dq_start,
+        coalesce(max(t_completed_at), {{ dataplex_dq.current_timestamp_utc() }}) as dq_end,
+        max(row_count) as dq_rows_scanned,
+        sum(case when dq_status in ('PASSED', 'FAILED') and dq_row_level then coalesce(evaluated_count, 0) else 0 end) as dq_rows_evaluated,
+        sum(case when dq_status in ('PASSED', 'FAILED') and dq_row_level then coalesce(passed_count, 0) else 0 end) as dq_rows_passed
+    from dq_rules
+    group by t_data_source
+),
+dq_dimension_counts as (
+    select
+        t_data_source,
+        dq_dimension,
+        {{ dataplex_dq.rule_count_columns('dq_status') }}
+    from dq_rules
+    where dq_dimension is not null and dq_status in ('PASSED', 'FAILED')
+    group by t_data_source, dq_dimension
+),
+dq_dimension_scores as (
+    select
+        c.t_data_source,
+        c.dq_dimension,
+        {{ dataplex_dq.group_score_columns('c') }}
+    from dq_dimension_counts as c
+),
+dq_dimensions as (
+    select
+        t_data_source,
+        string_agg('"' || dq_dimension || '":{"passed":' || case when passed then 'true' else 'false' end
+                   || ',"score":' || cast(score as {{ str }}) || '}', ',' order by dq_dimension) as body
+    from dq_dimension_scores
+    group by t_data_source
+)
+select
+    {{ selects | join(',\n    ') }}
+from dq_rules as r
+inner join dq_jobs as j
+    on r.t_data_source = j.t_data_source
+left join dq_dimensions as d
+    on r.t_data_source = d.t_data_source
+  {%- endset -%}
+  {{ return(sql) }}
+{% endmacro %}
+
+{% macro hook_timestamp_sql(value) %}
+  {%- set text = dataplex_dq.hook_timestamp(value) -%}
+  {{ return('cast(' ~ dataplex_dq.string_literal(text) ~ ' as ' ~ dataplex_dq.results_type('timestamp') ~ ')' if text else dataplex_dq.current_timestamp_utc()) }}
+{% endmacro %}
+
+{#- ---------------------------------------------------------------- per-warehouse constructors -#}
+
+{#- A STRUCT column of the results table from field expressions ({field: SQL}), typed as the table. -#}
+{% macro hook_struct(column, fields) %}{{ return(adapter.dispatch('hook_struct', 'dataplex_dq')(column, fields)) }}{% endmacro %}
+
+{#- PostgreSQL (and the default): STRUCT columns are jsonb objects, every field present. -#}
+{% macro default__hook_struct(column, fields) %}
+  {%- set parts = [] -%}
+  {%- for name, t in dataplex_dq.hook_struct_fields(column) -%}
+    {%- do parts.append(dataplex_dq.string_literal(name) ~ ", " ~ fields.get(name, 'null')) -%}
+  {%- endfor -%}
+  {{ return("jsonb_build_object(" ~ (parts | join(", ")) ~ ")") }}
+{% endmacro %}
+
+{#- DuckDB: struct_pack with each field cast to the table's field type. -#}
+{% macro duckdb__hook_struct(column, fields) %}
+  {%- set parts = [] -%}
+  {%- for name, t in dataplex_dq.hook_struct_fields(column) -%}
+    {%- do parts.append('"' ~ name ~ '" := cast(' ~ fields.get(name, 'null') ~ ' as ' ~ dataplex_dq.duckdb__results_type(t) ~ ')') -%}
+  {%- endfor -%}
+  {{ return("struct_pack(" ~ (parts | join(", ")) ~ ")") }}
+{% endmacro %}
+
+{#- BigQuery: STRUCT(cast(expr as T) as field, ...). -#}
+{% macro bigquery__hook_struct(column, fields) %}
+  {%- set parts = [] -%}
+  {%- for name, t in dataplex_dq.hook_struct_fields(column) -%}
+    {%- do parts.append('cast(' ~ fields.get(name, 'null') ~ ' as ' ~ dataplex_dq.bigquery__results_type(t) ~ ') as ' ~ name) -%}
+  {%- endfor -%}
+  {{ return("struct(" ~ (parts | join(", ")) ~ ")") }}
+{% endmacro %}
+
+{% macro hook_struct_fields(column) %}
+  {%- for name, t in dataplex_dq.results_columns() -%}
+    {%- if name == column -%}{{ return(t.struct) }}{%- endif -%}
+  {%- endfor -%}
+  {{ exceptions.raise_compiler_error("dataplex_dq: results column " ~ column ~ " is not a STRUCT") }}
+{% endmacro %}
+
+{#- A JSON column from JSON text (NULL stays NULL). -#}
+{% macro hook_json_text(expr) %}{{ return(adapter.dispatch('hook_json_text', 'dataplex_dq')(expr)) }}{% endmacro %}
+{% macro default__hook_json_text(expr) %}{{ return("cast(" ~ expr ~ " as jsonb)") }}{% endmacro %}
+{% macro duckdb__hook_json_text(expr) %}{{ return("cast(" ~ expr ~ " as json)") }}{% endmacro %}
+{% macro bigquery__hook_json_text(expr) %}{{ return("parse_json(" ~ expr ~ ")") }}{% endmacro %}
+
+{#- Member `key` (a plain identifier) of the JSON object in text `expr`, as a JSON column value. -#}
+{% macro hook_json_member(expr, key) %}{{ return(adapter.dispatch('hook_json_member', 'dataplex_dq')(expr, key)) }}{% endmacro %}
+{% macro default__hook_json_member(expr, key) %}{{ return("(cast(" ~ expr ~ " as jsonb) -> '" ~ key ~ "')") }}{% endmacro %}
+{% macro duckdb__hook_json_member(expr, key) %}{{ return("json_extract(cast(" ~ expr ~ " as json), '$." ~ key ~ "')") }}{% endmacro %}
+{#- BigQuery: JSON_QUERY takes a constant path, which `key` is. -#}
+{% macro bigquery__hook_json_member(expr, key) %}{{ return("parse_json(json_query(" ~ expr ~ ", '$." ~ key ~ "'))") }}{% endmacro %}
+
+{#- Member `key` of the JSON object in text `expr`, as text. -#}
+{% macro hook_json_string(expr, key) %}{{ return(adapter.dispatch('hook_json_string', 'dataplex_dq')(expr, key)) }}{% endmacro %}
+{% macro default__hook_json_string(expr, key) %}{{ return("(cast(" ~ expr ~ " as jsonb) ->> '" ~ key ~ "')") }}{% endmacro %}
+{% macro duckdb__hook_json_string(expr, key) %}{{ return("json_extract_string(cast(" ~ expr ~ " as json), '$." ~ key ~ "')") }}{% endmacro %}
+{% macro bigquery__hook_json_string(expr, key) %}{{ return("json_value(" ~ expr ~ ", '$." ~ key ~ "')") }}{% endmacro %}
+
+{#- round(x, 6) of a double (PostgreSQL has round(numeric, int) only). -#}
+{% macro hook_round6(expr) %}{{ return(adapter.dispatch('hook_round6', 'dataplex_dq')(expr)) }}{% endmacro %}
+{% macro default__hook_round6(expr) %}{{ return("round(" ~ expr ~ ", 6)") }}{% endmacro %}
+{% macro postgres__hook_round6(expr) %}{{ return("cast(round(cast(" ~ expr ~ " as numeric), 6) as double precision)") }}{% endmacro %}
+
+{#- The debug_queries column from the rule spec's declared `debug_queries` (description, sql_statement),
+    each with an empty debug_query_results (the results need the queries run: `dataplex-dq report`). -#}
+{% macro hook_debug_queries(spec_expr) %}{{ return(adapter.dispatch('hook_debug_queries', 'dataplex_dq')(spec_expr)) }}{% endmacro %}
+
+{% macro default__hook_debug_queries(spec_expr) %}
+  {{ return("coalesce((select jsonb_agg(jsonb_build_object('description', dq_q.value -> 'description', 'sql_statement', dq_q.value -> 'sql_statement', "
+            ~ "'debug_query_results', '[]'::jsonb) order by dq_q.ordinality) from jsonb_array_elements(cast(" ~ spec_expr ~ " as jsonb) -> 'debug_queries') "
+            ~ "with ordinality as dq_q(value, ordinality)), '[]'::jsonb)") }}
+{% endmacro %}
+
+{% macro duckdb__hook_debug_queries(spec_expr) %}
+  {%- set result_type = dataplex_dq.duckdb__results_type({'array': {'struct': [('name', 'string'), ('type', 'string'), ('value', 'string')]}}) -%}
+  {{ return("coalesce(list_transform(from_json(json_extract(cast(" ~ spec_expr ~ " as json), '$.debug_queries'), "
+            ~ "'[{\"description\": \"VARCHAR\", \"sql_statement\": \"VARCHAR\"}]'), lambda dq_q: struct_pack(description := dq_q.description, "
+            ~ "sql_statement := dq_q.sql_statement, debug_query_results := cast([] as " ~ result_type ~ "))), [])") }}
+{% endmacro %}
+
+{% macro bigquery__hook_debug_queries(spec_expr) %}
+  {{ return("array(select as struct json_value(dq_q, '$.description') as description, json_value(dq_q, '$.sql_statement') as sql_statement, "
+            ~ "cast([] as array<struct<name string, type string, value string>>) as debug_query_results "
+            ~ "from unnest(json_query_array(" ~ spec_expr ~ ", '$.debug_queries')) as dq_q with offset as dq_o order by dq_o)") }}
+{% endmacro %}
