@@ -376,7 +376,7 @@
   {%- do run_query(dataplex_dq.hook_insert_sql(relation, staged_sql)) -%}
   {%- if stage is not none -%}{%- do run_query(dataplex_dq.hook_drop_table_sql(stage)) -%}{%- endif -%}
   {%- do adapter.commit() -%}
-  {{ log("dataplex_dq: wrote the results of " ~ (plan.branches | length) ~ " test(s) of " ~ (plan.job_ids | length) ~ " data source(s) to " ~ relation ~ " in " ~ (groups | length) ~ " batch(es)", info=true) }}
+  {{ log("dataplex_dq: wrote the results of " ~ (plan.branches | map(attribute='test') | unique | list | length) ~ " test(s) of " ~ (plan.job_ids | length) ~ " data source(s) to " ~ relation ~ " in " ~ (groups | length) ~ " batch(es)", info=true) }}
 {% endmacro %}
 
 {% macro hook_drop_table_sql(stage) %}

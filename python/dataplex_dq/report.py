@@ -241,7 +241,7 @@ def run_report(
                 rows_scanned=row_count,
                 row_filter=settings.get("row_filter"),
                 sampling_percent=settings.get("sampling_percent"),
-                labels={"dbt_project": artifacts.project_name or "", "dbt_target": target or ""},
+                labels={"dbt_project": artifacts.project_name or "", "dbt_target": wh.target_name},
                 incremental_field=window.field if window else None,
                 incremental_start=window.start if window else None,
                 incremental_end=window.end if window else None,

@@ -74,6 +74,11 @@ class Warehouse:
         return str(self.adapter.type())
 
     @property
+    def target_name(self) -> str:
+        """The target dbt resolved (the profile's default when none was given)."""
+        return str(getattr(self.adapter.config, "target_name", None) or self.target or "")
+
+    @property
     def credentials(self) -> Any:
         return self.adapter.config.credentials
 

@@ -1,0 +1,221 @@
+"""The on-run-end hook `{{ dataplex_dq.on_run_end(results) }}`: `dbt build` alone writes the results
+table, with the rows `dataplex-dq report` writes (column by column), and the result models read them.
+
+On every target, the integration project (which declares the hook) is built once (conftest snapshots
+what the hook wrote before any report); on DuckDB a small project adds errored, skipped and scan
+rules, `--select` and `dbt retry` runs (SPEC 6, partial runs) and the batched (staging table) path."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections import defaultdict
+
+import pytest
+import yaml
+
+from dbt_harness import INTEGRATION_DIR, Db, DbtProject, run_dataplex_dq
+from hook_compare import differences
+from test_report import EXPECTED, _score, reported  # noqa: F401  (reported: the shared report fixture)
+
+
+def test_hook_rows_equal_the_python_export(reported):  # noqa: F811
+    """What the hook wrote during `dbt build` == what `dataplex-dq report` wrote over it (same job ids,
+    so one copy), every column, debug query results excepted (the hook cannot run them)."""
+    tb, first, second = reported
+    hook_rows = tb.extra["hook_rows"]
+    assert len(hook_rows) == len(EXPECTED), "dbt build alone did not fill the results table"
+    with tb.db() as db:
+        report_rows = db.query(f"select * from {tb.relation('dataplex_dq_results')}")
+    assert len(report_rows) == len(EXPECTED)
+    assert differences(hook_rows, report_rows) == []
+    # the only thing the report adds: the debug queries' results
+    by_rule = {r["rule_name"]: r for r in hook_rows}
+    queries = by_rule["qty-range-strict-both"]["debug_queries"]
+    queries = json.loads(queries) if isinstance(queries, str) else queries
+    assert [q["debug_query_results"] for q in queries] == [[] for _ in queries]
+
+
+def test_build_alone_fills_the_result_models(target_build):
+    """dq_job_scores as `dbt build` left it (before any report): Dataplex's score per data source."""
+    tb = target_build
+    jobs = {r["dbt_node_unique_id"]: r for r in tb.extra["hook_job_scores"]}
+    by_source = defaultdict(list)
+    for name, row in tb.metrics.items():
+        by_source[row["dq_data_source"]].append(name)
+    assert sorted(jobs) == sorted(by_source)
+    for source, names in by_source.items():
+        evaluated = [n for n in names if EXPECTED[n]["status"] in ("PASSED", "FAILED")]
+        passed = [n for n in evaluated if EXPECTED[n]["status"] == "PASSED"]
+        job = jobs[source]
+        assert job["rules_total"] == len(names), source
+        assert job["rules_evaluated"] == len(evaluated), source
+        expected = _score(len(passed), len(evaluated))
+        assert (job["score"] is None) if expected is None else job["score"] == pytest.approx(expected, abs=1e-9), source
+        assert job["passed"] is (len(passed) == len(evaluated)), source
+
+
+# ---------------------------------------------------------------- errored, skipped, scan, partial runs
+
+SCHEMA = """\
+version: 2
+seeds:
+  - name: items
+    config:
+      meta:
+        dataplex_dq: {row_filter: "id <> 99"}
+    columns:
+      - name: qty
+        data_tests:
+          - dataplex_dq.non_null_expectation: {name: qty-present, arguments: {dimension: COMPLETENESS, threshold: 0.5}}
+          - dataplex_dq.range_expectation:
+              arguments: {max_value: 5, dimension: VALIDITY, attributes: {owner: shop}}
+    data_tests:
+      - dataplex_dq.row_condition_expectation:
+          name: broken-expression
+          description: errors in the warehouse
+          arguments: {sql_expression: "no_such_column > 0", dimension: VALIDITY}
+  - name: others
+    data_tests:
+      - dataplex_dq.data_quality_scan:
+          arguments:
+            samplingPercent: 100
+            rules:
+              - column: code
+                setExpectation: {values: [a, b]}
+                dimension: VALIDITY
+                debugQueries: [{description: how many, sqlStatement: "select count(*) as n from ${data()}"}]
+              - column: code
+                uniquenessExpectation: {}
+                dimension: UNIQUENESS
+              - tableConditionExpectation: {sqlExpression: "count(*) > 0"}
+              - column: code
+                nonNullExpectation: {}
+                suspended: true
+models:
+  - name: broken_model
+    columns:
+      - name: qty
+        data_tests:
+          - dataplex_dq.non_null_expectation: {name: downstream-present}
+          - dataplex_dq.data_quality_scan:
+              arguments:
+                rules:
+                  - {column: qty, rangeExpectation: {minValue: "0"}, name: downstream-range}
+"""
+
+
+def _rows(p: DbtProject, invocation: str | None = None) -> list[dict]:
+    with Db("duckdb", p.env) as db:
+        where = f" where dbt_invocation_id = '{invocation}'" if invocation else ""
+        return db.query(f"select * from main.dataplex_dq_results{where}")
+
+
+def _report(p: DbtProject):
+    return run_dataplex_dq(
+        "report", "--project-dir", str(p.project_dir), "--profiles-dir", str(p.profiles_dir),
+        "--target-path", str(p.target_path), env=p.env,
+    )
+
+
+def _untimed_jobs(rows: list[dict]) -> set[str]:
+    """Jobs whose tests all have no timing (every test skipped): their times fall back to the
+    invocation's start and end, which the hook and the report read at different moments."""
+    return {r["data_quality_job_id"] for r in rows if r["dbt_node_unique_id"].endswith("broken_model")}
+
+
+def _compare(hook_rows: list[dict], report_rows: list[dict]) -> None:
+    assert differences(hook_rows, report_rows, _untimed_jobs(hook_rows)) == []
+
+
+@pytest.fixture(scope="module")
+def partial(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("hook_partial")
+    proj = tmp / "proj"
+    (proj / "seeds").mkdir(parents=True)
+    (proj / "models").mkdir()
+    (proj / "seeds" / "items.csv").write_text("id,qty\n1,1\n2,\n3,9\n99,\n")
+    (proj / "seeds" / "others.csv").write_text("id,code\n1,a\n2,b\n3,b\n4,c\n")
+    (proj / "models" / "broken_model.sql").write_text("select qty from {{ ref('items') }} where no_such_column = 1\n")
+    (proj / "models" / "schema.yml").write_text(SCHEMA)
+    (proj / "dbt_project.yml").write_text(textwrap.dedent("""\
+        name: hook_partial
+        version: "1.0"
+        config-version: 2
+        profile: dataplex_dq_integration_tests
+        seeds:
+          hook_partial:
+            +column_types: {id: integer, qty: integer, code: varchar}
+        on-run-end: "{{ dataplex_dq.on_run_end(results) }}"
+        """))
+    (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
+    p = DbtProject(proj, INTEGRATION_DIR, tmp / "target", {"DBT_DUCKDB_PATH": str(tmp / "partial.duckdb")})
+    assert p.run("deps").returncode == 0
+    return p
+
+
+def _invocation(p: DbtProject) -> str:
+    return json.loads((p.target_path / "run_results.json").read_text())["metadata"]["invocation_id"]
+
+
+def test_errored_skipped_and_scan_rules_equal_the_python_export(partial):
+    p = partial
+    build = p.run("build")
+    statuses = {r["unique_id"].split(".")[2]: r["status"] for r in build.run_results["results"]}
+    assert statuses["broken-expression"] == "error" and statuses["downstream-present"] == "skipped"
+    assert build.returncode == 1, build.output[-3000:]  # the build's own outcome: failing rules
+    invocation = _invocation(p)
+    hook_rows = _rows(p, invocation)
+    by_rule = {r["rule_name"]: r for r in hook_rows}
+    # 3 item rules, 4 scan rules, 2 skipped downstream rules (one per-rule test, one scan rule)
+    assert len(hook_rows) == 9, sorted(by_rule)
+    assert by_rule["broken-expression"]["rule_status"] == "ERROR" and "no_such_column" in by_rule["broken-expression"]["rule_message"]
+    assert by_rule["downstream-present"]["rule_status"] == "SKIPPED"
+    assert by_rule["downstream-range"]["rule_status"] == "SKIPPED"
+    assert by_rule["non-null-code-3"]["rule_status"] == "SUSPENDED"
+    report = _report(p)
+    assert report.returncode == 2, report.stdout + report.stderr
+    _compare(hook_rows, _rows(p, invocation))
+    assert len(_rows(p)) == 9  # one copy
+
+
+def test_select_and_retry_runs_are_partial_jobs(partial):
+    """SPEC 6: a run of some rules makes a job covering those rules only; the data source's earlier
+    job keeps its rows."""
+    p = partial
+    if not (p.target_path / "run_results.json").exists():
+        p.run("build")
+    before = _rows(p)
+    selected = p.run("build", "--select", "others")
+    invocation = _invocation(p)
+    hook_rows = _rows(p, invocation)
+    assert sorted(r["rule_name"] for r in hook_rows) == ["non-null-code-3", "set-code-0", "table-condition-2", "uniqueness-code-1"]
+    assert selected.returncode == 1
+    assert len(_rows(p)) == len(before) + 4
+    _report(p)
+    _compare(hook_rows, _rows(p, invocation))
+
+    retry = p.run("retry")
+    retried = {r["unique_id"] for r in retry.run_results["results"] if r["unique_id"].startswith("test.")}
+    invocation = _invocation(p)
+    hook_rows = _rows(p, invocation)
+    assert retried and {r["dbt_test_unique_id"] for r in hook_rows} == retried
+    _report(p)
+    _compare(hook_rows, _rows(p, invocation))
+
+
+def test_batched_statements_through_a_staging_table(partial):
+    """More relations than one statement may read: the hook stages them in batches, same rows."""
+    p = partial
+    p.run("build", "--vars", yaml.safe_dump({"dataplex_dq_hook_max_relations": 1, "dataplex_dq_hook_max_chars": 2000}))
+    invocation = _invocation(p)
+    hook_rows = _rows(p, invocation)
+    assert len(hook_rows) == 9
+    log = (p.target_path / "logs" / "dbt.log").read_text()
+    wrote = [line for line in log.splitlines() if "dataplex_dq: wrote the results of" in line][-1]
+    assert "of 6 test(s) of 3 data source(s)" in wrote and int(wrote.rsplit(" in ", 1)[1].split()[0]) >= 3, wrote
+    _report(p)
+    _compare(hook_rows, _rows(p, invocation))
+    with Db("duckdb", p.env) as db:
+        leftovers = db.query("select table_name from information_schema.tables where table_name like '%__hook_%'")
+    assert leftovers == []
