@@ -219,3 +219,40 @@ def test_batched_statements_through_a_staging_table(partial):
     with Db("duckdb", p.env) as db:
         leftovers = db.query("select table_name from information_schema.tables where table_name like '%__hook_%'")
     assert leftovers == []
+
+
+def test_report_from_the_results_table_without_artifacts(partial, tmp_path):
+    """A separate job after `dbt build` (artifacts gone): `dataplex-dq report --from-results-table
+    --latest` rebuilds the protos, runs the failing rules' debug queries and replaces the rows."""
+    from dataplex_dq.assemble import result_from_json
+
+    p = partial
+    if not (p.target_path / "run_results.json").exists():
+        p.run("build")
+    invocation = _invocation(p)
+    _report(p)  # the artifact-based report, for comparison
+    by_artifacts = {f.name: result_from_json(f.read_text()) for f in (p.target_path / "dataplex_dq").glob("*.json")}
+    artifact_rows = _rows(p, invocation)
+    empty = tmp_path / "no_artifacts"
+    res = run_dataplex_dq(
+        "report", "--from-results-table", "--latest", "--project-dir", str(p.project_dir),
+        "--profiles-dir", str(p.profiles_dir), "--target-path", str(empty), env=p.env,
+    )
+    assert res.returncode == 2, res.stdout + res.stderr  # a rule errored, as in the artifact-based report
+    assert "broken-expression" in res.stdout
+    rows = _rows(p, invocation)
+    assert len(rows) == len(artifact_rows)
+    assert differences(artifact_rows, rows) == []
+    queries = {r["rule_name"]: r["debug_queries"] for r in rows}["set-code-0"]
+    assert [[(v["name"], v["value"]) for v in q["debug_query_results"]] for q in queries] == [[("n", "4")]]
+    rebuilt = {f.name: result_from_json(f.read_text()) for f in (empty / "dataplex_dq").glob("*.json")}
+    assert sorted(rebuilt) == sorted(by_artifacts)
+    for name, want in by_artifacts.items():
+        got = rebuilt[name]
+        assert (got.score, got.passed, got.row_count) == (want.score, want.passed, want.row_count), name
+        assert [(d.dimension.name, d.score, d.passed) for d in got.dimensions] == [(d.dimension.name, d.score, d.passed) for d in want.dimensions]
+        assert [(c.column, c.score) for c in got.columns] == [(c.column, c.score) for c in want.columns]
+        assert sorted((r.rule.name, r.passed, r.evaluated_count, r.passed_count, r.null_count, r.pass_ratio, r.failing_rows_query)
+                      for r in got.rules) == sorted((r.rule.name, r.passed, r.evaluated_count, r.passed_count, r.null_count, r.pass_ratio, r.failing_rows_query)
+                                                     for r in want.rules), name
+        assert sorted([(x.name, x.value) for s in r.debug_queries_result_sets for x in s.results] for r in got.rules) == sorted([(x.name, x.value) for s in r.debug_queries_result_sets for x in s.results] for r in want.rules)

@@ -236,3 +236,13 @@
 {% macro bigquery_json_query(src, quoted_path) %}
   {{ return("nullif(json_query(" ~ src ~ ", " ~ quoted_path ~ "), 'null')") }}
 {% endmacro %}
+
+{#- The rows of one dbt invocation (`dataplex-dq report --from-results-table`). -#}
+{% macro results_of_invocation_sql(relation, invocation_id) %}
+  {{ return("select * from " ~ relation ~ " where dbt_invocation_id = " ~ dataplex_dq.string_literal(invocation_id)) }}
+{% endmacro %}
+
+{#- The invocation of the most recent job in the results table (`--latest`). -#}
+{% macro latest_invocation_sql(relation) %}
+  {{ return("select dbt_invocation_id from " ~ relation ~ " where dbt_invocation_id is not null group by dbt_invocation_id order by max(job_start_time) desc, dbt_invocation_id desc limit 1") }}
+{% endmacro %}

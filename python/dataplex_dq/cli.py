@@ -79,13 +79,23 @@ def exit_code(report, fail_on_rule_failure: bool) -> int:  # type: ignore[no-unt
     return EXIT_OK
 
 
-def _run_report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, console, html=None, samples=True) -> int:  # type: ignore[no-untyped-def]
+def _run_report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, console, html=None, samples=True, from_results_table=None) -> int:  # type: ignore[no-untyped-def]
+    """`from_results_table`: None (read the artifacts), or the invocation id to rebuild from the
+    results table ("" = the latest)."""
     from dataplex_dq.report import run_report
 
     started = time.perf_counter()
     try:
-        report = run_report(Path(project_dir), Path(profiles_dir) if profiles_dir else None, target, Path(target_path) if target_path else None, export=export,
-                            html=_html_options(html, samples, project_dir, target_path))
+        if from_results_table is not None:
+            from dataplex_dq.from_results import run_report_from_results_table
+
+            report = run_report_from_results_table(
+                Path(project_dir), Path(profiles_dir) if profiles_dir else None, target, Path(target_path) if target_path else None,
+                invocation=from_results_table or None, export=export,
+            )
+        else:
+            report = run_report(Path(project_dir), Path(profiles_dir) if profiles_dir else None, target, Path(target_path) if target_path else None, export=export,
+                                html=_html_options(html, samples, project_dir, target_path))
     except DataplexDqError as exc:
         console.print(f"[red]dataplex-dq report failed:[/red] {exc}")
         return EXIT_ERROR
@@ -137,12 +147,30 @@ def main() -> None:
 @click.option("--fail-on-rule-failure/--no-fail-on-rule-failure", default=True, show_default=True, help="exit 1 when a rule failed")
 @_html[0]
 @_html[1]
-def report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, html, samples) -> None:  # type: ignore[no-untyped-def]
+@click.option("--from-results-table", "from_results_table", is_flag=True, default=False,
+              help="rebuild the report from the results table (rows the on-run-end hook wrote), without dbt artifacts")
+@click.option("--invocation", default=None, help="with --from-results-table: the dbt invocation id to report")
+@click.option("--latest", is_flag=True, default=False, help="with --from-results-table: the latest invocation in the table (the default)")
+def report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, html, samples, from_results_table, invocation, latest) -> None:  # type: ignore[no-untyped-def]
     """Read the last dbt invocation's artifacts and metrics, write DataQualityResult protos, export the results.
+
+    With --from-results-table, read one invocation's rows from the results table instead (for a run
+    whose artifacts are gone), run its debug queries and post-scan actions, and replace its rows.
 
     Exit codes: 0 all rules passed; 1 a rule failed; 2 a rule errored or the report could not complete.
     """
-    sys.exit(_run_report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, _console(), html, samples))
+    console = _console()
+    if (invocation or latest) and not from_results_table:
+        console.print("[red]dataplex-dq report:[/red] --invocation and --latest go with --from-results-table")
+        sys.exit(EXIT_ERROR)
+    if invocation and latest:
+        console.print("[red]dataplex-dq report:[/red] give either --invocation ID or --latest, not both")
+        sys.exit(EXIT_ERROR)
+    if html is not None and from_results_table:
+        console.print("[red]dataplex-dq report:[/red] --html reads the run's artifacts; it does not go with --from-results-table yet")
+        sys.exit(EXIT_ERROR)
+    source = (invocation or "") if from_results_table else None
+    sys.exit(_run_report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, console, html, samples, source))
 
 
 def _dbt_option(args: list[str], *names: str) -> str | None:
