@@ -127,7 +127,7 @@
       (m.get('statistic_value', 'null'), d, "statistic_value"),
       (m.get('failing_rows_query', 'null'), s, "failing_rows_query"),
       (lit(tojson(dataplex_dq.rule_proto_dict(rule))), s, "rule_spec"),
-      ((lit(tojson(rule.attributes)) if rule.attributes else "null"), s, "rule_attributes"),
+      ((lit(tojson(dataplex_dq.string_map(rule.attributes))) if rule.attributes else "null"), s, "rule_attributes"),
       ((lit(tojson(dataplex_dq.debug_queries_sql(rule, ctx))) if rule.debug_queries else "null"), s, "debug_queries_sql"),
       ((lit(ctx.declared_row_filter) if ctx.get('declared_row_filter') else "null") if 'declared_row_filter' in ctx else ((lit(ctx.row_filter) if ctx.row_filter else "null")), s, "scope_row_filter"),
       ((ctx.sampling_percent if ctx.sampling_percent else "null"), d, "scope_sampling_percent"),
@@ -187,6 +187,16 @@
   {%- set out = [] -%}
   {%- for q in rule.debug_queries or [] -%}
     {%- do out.append({'description': q.get('description'), 'sql_statement': dataplex_dq.expand_data_reference(q.get('sql_statement', q.get('sqlStatement')), scope_sql)}) -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- A rule's `attributes` as the string map the proto and the export hold: numbers and booleans as
+    text (true -> "true"), null as "". -#}
+{% macro string_map(mapping) %}
+  {%- set out = {} -%}
+  {%- for key, value in (mapping or {}).items() -%}
+    {%- do out.update({key | string: '' if value is none else dataplex_dq._hook_text(value)}) -%}
   {%- endfor -%}
   {{ return(out) }}
 {% endmacro %}

@@ -69,12 +69,12 @@ seeds:
         data_tests:
           - dataplex_dq.non_null_expectation: {name: qty-present, arguments: {dimension: COMPLETENESS, threshold: 0.5}}
           - dataplex_dq.range_expectation:
-              arguments: {max_value: 5, dimension: VALIDITY, attributes: {owner: shop}}
+              arguments: {max_value: 5, dimension: VALIDITY, attributes: {owner: shop, tier: 2, pii: true}}
     data_tests:
       - dataplex_dq.row_condition_expectation:
           name: broken-expression
           description: errors in the warehouse
-          arguments: {sql_expression: "no_such_column > 0", dimension: VALIDITY}
+          arguments: {sql_expression: "no_such_column > 0", dimension: VALIDITY, attributes: {tier: 1}}
   - name: others
     data_tests:
       - dataplex_dq.data_quality_scan:

@@ -27,10 +27,13 @@
 {% macro on_run_end(results) %}
   {%- if not execute or results is not defined or results is none -%}{{ return('') }}{%- endif -%}
   {%- if (flags.WHICH | default('build')) not in ('build', 'test', 'retry') -%}{{ return('') }}{%- endif -%}
+  {%- set started = modules.datetime.datetime.now() -%}
   {%- set plan = dataplex_dq.hook_plan(results) -%}
   {%- if plan.branches | length == 0 -%}{{ return('') }}{%- endif -%}
   {%- set relation = dataplex_dq.hook_results_relation() -%}
-  {%- do dataplex_dq.hook_write(plan, relation) -%}
+  {%- set batches = dataplex_dq.hook_write(plan, relation) | int -%}
+  {%- set seconds = (modules.datetime.datetime.now() - started).total_seconds() -%}
+  {{ log("dataplex_dq: wrote the results of " ~ (plan.branches | map(attribute='test') | unique | list | length) ~ " test(s) of " ~ (plan.job_ids | length) ~ " data source(s) to " ~ relation ~ " in " ~ batches ~ " batch(es), " ~ ('%.3f' | format(seconds)) ~ "s", info=true) }}
   {{ return('') }}
 {% endmacro %}
 
@@ -327,7 +330,7 @@
               'rule_name': spec.name, 'rule_type': rule_type, 'rule_column': spec.get('column'), 'rule_dimension': spec.get('dimension'),
               'rule_threshold': threshold if rule_type in dataplex_dq.hook_row_level_types() else none,
               'rule_suspended': spec.get('suspended') or false,
-              'rule_spec': tojson(spec), 'rule_attributes': tojson(attributes) if attributes else none,
+              'rule_spec': tojson(spec), 'rule_attributes': tojson(dataplex_dq.string_map(attributes)) if attributes else none,
           } -%}
           {%- set m_sql = [] -%}
           {%- for name, t in metrics_cols -%}{%- do m_sql.append(dataplex_dq.hook_literal(values.get(name), t) ~ ' as ' ~ name) -%}{%- endfor -%}
@@ -376,7 +379,7 @@
   {%- do run_query(dataplex_dq.hook_insert_sql(relation, staged_sql)) -%}
   {%- if stage is not none -%}{%- do run_query(dataplex_dq.hook_drop_table_sql(stage)) -%}{%- endif -%}
   {%- do adapter.commit() -%}
-  {{ log("dataplex_dq: wrote the results of " ~ (plan.branches | map(attribute='test') | unique | list | length) ~ " test(s) of " ~ (plan.job_ids | length) ~ " data source(s) to " ~ relation ~ " in " ~ (groups | length) ~ " batch(es)", info=true) }}
+  {{ return(groups | length) }}
 {% endmacro %}
 
 {% macro hook_drop_table_sql(stage) %}
