@@ -361,6 +361,8 @@
   {%- if current['items'] -%}{%- do groups.append(current['items']) -%}{%- endif -%}
 
   {%- do dataplex_dq.ensure_results_table(relation) -%}
+  {%- do dataplex_dq.hook_check_columns(plan, relation) -%}
+  {%- do dataplex_dq.hook_begin() -%}
   {%- set stage = none -%}
   {%- if groups | length == 1 -%}
     {%- set staged_sql = groups[0] | map(attribute='sql') | join('\nunion all\n') -%}
@@ -378,8 +380,36 @@
   {%- endfor -%}
   {%- do run_query(dataplex_dq.hook_insert_sql(relation, staged_sql)) -%}
   {%- if stage is not none -%}{%- do run_query(dataplex_dq.hook_drop_table_sql(stage)) -%}{%- endif -%}
-  {%- do adapter.commit() -%}
+  {%- do dataplex_dq.hook_commit() -%}
   {{ return(groups | length) }}
+{% endmacro %}
+
+{#- The delete and the insert in one transaction where the warehouse has them. run_query does not
+    BEGIN (auto_begin=false): PostgreSQL's driver opens a transaction implicitly, which a COMMIT ends;
+    dbt-duckdb opens one on request; each BigQuery statement is atomic on its own. -#}
+{% macro hook_begin() %}{{ return(adapter.dispatch('hook_begin', 'dataplex_dq')()) }}{% endmacro %}
+{% macro default__hook_begin() %}{{ return('') }}{% endmacro %}
+{% macro duckdb__hook_begin() %}{% do adapter.ensure_transaction() %}{{ return('') }}{% endmacro %}
+
+{% macro hook_commit() %}{{ return(adapter.dispatch('hook_commit', 'dataplex_dq')()) }}{% endmacro %}
+{% macro default__hook_commit() %}{% do run_query('commit') %}{{ return('') }}{% endmacro %}
+{% macro duckdb__hook_commit() %}{% do adapter.commit() %}{{ return('') }}{% endmacro %}
+{% macro bigquery__hook_commit() %}{{ return('') }}{% endmacro %}
+
+{#- Refuse, naming what would not be written, a results table without the columns the hook writes
+    (an older package version's table outside dbt's model, or a relation of the same name). -#}
+{% macro hook_check_columns(plan, relation) %}
+  {%- set existing = adapter.get_columns_in_relation(relation) | map(attribute='name') | map('lower') | list -%}
+  {%- set missing = [] -%}
+  {%- for name, t in dataplex_dq.results_columns() -%}
+    {%- if name not in existing -%}{%- do missing.append(name) -%}{%- endif -%}
+  {%- endfor -%}
+  {%- if missing -%}
+    {%- set rules = plan.branches | map(attribute='rule') | list -%}
+    {{ exceptions.raise_compiler_error("dataplex_dq on-run-end: cannot write the results of data source(s) " ~ (plan.sources.keys() | list | join(', '))
+        ~ " (rules " ~ (rules[:10] | join(', ')) ~ (', ...' if rules | length > 10 else '') ~ ") to " ~ relation ~ ": it lacks the column(s) "
+        ~ (missing | join(', ')) ~ ". Build the package model dataplex_dq_results (`dbt build --select dataplex_dq_results`), then `dataplex-dq report`.") }}
+  {%- endif -%}
 {% endmacro %}
 
 {% macro hook_drop_table_sql(stage) %}
