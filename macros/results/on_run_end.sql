@@ -67,6 +67,7 @@
       ('assertion_row_count', i), ('statistic_value', d), ('failing_rows_query', s), ('rule_spec', s),
       ('rule_attributes', s), ('debug_queries_sql', s), ('scope_row_filter', s),
       ('scope_sampling_percent', d), ('evaluated_at', ts),
+      ('incremental_field', s), ('incremental_start', s), ('incremental_end', s),
   ]) }}
 {% endmacro %}
 
@@ -233,9 +234,9 @@
       's_database': database,
       's_schema': schema,
       's_identifier': identifier,
-      's_config': tojson({'trigger': 'ondemand', 'incremental': false,
+      's_config': tojson({'trigger': 'ondemand',
                           'sampling_percent': (sampling | float) if sampling else 100.0,
-                          'row_filter': merged.get('row_filter'), 'incremental_column': none}),
+                          'row_filter': merged.get('row_filter')})[:-1],
   }) }}
 {% endmacro %}
 
@@ -443,12 +444,13 @@
                                                              'dataplex_lake_id': 'null', 'dataplex_zone_id': 'null', 'dataplex_entity_id': 'null', 'table_project_id': 'r.s_database',
                                                              'table_project_number': 'null', 'dataset_id': 'r.s_schema', 'table_id': 'r.s_identifier'}),
       'data_quality_job_id': 'r.s_job_id',
-      'data_quality_job_configuration': dataplex_dq.hook_json_text('r.s_config'),
+      'data_quality_job_configuration': dataplex_dq.hook_json_text("r.s_config || ', \"incremental\": ' || case when j.dq_incr_field is null then 'false' else 'true' end"
+                                                                   ~ " || ', \"incremental_column\": ' || case when j.dq_incr_field is null then 'null' else '\"' || j.dq_incr_field || '\"' end || '}'"),
       'job_labels': dataplex_dq.hook_json_text(dataplex_dq.string_literal(labels)),
       'job_start_time': 'j.dq_start',
       'job_end_time': 'j.dq_end',
       'job_quality_result': dataplex_dq.hook_struct('job_quality_result', {'passed': 'j.rules_failed = 0', 'score': dataplex_dq.score_percent('j.rules_passed', 'j.rules_evaluated'),
-                                                                           'incremental_start': 'null', 'incremental_end': 'null'}),
+                                                                           'incremental_start': 'j.dq_incr_start', 'incremental_end': 'j.dq_incr_end'}),
       'job_dimension_result': dataplex_dq.hook_json_text("'{' || coalesce(d.body, '') || '}'"),
       'job_rows_scanned': 'j.dq_rows_scanned',
       'rule_name': 'r.dq_rule_name',
@@ -478,6 +480,7 @@
       'dbt_invocation_id': dataplex_dq.string_literal(invocation_id),
       'dbt_test_unique_id': 'coalesce(r.dq_test_unique_id, r.t_test_unique_id)',
       'dbt_node_unique_id': 'r.t_data_source',
+      'job_notification_result': dataplex_dq.hook_json_text('cast(null as ' ~ str ~ ')'),
   } -%}
   {%- set names = [] -%}
   {%- set selects = [] -%}
@@ -520,6 +523,10 @@ dq_jobs as (
         coalesce(min(t_started_at), {{ dataplex_dq.hook_timestamp_sql(run_started_at) }}) as dq_start,
         coalesce(max(t_completed_at), {{ dataplex_dq.current_timestamp_utc() }}) as dq_end,
         max(row_count) as dq_rows_scanned,
+        max(incremental_field) as dq_incr_field,
+        case when count(case when incremental_field is not null and incremental_start is null then 1 end) = 0
+            then min(case when incremental_field is not null then incremental_start end) end as dq_incr_start,
+        max(case when incremental_field is not null then incremental_end end) as dq_incr_end,
         sum(case when dq_status in ('PASSED', 'FAILED') and dq_row_level then coalesce(evaluated_count, 0) else 0 end) as dq_rows_evaluated,
         sum(case when dq_status in ('PASSED', 'FAILED') and dq_row_level then coalesce(passed_count, 0) else 0 end) as dq_rows_passed
     from dq_rules
