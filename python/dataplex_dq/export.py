@@ -236,6 +236,7 @@ class ExportSummary:
 def write_results(wh: Warehouse, relation: Any, rows: Sequence[dict[str, Any]], job_ids: Sequence[str]) -> ExportSummary:
     """Create the results table if missing, replace the rows of these jobs, insert the new rows."""
     try:
+        wh.begin()
         created = bool(wh.macro("ensure_results_table", relation=relation))
         statements = 1 if created else 0
         if job_ids:

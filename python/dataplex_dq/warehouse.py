@@ -115,7 +115,22 @@ class Warehouse:
         except Exception as exc:
             raise WarehouseError(f"macro dataplex_dq.{name} failed on {self.adapter_type}: {exc}") from exc
 
+    def begin(self) -> None:
+        """Open a transaction on the post-hook's connection unless one is open.
+
+        dbt's run_query never opens one (auto_begin=False), and whether some earlier metadata call
+        did depends on dbt's relation cache: after `dbt build` ran in the same process
+        (`dataplex-dq build`) the cache answers and nothing does, so the writes must open their own
+        (PostgreSQL then commits them; BigQuery has no transactions and ignores both)."""
+        try:
+            connections = self.adapter.connections
+            if not connections.get_thread_connection().transaction_open:
+                connections.begin()
+        except Exception as exc:
+            raise WarehouseError(f"begin failed on {self.adapter_type}: {exc}") from exc
+
     def commit(self) -> None:
+        """Commit what the post-hook wrote (see :meth:`begin`)."""
         try:
             conn = self.adapter.connections.get_if_exists()
             if conn is not None and not getattr(conn, "transaction_open", True):
