@@ -31,13 +31,48 @@
   {{ return(api.Relation.create(database=source_node.get('database'), schema=source_node.get('schema'), identifier=identifier)) }}
 {% endmacro %}
 
-{#- {column name (lower case): data type} of a relation. One metadata query. -#}
+{#- {column name, as the warehouse has it: data type} of a relation. One metadata query. -#}
 {% macro column_types(relation) %}
   {%- set types = {} -%}
   {%- for col in adapter.get_columns_in_relation(relation) -%}
-    {%- do types.update({col.name | lower: col.data_type}) -%}
+    {%- do types.update({col.name: col.data_type}) -%}
   {%- endfor -%}
   {{ return(types) }}
+{% endmacro %}
+
+{#- The relation's real column a declared column name refers to, the way the warehouse resolves it:
+    an exact match first, then the warehouse's own folding (resolve_column_folded); none when no
+    column matches. A name given quoted ("X" or `X`) is matched exactly, as the warehouse would. -#}
+{% macro resolve_column(declared, names) %}
+  {%- set name = declared | string -%}
+  {%- if (name.startswith('"') and name.endswith('"') or name.startswith('`') and name.endswith('`')) and (name | length) > 1 -%}
+    {%- set bare = name[1:-1] -%}
+    {{ return(bare if bare in names else none) }}
+  {%- endif -%}
+  {%- if name in names -%}{{ return(name) }}{%- endif -%}
+  {{ return(adapter.dispatch('resolve_column_folded', 'dataplex_dq')(name, names)) }}
+{% endmacro %}
+{% macro default__resolve_column_folded(name, names) %}
+  {#- PostgreSQL (and the SQL standard's lower-case folders): an unquoted name is folded to lower
+      case, so `AMOUNT` is the column amount, but nothing reaches a column created as "InvoiceNo"
+      except that exact spelling. -#}
+  {%- set folded = name | lower -%}
+  {{ return(folded if folded in names else none) }}
+{% endmacro %}
+{% macro duckdb__resolve_column_folded(name, names) %}
+  {#- DuckDB matches column names case-insensitively. -#}
+  {%- for n in names -%}{%- if (n | lower) == (name | lower) -%}{{ return(n) }}{%- endif -%}{%- endfor -%}
+  {{ return(none) }}
+{% endmacro %}
+{% macro bigquery__resolve_column_folded(name, names) %}
+  {#- BigQuery column names are case-insensitive. -#}
+  {{ return(dataplex_dq.duckdb__resolve_column_folded(name, names)) }}
+{% endmacro %}
+
+{#- The rule's column as SQL: the relation's real column (resolved by checked_column_type), quoted. -#}
+{% macro column_sql(rule) %}
+  {%- if not rule.column -%}{{ return(none) }}{%- endif -%}
+  {{ return(adapter.quote(rule.get('column_resolved') or rule.column)) }}
 {% endmacro %}
 
 {#- Rule name: the dbt test's own name when the user gave one; otherwise a stable valid Dataplex name

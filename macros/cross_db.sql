@@ -41,15 +41,116 @@
 {% macro bigquery__cast_text(expr) -%}{{- return("cast(" ~ expr ~ " as string)") -}}{%- endmacro %}
 {% macro postgres__cast_text(expr) -%}{{- return("cast(" ~ expr ~ " as text)") -}}{%- endmacro %}
 
-{#- A YAML bound converted to the column's type. `data_type` is the warehouse type of the column, or
-    none when unknown (then the literal is left to the warehouse's own literal coercion). -#}
-{% macro typed_literal(value, data_type) %}{{ return(adapter.dispatch('typed_literal', 'dataplex_dq')(value, data_type)) }}{% endmacro %}
+{#- A YAML bound (or set value) converted to the column's type WITHOUT changing its value (SPEC 4).
+    `data_type` is the warehouse type of the column, or none when unknown (then the literal is left
+    to the warehouse's own literal coercion). Integer and DECIMAL/NUMERIC columns compare with the
+    bound's exact decimal value, cast to a type wide enough for it (never to the column's own
+    precision/scale, which rounds: '10.005' as numeric(12,2) is 10.01); FLOAT columns with the
+    nearest double; TIMESTAMP columns with the base type at microseconds (never timestamp(0));
+    other types are cast to the column's type. validation.sql (bound_problem) has checked the value. -#}
+{% macro typed_literal(value, data_type) %}
+  {%- set family = dataplex_dq.type_family(data_type) if data_type is not none else 'unknown' -%}
+  {%- if family in ['integer', 'decimal'] -%}
+    {%- set d = dataplex_dq.decimal_parts(value) -%}
+    {%- if d is not none -%}
+      {%- if family == 'integer' and not d.frac and (d.int | length) <= 18 -%}
+        {#- an integral value that fits a 64-bit integer: cast to the 64-bit integer type -#}
+        {{- return("cast(" ~ dataplex_dq.string_literal(d.text) ~ " as " ~ dataplex_dq.type_int64() ~ ")") -}}
+      {%- endif -%}
+      {{- return(adapter.dispatch('exact_number_literal', 'dataplex_dq')(d)) -}}
+    {%- endif -%}
+  {%- elif family == 'float' -%}
+    {{- return("cast(" ~ dataplex_dq.string_literal(value) ~ " as " ~ dataplex_dq.type_double() ~ ")") -}}
+  {%- elif family == 'timestamp' -%}
+    {{- return("cast(" ~ dataplex_dq.string_literal(value) ~ " as " ~ dataplex_dq.timestamp_base_type(data_type) ~ ")") -}}
+  {%- endif -%}
+  {{- return(adapter.dispatch('typed_literal', 'dataplex_dq')(value, data_type)) -}}
+{% endmacro %}
 {% macro default__typed_literal(value, data_type) -%}
   {#- No cast for text columns: the literal already is text, and a cast to the column's declared
       type could truncate it (dbt reports PostgreSQL's unbounded varchar as character varying(256)). -#}
   {%- if data_type is none or dataplex_dq.is_text_type(data_type) -%}{{- return(dataplex_dq.string_literal(value)) -}}{%- endif -%}
   {{- return("cast(" ~ dataplex_dq.string_literal(value) ~ " as " ~ data_type ~ ")") -}}
 {%- endmacro %}
+
+{#- A 64-bit integer type. -#}
+{% macro type_int64() %}{{ return(adapter.dispatch('type_int64', 'dataplex_dq')()) }}{% endmacro %}
+{% macro default__type_int64() %}{{ return('bigint') }}{% endmacro %}
+{% macro bigquery__type_int64() %}{{ return('int64') }}{% endmacro %}
+
+{#- An exact decimal literal of `d` (decimal_parts), in a type wide enough to hold it. -#}
+{% macro default__exact_number_literal(d) -%}
+  {#- PostgreSQL: unconstrained numeric holds any value exactly. -#}
+  {{- return("cast(" ~ dataplex_dq.string_literal(d.text) ~ " as numeric)") -}}
+{%- endmacro %}
+{% macro duckdb__exact_number_literal(d) -%}
+  {#- DuckDB: the narrowest DECIMAL(p, s) that holds the value (at most 38 digits), so that comparing
+      it with a DECIMAL column still fits 38 digits; beyond that, a double (such a bound is far
+      outside every DECIMAL column's range anyway). -#}
+  {%- set p = ([d.int | length, 1] | max) + (d.frac | length) -%}
+  {%- if p <= 38 -%}
+    {{- return("cast(" ~ dataplex_dq.string_literal(d.text) ~ " as decimal(" ~ p ~ ", " ~ (d.frac | length) ~ "))") -}}
+  {%- endif -%}
+  {{- return("cast(" ~ dataplex_dq.string_literal(d.text) ~ " as double)") -}}
+{%- endmacro %}
+{% macro bigquery__exact_number_literal(d) -%}
+  {#- BigQuery: NUMERIC holds 29 integer and 9 fractional digits, BIGNUMERIC 38 and 38. -#}
+  {%- if (d.frac | length) <= 9 and (d.int | length) <= 29 -%}
+    {{- return("cast(" ~ dataplex_dq.string_literal(d.text) ~ " as numeric)") -}}
+  {%- elif (d.frac | length) <= 38 and (d.int | length) <= 38 -%}
+    {{- return("cast(" ~ dataplex_dq.string_literal(d.text) ~ " as bignumeric)") -}}
+  {%- endif -%}
+  {{- return("cast(" ~ dataplex_dq.string_literal(d.text) ~ " as float64)") -}}
+{%- endmacro %}
+
+{#- A number written as in the proto ('10.005', '-1', '5e-3', '.5') as its exact plain decimal:
+    {sign: '' or '-', int: digits without leading zeros ('' for zero), frac: digits without trailing
+    zeros, text: the plain decimal ('0.005', '-1', '9223372036854775808')}; none when not a number. -#}
+{% macro decimal_parts(value) %}
+  {%- set m = modules.re.match('^\\s*([+-]?)([0-9]*)(?:\\.([0-9]*))?(?:[eE]([+-]?[0-9]{1,4}))?\\s*$', value | string) -%}
+  {%- if m is none or ((m.group(2) or '') ~ (m.group(3) or '')) == '' -%}{{ return(none) }}{%- endif -%}
+  {%- set ip = m.group(2) or '' -%}
+  {%- set fp = m.group(3) or '' -%}
+  {%- set digits = ip ~ fp -%}
+  {%- set point = (ip | length) + ((m.group(4) or '0') | int) -%}
+  {%- if point <= 0 -%}
+    {%- set int_part, frac_part = '', ('0' * (0 - point)) ~ digits -%}
+  {%- elif point >= (digits | length) -%}
+    {%- set int_part, frac_part = digits ~ ('0' * (point - (digits | length))), '' -%}
+  {%- else -%}
+    {%- set int_part, frac_part = digits[:point], digits[point:] -%}
+  {%- endif -%}
+  {%- set int_part = int_part.lstrip('0') -%}
+  {%- set frac_part = frac_part.rstrip('0') -%}
+  {%- set sign = '-' if m.group(1) == '-' and (int_part or frac_part) else '' -%}
+  {%- set text = sign ~ (int_part or '0') ~ (('.' ~ frac_part) if frac_part else '') -%}
+  {{ return({'sign': sign, 'int': int_part, 'frac': frac_part, 'text': text}) }}
+{% endmacro %}
+
+{#- The type family of a warehouse type name: integer, decimal, float, date, timestamp (also
+    DATETIME), time, boolean, text, or other. -#}
+{% macro type_family(data_type) %}
+  {%- set t = (data_type | string | trim | lower) -%}
+  {%- if modules.re.match('^(tinyint|smallint|integer|int|bigint|hugeint|ubigint|uinteger|usmallint|utinyint|uhugeint|int1|int2|int4|int8|int16|int32|int64|int128|long|short|signed|serial|bigserial|smallserial)\\b', t) -%}{{ return('integer') }}
+  {%- elif modules.re.match('^(decimal|numeric|bignumeric|bigdecimal|number|dec)\\b', t) -%}{{ return('decimal') }}
+  {%- elif modules.re.match('^(double|float|real|float4|float8|float64|float32)\\b', t) -%}{{ return('float') }}
+  {%- elif t == 'date' -%}{{ return('date') }}
+  {%- elif t.startswith('timestamp') or t.startswith('datetime') -%}{{ return('timestamp') }}
+  {%- elif t.startswith('time') -%}{{ return('time') }}
+  {%- elif t in ['boolean', 'bool'] -%}{{ return('boolean') }}
+  {%- elif dataplex_dq.is_text_type(t) -%}{{ return('text') }}
+  {%- endif -%}
+  {{ return('other') }}
+{% endmacro %}
+
+{#- A timestamp column's type at microsecond precision, without a declared precision that would
+    round a bound (PostgreSQL timestamp(0), DuckDB TIMESTAMP_S / TIMESTAMP_MS). -#}
+{% macro timestamp_base_type(data_type) %}
+  {%- set t = (data_type | string | trim | lower) -%}
+  {%- set t = modules.re.sub('\\s*\\([0-9]+\\)', '', t) -%}
+  {%- if t in ['timestamp_s', 'timestamp_ms', 'timestamp_ns'] -%}{{ return('timestamp') }}{%- endif -%}
+  {{ return(t) }}
+{% endmacro %}
 
 {#- Type families of a warehouse type name as dbt's get_columns_in_relation reports it: DuckDB
     (INTEGER, DECIMAL(10,2), VARCHAR, TIMESTAMP WITH TIME ZONE), PostgreSQL (integer, numeric(10,2),
@@ -77,6 +178,18 @@
   {#- PostgreSQL has no TRY_CAST: cast only text that looks like a number. -#}
   {%- set t = "cast(" ~ expr ~ " as text)" -%}
   {{- return("case when " ~ t ~ " ~ '^\\s*[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\s*$' then cast(" ~ t ~ " as double precision) end") -}}
+{%- endmacro %}
+
+{#- The measured value of a statistic rule in text form (SPEC 4: kept for every column type, dates
+    and timestamps included, where statistic_value, a double, has none). -#}
+{% macro statistic_text(expr, data_type=none) %}{{ return(adapter.dispatch('statistic_text', 'dataplex_dq')(expr, data_type)) }}{% endmacro %}
+{% macro default__statistic_text(expr, data_type=none) -%}{{- return(dataplex_dq.cast_text(expr)) -}}{%- endmacro %}
+{% macro bigquery__statistic_text(expr, data_type=none) -%}
+  {#- A TIMESTAMP reads as text with a '+00' suffix: as DATETIME (UTC) it reads as on the other warehouses. -#}
+  {%- if data_type is not none and (data_type | string | trim | lower) == 'timestamp' -%}
+    {{- return("cast(cast(" ~ expr ~ " as datetime) as string)") -}}
+  {%- endif -%}
+  {{- return("cast(" ~ expr ~ " as string)") -}}
 {%- endmacro %}
 
 {#- The current time as a UTC timestamp without time zone. -#}

@@ -13,7 +13,7 @@
     {{ return(dataplex_dq.metrics_select(rule, ctx, {'status': "'SUSPENDED'", 'passed': 'true', 'threshold': threshold}, none)) }}
   {%- endif -%}
   {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, ctx.sampling_percent) -%}
-  {%- set col = adapter.quote(rule.column) if rule.column else none -%}
+  {%- set col = dataplex_dq.column_sql(rule) -%}
   {%- set null_count = "coalesce(sum(case when " ~ col ~ " is null then 1 else 0 end), 0)" if col else "null" -%}
   {%- set rt = rule.rule_type -%}
   {%- set ctes = ["dq_scope as (\n  " ~ scope_sql ~ "\n)"] -%}
@@ -59,7 +59,7 @@
     derive evaluated counts, ratios and outcomes with the very same SQL. -#}
 {% macro rule_metrics_exprs(rule, ctx, refs) %}
   {%- set rt = rule.rule_type -%}
-  {%- set col = adapter.quote(rule.column) if rule.column else none -%}
+  {%- set col = dataplex_dq.column_sql(rule) -%}
   {%- set m = {'row_count': refs.row_count, 'null_count': refs.null_count} -%}
   {%- if rt in dataplex_dq.row_level_rule_types() -%}
     {%- set threshold = rule.threshold if rule.threshold else 1.0 -%}
@@ -74,7 +74,8 @@
     {%- set bound_type = dataplex_dq.type_double() if rule.params.statistic == 'MEAN' else ctx.data_type -%}
     {%- do m.update({
         'passed': "coalesce(" ~ refs.stat_value ~ " is not null and " ~ dataplex_dq.bounds_predicate(refs.stat_value, rule.params, bound_type) ~ ", false)",
-        'statistic_value': dataplex_dq.safe_cast_double(refs.stat_value, bound_type)}) -%}
+        'statistic_value': dataplex_dq.safe_cast_double(refs.stat_value, bound_type),
+        'statistic_value_text': dataplex_dq.statistic_text(refs.stat_value, ctx.data_type)}) -%}
   {%- elif rt == 'table_condition_expectation' -%}
     {%- do m.update({'passed': refs.condition_ok ~ ' = 1'}) -%}
   {%- elif rt == 'sql_assertion' -%}
@@ -135,6 +136,7 @@
       ((lit(ctx.incremental.field) if ctx.get('incremental') else "null"), s, "incremental_field"),
       ((lit(ctx.incremental.start) if ctx.get('incremental') and ctx.incremental.start is not none else "null"), s, "incremental_start"),
       ((lit(ctx.incremental.end) if ctx.get('incremental') and ctx.incremental.end is not none else "null"), s, "incremental_end"),
+      (m.get('statistic_value_text', 'null'), s, "statistic_value_text"),
   ] -%}
   {{ return(cols) }}
 {% endmacro %}

@@ -104,17 +104,19 @@
 {% endmacro %}
 
 {#- The warehouse type of the rule's column, after checking it exists and the bounds/values convert. -#}
-{#- `types` ({column name (lower case): data type}) may be given to avoid one metadata query per rule
-    (data_quality_scan reads the column types once for all its rules). -#}
+{#- `types` ({column name as the warehouse has it: data type}) may be given to avoid one metadata query
+    per rule (data_quality_scan reads the column types once for all its rules). The declared column is
+    resolved to the relation's real column as the warehouse would (resolve_column) and kept in
+    rule.column_resolved, which the rule's SQL quotes (column_sql). -#}
 {% macro checked_column_type(rule, source_node, where, types=none) %}
   {%- if types is none -%}
     {%- set types = dataplex_dq.column_types(dataplex_dq.data_source_relation(source_node)) -%}
   {%- endif -%}
-  {%- set key = rule.column | lower -%}
-  {%- if key.startswith('"') or key.startswith('`') -%}{%- set key = key[1:-1] -%}{%- endif -%}
-  {%- if key not in types -%}
-    {{ dataplex_dq.raise_rule_error(where, 'column', "column '" ~ rule.column ~ "' does not exist in " ~ source_node.get('relation_name') ~ "; its columns are: " ~ (types.keys() | list | join(', '))) }}
+  {%- set key = dataplex_dq.resolve_column(rule.column, types.keys() | list) -%}
+  {%- if key is none -%}
+    {{ dataplex_dq.raise_rule_error(where, 'column', "column '" ~ rule.column ~ "' does not exist in " ~ source_node.get('relation_name') ~ " (as " ~ adapter.type() ~ " matches column names); its columns are: " ~ (types.keys() | list | join(', '))) }}
   {%- endif -%}
+  {%- do rule.update({'column_resolved': key}) -%}
   {%- set data_type = types[key] -%}
   {%- set checks = [] -%}
   {%- if rule.rule_type == 'range_expectation' or (rule.rule_type == 'statistic_range_expectation' and rule.params.statistic != 'MEAN') -%}

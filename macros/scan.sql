@@ -280,7 +280,7 @@
     {%- if rule.suspended -%}
       {%- set m = {'status': "'SUSPENDED'", 'passed': 'true', 'threshold': ((rule.threshold if rule.threshold else 1.0) if rt in row_level else none)} -%}
     {%- else -%}
-      {%- set col = adapter.quote(rule.column) if rule.column else none -%}
+      {%- set col = dataplex_dq.column_sql(rule) -%}
       {%- set refs = {'row_count': row_count, 'null_count': 'null'} -%}
       {%- if col -%}
         {%- do refs.update({'null_count': dataplex_dq._scan_add(agg, "coalesce(sum(case when " ~ col ~ " is null then 1 else 0 end), 0)", 'dq_m')}) -%}

@@ -205,24 +205,33 @@
   {%- endif -%}
 {% endmacro %}
 
-{#- A bound that cannot be converted to the column's type. Returns a message, or none when fine. -#}
+{#- A bound that cannot be converted to the column's type without changing its value (SPEC 4).
+    Returns a message, or none when fine. -#}
 {% macro bound_problem(value, data_type) %}
   {%- if data_type is none -%}{{ return(none) }}{%- endif -%}
-  {%- set t = data_type | lower -%}
+  {%- set family = dataplex_dq.type_family(data_type) -%}
   {%- set v = value | string | trim -%}
-  {%- if modules.re.search('^(tinyint|smallint|integer|int|bigint|hugeint|ubigint|uinteger|usmallint|utinyint|uhugeint|int2|int4|int8|int64|long|short|signed)\\b', t) -%}
-    {%- if not modules.re.match('^[+-]?[0-9]+$', v) -%}{{ return("'" ~ value ~ "' is not an integer, the type of the column (" ~ data_type ~ ")") }}{%- endif -%}
-  {%- elif modules.re.search('^(decimal|numeric|double|float|real|bignumeric|float64|float4|float8|number)', t) -%}
-    {%- if not modules.re.match('^[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?$', v) -%}{{ return("'" ~ value ~ "' is not a number, the type of the column (" ~ data_type ~ ")") }}{%- endif -%}
-  {%- elif t == 'date' -%}
-    {%- if not modules.re.match('^[0-9]{4}-[0-9]{2}-[0-9]{2}$', v) -%}{{ return("'" ~ value ~ "' is not a date (YYYY-MM-DD), the type of the column") }}{%- endif -%}
-  {%- elif t.startswith('timestamp') or t.startswith('datetime') -%}
-    {%- if not modules.re.match('^[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?)?( ?(Z|UTC|[+-][0-9]{2}(:?[0-9]{2})?))?$', v) -%}
+  {%- if family == 'integer' -%}
+    {%- set d = dataplex_dq.decimal_parts(v) -%}
+    {%- if d is none -%}{{ return("'" ~ value ~ "' is not an integer, the type of the column (" ~ data_type ~ ")") }}{%- endif -%}
+    {%- if d.frac -%}
+      {{ return("'" ~ value ~ "' has a fractional part, but the column is an integer (" ~ data_type ~ "); Dataplex's conversion to the column's type would fail. Use an integer bound (e.g. '" ~ d.sign ~ (d.int or '0') ~ "' or the next integer)") }}
+    {%- endif -%}
+  {%- elif family in ['decimal', 'float'] -%}
+    {%- if dataplex_dq.decimal_parts(v) is none -%}{{ return("'" ~ value ~ "' is not a number, the type of the column (" ~ data_type ~ ")") }}{%- endif -%}
+  {%- elif family == 'date' -%}
+    {%- if not modules.re.match('^[0-9]{4}-[0-9]{2}-[0-9]{2}$', v) -%}{{ return("'" ~ value ~ "' is not a date (YYYY-MM-DD only), the type of the column") }}{%- endif -%}
+  {%- elif family == 'timestamp' -%}
+    {%- set ts = modules.re.match('^[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.([0-9]+))?)?)?( ?(Z|UTC|[+-][0-9]{2}(:?[0-9]{2})?))?$', v) -%}
+    {%- if not ts -%}
       {{ return("'" ~ value ~ "' is not a timestamp (YYYY-MM-DD[ HH:MM[:SS[.ffffff]]][+HH:MM]), the type of the column (" ~ data_type ~ ")") }}
     {%- endif -%}
-  {%- elif t.startswith('time') -%}
-    {%- if not modules.re.match('^[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?$', v) -%}{{ return("'" ~ value ~ "' is not a time (HH:MM[:SS[.ffffff]]), the type of the column") }}{%- endif -%}
-  {%- elif t in ['boolean', 'bool'] -%}
+    {%- if ts.group(4) and (ts.group(4) | length) > 6 -%}
+      {{ return("'" ~ value ~ "' has " ~ (ts.group(4) | length) ~ " fractional digits of a second; the column (" ~ data_type ~ ") keeps microseconds (at most 6), so the bound would be rounded") }}
+    {%- endif -%}
+  {%- elif family == 'time' -%}
+    {%- if not modules.re.match('^[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,6})?)?$', v) -%}{{ return("'" ~ value ~ "' is not a time (HH:MM[:SS[.ffffff]]), the type of the column") }}{%- endif -%}
+  {%- elif family == 'boolean' -%}
     {%- if v | lower not in ['true', 'false'] -%}{{ return("'" ~ value ~ "' is not true or false, the type of the column") }}{%- endif -%}
   {%- endif -%}
   {{ return(none) }}

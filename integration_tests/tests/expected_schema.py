@@ -65,6 +65,12 @@ RESULTS_SCHEMA: list[tuple[str, Any]] = [
     ("dbt_test_unique_id", S),
     ("dbt_node_unique_id", S),
     ("job_notification_result", J),
+    # issue 17 / issue 9 B: the statistic's text form, the dbt target, what the job ran vs declares
+    ("rule_statistic_value_text", S),
+    ("dbt_target", S),
+    ("job_declared_rules", S),
+    ("job_declared_rule_count", I),
+    ("job_run_rule_count", I),
 ]
 
 # BigQuery's REST API reports the legacy names of some types.

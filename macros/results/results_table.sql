@@ -46,6 +46,11 @@
     ('dbt_test_unique_id', string),
     ('dbt_node_unique_id', string),
     ('job_notification_result', json),
+    ('rule_statistic_value_text', string),
+    ('dbt_target', string),
+    ('job_declared_rules', string),
+    ('job_declared_rule_count', int64),
+    ('job_run_rule_count', int64),
   ]) }}
 {% endmacro %}
 

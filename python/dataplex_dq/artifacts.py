@@ -69,6 +69,7 @@ class Artifacts:
     data_sources: dict[str, DataSource]
     runs: dict[str, TestRun]
     results_model: dict[str, str | None] = field(default_factory=dict)  # where dbt builds dataplex_dq_results
+    dbt_target: str | None = None  # the --target dbt ran with (run_results.json args), None when not passed
 
     def ran_tests(self) -> list[RuleTest]:
         """dataplex_dq tests that are part of the last invocation, in manifest order."""
@@ -218,6 +219,7 @@ def load_artifacts(target_path: Path) -> Artifacts:
         tests=tests,
         data_sources=data_sources,
         runs=runs,
+        dbt_target=(run_results.get("args") or {}).get("target") or None,
         results_model={
             k: (manifest.get("nodes", {}).get(f"model.{PACKAGE}.dataplex_dq_results") or {}).get(v)
             for k, v in (("database", "database"), ("schema", "schema"), ("identifier", "alias"))

@@ -31,8 +31,8 @@ def print_summary(report, console: Console) -> None:  # type: ignore[no-untyped-
     table.add_column("failed / errors")
     for s in sorted(report.sources, key=lambda s: s.data_source.unique_id):
         card = s.card
-        score = "—" if card.score is None else f"{card.score:.2f}"
-        style = "green" if card.passed and not card.has_errors else "red"
+        score = "not evaluated" if not card.evaluated else ("—" if card.score is None else f"{card.score:.2f}")
+        style = "yellow" if not card.evaluated else ("green" if card.passed and not card.has_errors else "red")
         dims = ", ".join(f"{d.name} {d.score:.2f}" for d in card.dimensions) or "—"
         failed = [o.rule_name + (" (anomaly)" if is_anomaly_check(o) else "") for o in s.outcomes if o.status == "FAILED"]
         training = training_checks(s.outcomes)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from dataplex_dq.artifacts import RuleTest
+from dataplex_dq.artifacts import Artifacts, RuleTest
 
 RULE_ARGUMENTS = {
     "range_expectation": ("min_value", "max_value", "strict_min_enabled", "strict_max_enabled"),
@@ -168,3 +168,20 @@ def declared_rules(test: RuleTest) -> list[tuple[int, dict[str, Any]]]:
         if spec is not None:
             out.append((index, spec))
     return out
+
+
+def declared_rule_names(artifacts: Artifacts) -> dict[str, tuple[str, ...]]:
+    """Per data source, the names of every rule its dataplex_dq tests declare in the manifest (run in
+    this invocation or not), sorted: what the "latest" result models keep (issue 9 B)."""
+    names: dict[str, set[str]] = {}
+    for test in artifacts.tests.values():
+        if test.data_source_id is None:
+            continue
+        bucket = names.setdefault(test.data_source_id, set())
+        if test.test_name == "data_quality_scan":
+            rules = test.kwargs.get("rules")
+            for index, raw in enumerate(rules if isinstance(rules, list) else []):
+                bucket.add(scan_rule_name(raw, index))
+        else:
+            bucket.add(derived_rule_name(test, test.test_name, test.column_name or test.kwargs.get("column")))
+    return {source: tuple(sorted(n)) for source, n in names.items()}

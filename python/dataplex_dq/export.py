@@ -76,6 +76,8 @@ class JobContext:
     incremental_end: str | None = None
     # outcome of the job's notifications (notify.py), kept in the extension column job_notification_result
     notification_result: dict[str, Any] | None = None
+    target: str | None = None  # the dbt target the job ran on
+    declared_rules: tuple[str, ...] | None = None  # every rule its data source declares (manifest), sorted
 
     @property
     def job_id(self) -> str:
@@ -152,10 +154,13 @@ def result_rows(
         "job_labels": job.labels,
         "job_start_time": _iso(job.start_time),
         "job_end_time": _iso(job.end_time),
-        "job_quality_result": {"passed": card.passed, "score": card.score, "incremental_start": job.incremental_start, "incremental_end": job.incremental_end},
+        # a job without evaluated rules (all skipped, errored or suspended) is not evaluated: passed NULL
+        "job_quality_result": {"passed": card.passed if card.evaluated else None, "score": card.score, "incremental_start": job.incremental_start, "incremental_end": job.incremental_end},
         "job_dimension_result": card.job_dimension_result(),
         "job_rows_scanned": job.rows_scanned,
     }
+    # rule names are letters, digits and hyphens: '"name"' occurs in this JSON text only for that rule
+    declared = json.dumps(sorted(job.declared_rules), separators=(",", ":")) if job.declared_rules is not None else None
     rows = []
     for o in outcomes:
         m = o.metrics
@@ -195,6 +200,11 @@ def result_rows(
                 # extension column (issue 11): outcome of the job's notification_report, NULL when none is set;
                 # {"state": SUCCEEDED|FAILED|SKIPPED, "message", "triggers": [...], "emails": [...], "webhook": bool}
                 "job_notification_result": job.notification_result,
+                "rule_statistic_value_text": m.statistic_value_text if (m and evaluated) else None,
+                "dbt_target": job.target,
+                "job_declared_rules": declared,
+                "job_declared_rule_count": len(job.declared_rules) if job.declared_rules is not None else None,
+                "job_run_rule_count": len(outcomes),
             }
         )
     return rows

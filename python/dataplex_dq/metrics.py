@@ -304,6 +304,7 @@ class RuleMetrics:
     incremental_field: str | None = None
     incremental_start: str | None = None
     incremental_end: str | None = None
+    statistic_value_text: str | None = None
 
     @classmethod
     def columns(cls) -> tuple[str, ...]:

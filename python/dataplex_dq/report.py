@@ -20,6 +20,7 @@ from dataplex_dq.declared import (  # noqa: F401  (re-exported: the report and i
     declared_rule,
     declared_rules,
     declared_scan_rule,
+    declared_rule_names,
     derived_rule_name,
     scan_rule_name,
     scan_rule_type,
@@ -200,7 +201,11 @@ def run_report(
     out_dir = target_path / "dataplex_dq"
     out_dir.mkdir(parents=True, exist_ok=True)
     tests = artifacts.ran_tests()
+    declared_by_source = declared_rule_names(artifacts)
+    # the target dbt ran with when none is given here, so the report reads (and labels) that target
+    target = target or artifacts.dbt_target
     with Warehouse(Path(project_dir), profiles_dir, target, target_path / "manifest.json") as wh:
+        target_name = wh.target_name
         evaluated_tests = [t for t in tests if rule_status_from_dbt(artifacts.runs[t.unique_id].status) is None]
         metrics, report.fetch_queries = fetch_metrics(wh, evaluated_tests)
         outcomes = combine(artifacts, metrics)
@@ -245,6 +250,8 @@ def run_report(
                 incremental_field=window.field if window else None,
                 incremental_start=window.start if window else None,
                 incremental_end=window.end if window else None,
+                target=target_name or None,
+                declared_rules=declared_by_source.get(source_id),
             )
             rows = result_rows(job, source_outcomes, card, debug)
             job_ids.append(job.job_id)

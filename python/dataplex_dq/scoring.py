@@ -6,7 +6,9 @@ SUSPENDED, ERROR and SKIPPED rules are left out of every numerator and denominat
 * score = 100 x passed rules / evaluated rules, rounded half away from zero to 2 decimals on the
   exact fraction (2 of 3 -> 66.67, 1 of 3 -> 33.33, 1 of 8 -> 12.5); ``None`` without evaluated
   rules;
-* passed = no evaluated rule failed (so ``True`` with no evaluated rule: vacuous, as Dataplex);
+* passed = at least one rule was evaluated and none failed. A job whose rules were all skipped,
+  errored or suspended is *not evaluated*: ``passed`` is ``False``, ``score`` ``None`` and
+  ``evaluated`` ``False`` (never a vacuous pass, issue 17);
 * one :class:`DimensionScore` per dimension with at least one evaluated rule (rules without a
   dimension are in no dimension); one :class:`ColumnScore` per column with at least one evaluated
   rule, with per-dimension scores over that column's rules;
@@ -90,7 +92,8 @@ class ColumnScore:
 class ScoreCard:
     """Scores and counts of one data source's job.
 
-    ``score`` is ``None`` when no rule was evaluated; ``passed`` is then ``True`` (vacuous).
+    ``score`` is ``None`` when no rule was evaluated; ``passed`` is then ``False`` and
+    ``evaluated`` ``False``: the job is "not evaluated" (exported with ``passed`` NULL).
     ``has_errors`` is true when a rule errored or was skipped (the job "succeeded with errors").
     ``row_weighted_score`` is the extension (percentage 0-100), ``None`` when no row-level rule
     evaluated any row. ``dimensions`` are sorted by name, ``columns`` by column.
@@ -111,6 +114,18 @@ class ScoreCard:
     errored_rules: int
     skipped_rules: int
     has_errors: bool
+
+    @property
+    def evaluated(self) -> bool:
+        """At least one rule was evaluated (PASSED or FAILED)."""
+        return self.evaluated_rules > 0
+
+    @property
+    def status(self) -> str:
+        """PASSED, FAILED or NOT_EVALUATED (no rule evaluated: all skipped, errored or suspended)."""
+        if not self.evaluated:
+            return "NOT_EVALUATED"
+        return "PASSED" if self.passed else "FAILED"
 
     def dimension(self, name: str) -> DimensionScore | None:
         return next((d for d in self.dimensions if d.name == name), None)
@@ -192,7 +207,7 @@ def score_rules(outcomes: Iterable[RuleOutcome]) -> ScoreCard:
 
     return ScoreCard(
         score=_score(passed, len(evaluated)),
-        passed=passed == len(evaluated),
+        passed=bool(evaluated) and passed == len(evaluated),
         dimensions=_dimension_scores(evaluated),
         columns=_column_scores(evaluated),
         row_weighted_score=_score(rows_passed, rows_evaluated),

@@ -322,7 +322,7 @@ def test_no_evaluated_rule_leaves_score_unset() -> None:
     card = score_rules(outcomes)
     result = build_result(outcomes, card, row_count=ORDERS_ROWS)
     assert not result.HasField("score")
-    assert result.passed is True and card.has_errors
+    assert result.passed is False and card.has_errors and card.status == "NOT_EVALUATED"  # not a vacuous pass
     assert len(result.rules) == 0 and len(result.dimensions) == 0 and len(result.columns) == 0
     assert "score" not in json.loads(result_to_json(result))
     assert "score" not in json.loads(result_to_json(result, include_defaults=True))

@@ -62,6 +62,7 @@ def full_row() -> dict[str, object]:
         "incremental_field": "updated_at",
         "incremental_start": "2024-04-30 00:00:00",
         "incremental_end": "2024-05-01 00:00:00",
+        "statistic_value_text": None,
     }
 
 
@@ -72,8 +73,8 @@ def test_columns_follow_the_contract_order() -> None:
         "dq_data_source",
         "rule_index",
     )
-    assert RuleMetrics.columns()[-4:] == ("evaluated_at", "incremental_field", "incremental_start", "incremental_end")
-    assert len(RuleMetrics.columns()) == 30
+    assert RuleMetrics.columns()[-5:] == ("evaluated_at", "incremental_field", "incremental_start", "incremental_end", "statistic_value_text")
+    assert len(RuleMetrics.columns()) == 31
     assert tuple(full_row()) == RuleMetrics.columns()
 
 

@@ -114,7 +114,7 @@ def test_no_rules() -> None:
     card = score_rules([])
     assert card == ScoreCard(
         score=None,
-        passed=True,
+        passed=False,  # not evaluated, never a vacuous pass
         dimensions=(),
         columns=(),
         row_weighted_score=None,
@@ -138,7 +138,7 @@ def test_all_suspended() -> None:
             rule("b", "SUSPENDED", column="amount", dimension="VALIDITY"),
         ]
     )
-    assert card.score is None and card.passed is True
+    assert card.score is None and card.passed is False and card.status == "NOT_EVALUATED"
     assert card.dimensions == () and card.columns == ()
     assert card.row_weighted_score is None
     assert (card.evaluated_rules, card.suspended_rules, card.has_errors) == (0, 2, False)
@@ -146,7 +146,8 @@ def test_all_suspended() -> None:
 
 def test_only_errored_rules_have_no_score_but_errors() -> None:
     card = score_rules([rule("a", "ERROR"), rule("b", "SKIPPED")])
-    assert card.score is None and card.passed is True and card.has_errors is True
+    assert card.score is None and card.passed is False and card.has_errors is True
+    assert (card.evaluated, card.status) == (False, "NOT_EVALUATED")
     assert (card.errored_rules, card.skipped_rules, card.total_rules) == (1, 1, 2)
 
 
@@ -275,3 +276,12 @@ def test_row_weighted_score_none_without_evaluated_rows() -> None:
 def test_one_data_source_only() -> None:
     with pytest.raises(ValueError, match="one data source"):
         score_rules([rule("a", "PASSED"), rule("b", "PASSED", source="model.shop.customers")])
+
+
+def test_all_skipped_job_is_not_evaluated_not_passed() -> None:
+    """issue 17: nine rules skipped after an upstream failure used to make a job 'passed' (vacuous)."""
+    card = score_rules([rule(f"r{i}", "SKIPPED", column="id", dimension="VALIDITY") for i in range(9)])
+    assert (card.score, card.passed, card.evaluated, card.status) == (None, False, False, "NOT_EVALUATED")
+    assert (card.skipped_rules, card.evaluated_rules, card.has_errors) == (9, 0, True)
+    ok = score_rules([rule("a", "PASSED"), rule("b", "SKIPPED")])
+    assert (ok.score, ok.passed, ok.status) == (100.0, True, "PASSED")
