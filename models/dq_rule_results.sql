@@ -4,6 +4,9 @@
 select
     r.data_quality_job_id,
     r.dbt_node_unique_id,
+    {#- the data source as the "latest" models key it: its relation, whatever dbt node wrote it -#}
+    coalesce({{ dataplex_dq.struct_field('r.data_source', 'resource_name', dbt.type_string()) }}, r.dbt_node_unique_id) as data_source_key,
+    r.dbt_target,
     {{ dataplex_dq.struct_field('r.data_source', 'resource_name', dbt.type_string()) }} as data_source_resource_name,
     {{ dataplex_dq.struct_field('r.data_source', 'table_project_id', dbt.type_string()) }} as table_project_id,
     {{ dataplex_dq.struct_field('r.data_source', 'dataset_id', dbt.type_string()) }} as dataset_id,
@@ -33,8 +36,12 @@ select
     r.rule_rows_passed_percent,
     r.rule_assertion_row_count,
     r.rule_statistic_value,
+    r.rule_statistic_value_text,
     r.rule_message,
     r.rule_failed_records_query,
     r.dbt_invocation_id,
-    r.dbt_test_unique_id
+    r.dbt_test_unique_id,
+    r.job_declared_rules,
+    r.job_declared_rule_count,
+    r.job_run_rule_count
 from {{ ref('dataplex_dq_results') }} as r

@@ -1,5 +1,16 @@
-{#- The latest result of each rule of each data source: per (dbt_node_unique_id, rule_name), the row of
-    the job with the latest job_start_time (ties: the greatest data_quality_job_id). -#}
+{#- The latest result of every rule still declared on each data source (issue 9 B, SPEC 6 "Partial runs").
+
+    A data source is its relation and the dbt target that reported it (data_source_key, dbt_target):
+    two targets exporting to one results table, or two projects' nodes over one table, stay apart.
+    Per data source:
+      - its latest job (greatest job_start_time, ties: greatest data_quality_job_id) says which rules
+        the data source declares (job_declared_rules, every rule in the manifest of that run);
+      - each declared rule's row is its own latest result, from whichever job last ran it: a
+        `dbt build -s one_model`, a `--select` of one test or a `dbt retry` updates only the rules it
+        ran, the others keep their latest result;
+      - a rule no longer declared (removed from the project) drops out at the next report of its
+        data source. Rows without job_declared_rules (written before it existed, or by hand) keep
+        every rule's latest result. -#}
 {{ config(materialized='view') }}
 
 with ranked as (
@@ -7,10 +18,26 @@ with ranked as (
         data_quality_job_id,
         rule_name,
         row_number() over (
-            partition by dbt_node_unique_id, rule_name
+            partition by data_source_key, dbt_target, rule_name
             order by job_start_time desc, data_quality_job_id desc
         ) as recency
     from {{ ref('dq_rule_results') }}
+),
+
+latest_jobs as (
+    select data_source_key, dbt_target, job_declared_rules
+    from (
+        select
+            data_source_key,
+            dbt_target,
+            job_declared_rules,
+            row_number() over (
+                partition by data_source_key, dbt_target
+                order by job_start_time desc, data_quality_job_id desc
+            ) as recency
+        from {{ ref('dq_rule_results') }}
+    ) as jobs
+    where recency = 1
 )
 
 select h.*
@@ -18,4 +45,10 @@ from {{ ref('dq_rule_results') }} as h
 inner join ranked as k
     on h.data_quality_job_id = k.data_quality_job_id
     and h.rule_name = k.rule_name
+inner join latest_jobs as l
+    on h.data_source_key = l.data_source_key
+    and coalesce(h.dbt_target, '') = coalesce(l.dbt_target, '')
 where k.recency = 1
+    {#- rule names are letters, digits and hyphens: '"name"' is in the JSON array text only for that rule #}
+    and (l.job_declared_rules is null
+         or {{ dbt.position(dbt.concat(["'\"'", 'h.rule_name', "'\"'"]), 'l.job_declared_rules') }} > 0)

@@ -87,6 +87,11 @@ EXAMPLE_ROW = {
     "dbt_invocation_id": "00000000-0000-0000-0000-000000000000",
     "dbt_test_unique_id": "test.dataplex_dq_integration_tests.name-set-quoted",
     "dbt_node_unique_id": "seed.dataplex_dq_integration_tests.dq_strings",
+    "rule_statistic_value_text": None,
+    "dbt_target": "bigquery",
+    "job_declared_rules": '["name-set-quoted","name-not-obrien"]',
+    "job_declared_rule_count": 2,
+    "job_run_rule_count": 1,
 }
 
 

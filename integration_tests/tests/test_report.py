@@ -28,6 +28,7 @@ EXPORT_COLUMNS = [
     "rule_suspended", "rule_attributes", "rule_status", "rule_message", "rule_statistic_value",
     "job_row_weighted_score", "dbt_invocation_id", "dbt_test_unique_id", "dbt_node_unique_id",
     "job_notification_result",
+    "rule_statistic_value_text", "dbt_target", "job_declared_rules", "job_declared_rule_count", "job_run_rule_count",
 ]
 
 

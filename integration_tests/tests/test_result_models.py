@@ -65,10 +65,35 @@ def _sql_bool(v) -> str:
     return "null" if v is None else ("true" if v else "false")
 
 
-def insert_sql(relation: str) -> str:
+# What each job's data source declares (job_declared_rules) and its dbt target; jobs not listed
+# carry neither (rows written before they were recorded). job-2: amount-unique was removed from the
+# project after job-1, so it drops out of the latest results. job-4: a `--select` of one test on
+# orders, later. job-5: the same orders table reported by another target (ci).
+DECLARED = {
+    "job-2": ["amount-not-null", "amount-range", "status-set", "table-not-empty", "status-regex", "amount-mean", "name-not-null"],
+    "job-3": ["email-not-null", "email-regex", "email-unique"],
+    "job-4": ["amount-not-null", "amount-range", "status-set", "table-not-empty", "status-regex", "amount-mean", "name-not-null"],
+    "job-5": ["amount-not-null"],
+}
+TARGETS = {"job-5": "ci"}
+LATER_JOBS = [
+    # orders, partial run (one test): status-set now passes -> that job alone: 1 of 1 -> 100.0
+    ("job-4", ORDERS, (3, 10), 100.0, True, [
+        ("status-set", "status", "VALIDITY", "PASSED", True, False),
+    ]),
+    # orders on the ci target, latest of all by time: must not hide the default target's orders
+    ("job-5", ORDERS, (4, 10), 0.0, False, [
+        ("amount-not-null", "amount", "COMPLETENESS", "FAILED", False, False),
+    ]),
+]
+
+
+def insert_sql(relation: str, jobs=None) -> str:
     rows = []
-    for job, node, (day, hour), score, passed, rules in JOBS:
+    for job, node, (day, hour), score, passed, rules in jobs or JOBS:
         table = node.rsplit(".", 1)[1]
+        declared = DECLARED.get(job)
+        declared_json = _sql_str('[' + ','.join(f'"{r}"' for r in sorted(declared)) + ']') if declared else "null"
         for rule, column, dimension, status, rule_passed, suspended in rules:
             rows.append(f"""
             select
@@ -94,7 +119,11 @@ def insert_sql(relation: str) -> str:
               97.5 as job_row_weighted_score,
               'inv-{job}' as dbt_invocation_id,
               'test.shop.{rule}' as dbt_test_unique_id,
-              '{node}' as dbt_node_unique_id""")
+              '{node}' as dbt_node_unique_id,
+              {_sql_str(TARGETS.get(job))} as dbt_target,
+              {declared_json} as job_declared_rules,
+              {len(declared) if declared else 'null'} as job_declared_rule_count,
+              {len(rules)} as job_run_rule_count""")
     return f"insert into {relation} by name\n" + "\nunion all\n".join(rows)
 
 
@@ -277,7 +306,7 @@ def test_rule_results_latest(built):
         (ORDERS, "status-regex"): ("job-2", "SUSPENDED"),
         (ORDERS, "amount-mean"): ("job-2", "ERROR"),
         (ORDERS, "name-not-null"): ("job-2", "PASSED"),
-        (ORDERS, "amount-unique"): ("job-1", "PASSED"),  # not in the latest job: its own latest result
+        # amount-unique (only in job-1) is no longer declared in job-2: it dropped out
         (CUSTOMERS, "email-not-null"): ("job-3", "PASSED"),
         (CUSTOMERS, "email-regex"): ("job-3", "FAILED"),
         (CUSTOMERS, "email-unique"): ("job-3", "FAILED"),  # no rule_status: derived from rule_passed
@@ -285,4 +314,54 @@ def test_rule_results_latest(built):
     r = rows[(ORDERS, "amount-range")]
     assert (r["table_id"], r["job_score"], r["rule_column"], r["rule_dimension"], r["rule_rows_passed_percent"], r["rule_failed_records_query"]) == (
         "orders", 80.0, "amount", "VALIDITY", 90.0, "select 1")
-    assert rows[(ORDERS, "amount-unique")]["job_score"] == 60.0
+
+
+@pytest.fixture(scope="module")
+def later(built, tmp_path_factory):
+    """The same results table plus a partial run of orders (job-4) and orders on another target (job-5)."""
+    import shutil
+
+    db = built[4]
+    copy = tmp_path_factory.mktemp("later") / "later.duckdb"
+    shutil.copy(db, copy)
+    con = duckdb.connect(str(copy))
+    try:
+        con.execute(insert_sql("main.dataplex_dq_results", LATER_JOBS))
+    finally:
+        con.close()
+    return copy
+
+
+def test_partial_run_updates_only_the_rules_it_ran(later):
+    """issue 9 B: job-4 ran one rule of orders; the latest picture keeps the other six declared rules'
+    latest results (job-2) and takes status-set from job-4: 5 of 5 evaluated -> 100.0, not '1 rule'."""
+    rules = {(r["dbt_target"], r["rule_name"]): (r["data_quality_job_id"], r["rule_status"])
+             for r in _query(later, f"select * from main.dq_rule_results_latest where dbt_node_unique_id = '{ORDERS}'")}
+    assert rules == {
+        (None, "amount-not-null"): ("job-2", "PASSED"),
+        (None, "amount-range"): ("job-2", "PASSED"),
+        (None, "status-set"): ("job-4", "PASSED"),
+        (None, "table-not-empty"): ("job-2", "PASSED"),
+        (None, "status-regex"): ("job-2", "SUSPENDED"),
+        (None, "amount-mean"): ("job-2", "ERROR"),
+        (None, "name-not-null"): ("job-2", "PASSED"),
+        ("ci", "amount-not-null"): ("job-5", "FAILED"),
+    }
+    scores = {(r["dbt_target"], r["score_level"], r["column_name"], r["dimension"]): (r["data_quality_job_id"], r["score"], r["passed"], r["rules_total"], r["rules_declared"])
+              for r in _query(later, f"select * from main.dq_latest_scores where dbt_node_unique_id = '{ORDERS}'")}
+    assert scores[(None, "table", None, "(overall)")] == ("job-4", 100.0, True, 7, 7)
+    assert scores[(None, "table", None, "VALIDITY")] == ("job-4", 100.0, True, 4, 7)  # 3 evaluated + 1 suspended
+    assert scores[(None, "column", "status", "(overall)")] == ("job-4", 100.0, True, 2, 7)
+    jobs = {r["data_quality_job_id"]: (r["score"], r["rules_total"], r["rules_declared"]) for r in _query(later, "select * from main.dq_job_scores")}
+    assert jobs["job-4"] == (100.0, 1, 7)  # the job itself says it ran 1 of 7 declared rules
+
+
+def test_targets_stay_apart(later):
+    """issue 17 item 4: job-5 (target ci, the latest by time) does not hide the default target's orders."""
+    rows = _query(later, f"select * from main.dq_latest_scores where score_level = 'table' and dimension = '(overall)'")
+    got = {(r["dbt_node_unique_id"], r["dbt_target"]): (r["data_quality_job_id"], r["score"]) for r in rows}
+    assert got == {
+        (ORDERS, None): ("job-4", 100.0),
+        (ORDERS, "ci"): ("job-5", 0.0),
+        (CUSTOMERS, None): ("job-3", 33.33),
+    }

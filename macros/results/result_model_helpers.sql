@@ -76,6 +76,8 @@
 {% macro job_key_columns(alias) %}
     {{ alias }}.data_quality_job_id,
     {{ alias }}.dbt_node_unique_id,
+    {{ alias }}.data_source_key,
+    {{ alias }}.dbt_target,
     {{ alias }}.data_source_resource_name,
     {{ alias }}.table_project_id,
     {{ alias }}.dataset_id,
