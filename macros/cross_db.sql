@@ -32,8 +32,62 @@
   {{- return("regexp_contains(" ~ text_expr ~ ", " ~ dataplex_dq.string_literal(pattern) ~ ")") -}}
 {%- endmacro %}
 {% macro postgres__regex_contains(text_expr, pattern) -%}
-  {{- return("(" ~ text_expr ~ " ~ " ~ dataplex_dq.string_literal(pattern) ~ ")") -}}
+  {#- PostgreSQL's `~` is a POSIX ARE: RE2's \b / \B (word boundary) are written \y / \Y there (an ARE
+      reads \b as a backspace). What an ARE cannot express at all is refused at compile time
+      (regex_target_problem). -#}
+  {{- return("(" ~ text_expr ~ " ~ " ~ dataplex_dq.string_literal(dataplex_dq.postgres_regex(pattern).pattern) ~ ")") -}}
 {%- endmacro %}
+
+{#- A regex that is valid RE2 but that the target's regex engine cannot compile, or none (SPEC 3c):
+    checked at compile time, so it never fails in the warehouse (inside a data_quality_scan it would
+    error every rule of the scan). DuckDB and BigQuery run RE2 itself. -#}
+{% macro regex_target_problem(pattern) %}{{ return(adapter.dispatch('regex_target_problem', 'dataplex_dq')(pattern)) }}{% endmacro %}
+{% macro default__regex_target_problem(pattern) %}{{ return(none) }}{% endmacro %}
+{% macro postgres__regex_target_problem(pattern) %}{{ return(dataplex_dq.postgres_regex(pattern).problem) }}{% endmacro %}
+
+{#- An RE2 pattern for PostgreSQL's POSIX ARE: {pattern: the ARE to run, problem: none, or what RE2
+    syntax PostgreSQL lacks}. Escapes and character classes are read token by token, so '\\(?P<' or
+    '[(?P<]' are not taken for a named group. -#}
+{% macro postgres_regex(pattern) %}
+  {%- set lacks = " (valid RE2, but PostgreSQL's regular expressions, POSIX AREs, do not support it)" -%}
+  {%- set out = [] -%}
+  {%- set state = {'in_class': false, 'problem': none} -%}
+  {%- set tokens = modules.re.finditer('(?s)\\\\x\\{|\\\\.|\\[\\^?\\]?|\\]|\\(\\?P?<(?![=!])|\\(\\?[A-Za-z-]*[:)]|.', pattern | string) -%}
+  {%- for m in tokens -%}
+    {%- set t = m.group(0) -%}
+    {%- set problem = none -%}
+    {%- if t == '\\x{' -%}
+      {%- set problem = "uses a braced hex escape '\\x{...}'" ~ lacks ~ "; write the character itself" -%}
+    {%- elif t in ['\\p', '\\P'] -%}
+      {%- set problem = "uses a Unicode class '" ~ t ~ "{...}'" ~ lacks -%}
+    {%- elif t in ['\\Q', '\\E'] -%}
+      {%- set problem = "uses literal text '\\Q...\\E'" ~ lacks ~ "; escape the characters instead" -%}
+    {%- elif t == '\\z' -%}
+      {%- set problem = "uses '\\z' (end of text)" ~ lacks ~ "; use '$'" -%}
+    {%- elif t == '\\C' -%}
+      {%- set problem = "uses '\\C' (any byte)" ~ lacks -%}
+    {%- elif state.in_class -%}
+      {%- if t == ']' -%}{%- do state.update({'in_class': false}) -%}{%- endif -%}
+    {%- elif t.startswith('[') -%}
+      {%- do state.update({'in_class': true}) -%}
+    {%- elif t in ['\\b', '\\B'] -%}
+      {%- set t = '\\y' if t == '\\b' else '\\Y' -%}
+    {%- elif t.startswith('(?') and t.endswith('<') -%}
+      {%- set problem = "uses a named group '" ~ t ~ "name>...)'" ~ lacks ~ "; use an unnamed group '(...)'" -%}
+    {%- elif t.startswith('(?') and t.endswith(':') and t != '(?:' -%}
+      {%- set problem = "uses a group with flags '" ~ t ~ "...)'" ~ lacks ~ "; put the flags at the very start of the pattern, e.g. '(?i)'" -%}
+    {%- elif t.startswith('(?') and t.endswith(')') -%}
+      {%- if m.start() != 0 -%}
+        {%- set problem = "sets flags '" ~ t ~ "' after the start of the pattern" ~ lacks ~ "; PostgreSQL takes flags only at the very start" -%}
+      {%- elif 'U' in t or '-' in t -%}
+        {%- set problem = "uses the flags '" ~ t ~ "'" ~ lacks ~ "; PostgreSQL has no ungreedy (U) flag and no flag removal (-)" -%}
+      {%- endif -%}
+    {%- endif -%}
+    {%- if problem is not none and state.problem is none -%}{%- do state.update({'problem': problem}) -%}{%- endif -%}
+    {%- do out.append(t) -%}
+  {%- endfor -%}
+  {{ return({'pattern': out | join(''), 'problem': state.problem}) }}
+{% endmacro %}
 
 {#- Read a column as text. -#}
 {% macro cast_text(expr) %}{{ return(adapter.dispatch('cast_text', 'dataplex_dq')(expr)) }}{% endmacro %}

@@ -138,6 +138,9 @@
     {%- endif -%}
     {%- set problem = dataplex_dq.regex_problem(params.get('regex')) -%}
     {%- if problem -%}{{ dataplex_dq.raise_rule_error(where, 'regex', "'" ~ params.get('regex') ~ "' " ~ problem) }}{%- endif -%}
+    {#- what the target's own regex engine cannot compile (PostgreSQL: POSIX ARE, not RE2) -#}
+    {%- set problem = dataplex_dq.regex_target_problem(params.get('regex')) -%}
+    {%- if problem -%}{{ dataplex_dq.raise_rule_error(where, 'regex', "'" ~ params.get('regex') ~ "' " ~ problem) }}{%- endif -%}
   {%- endif -%}
   {%- if rule_type in ['row_condition_expectation', 'table_condition_expectation'] -%}
     {%- if params.get('sql_expression') is not string or (params.get('sql_expression') | trim | length) == 0 -%}

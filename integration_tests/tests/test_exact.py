@@ -27,6 +27,7 @@ from dbt_harness import INTEGRATION_DIR, REPO_ROOT, Db, DbtProject, run_dataplex
 PROJECT = INTEGRATION_DIR / "exact_project"
 EXPECTED: dict = yaml.safe_load((PROJECT / "expected.yml").read_text())
 SEED = "seed.dataplex_dq_exact_tests.exact_values"
+SEED_RULES = sorted(n for n in EXPECTED if not n.startswith("broken-"))  # every rule declared on exact_values
 BROKEN = "model.dataplex_dq_exact_tests.downstream"
 
 
@@ -35,9 +36,8 @@ def expected(target: str) -> dict[str, dict]:
     out = {}
     for rule, exp in EXPECTED.items():
         exp = dict(exp)
-        exp.update(exp.pop("postgres", {}) if target == "postgres" else {})
-        exp.pop("postgres", None)
-        out[rule] = exp
+        override = exp.pop("postgres", None)
+        out[rule] = override if (target == "postgres" and override is not None) else exp
     return out
 
 
@@ -164,6 +164,21 @@ def test_column_errors_list_the_real_column_names(run):
     assert "field 'column'" in message and "rule 'invoice-lower-not-null'" in message
 
 
+def test_regex_the_target_cannot_compile(run):
+    """item 5: PostgreSQL (POSIX ARE) refuses RE2's named group at compile time, saying what it lacks;
+    RE2's \\b runs as a word boundary there (\\y)."""
+    rows = {r["rule_name"]: r for r in run.results(run.build_invocation)}
+    named, word = rows["invoice-named-group"], rows["invoice-word-boundary"]
+    assert (word["rule_status"], word["rule_rows_passed"]) == ("FAILED", 2)
+    if run.target != "postgres":
+        assert (named["rule_status"], named["rule_rows_passed"]) == ("FAILED", 2)
+        return
+    message = named["rule_message"] or ""
+    assert named["rule_status"] == "ERROR"
+    assert "Compilation Error" in message and "field 'regex'" in message, message
+    assert "named group '(?P<name>...)'" in message and "POSIX AREs" in message, message
+
+
 # ------------------------------------------------------------------ item 4: the target is recorded
 
 
@@ -224,15 +239,16 @@ def test_retry_updates_only_the_rules_it_ran(run):
     broken = [r for r in rows if r["dbt_node_unique_id"] == BROKEN]
     assert sorted(r["rule_status"] for r in broken) == ["SKIPPED", "SKIPPED"]
     seed_rows = [r for r in rows if r["dbt_node_unique_id"] == SEED]
-    assert {(r["job_run_rule_count"], r["job_declared_rule_count"]) for r in seed_rows} == {(len(seed_rows), 20)}
+    assert {(r["job_run_rule_count"], r["job_declared_rule_count"]) for r in seed_rows} == {(len(seed_rows), len(SEED_RULES))}
 
     rules, overall = run.retry_latest
-    assert set(rules) == {n for n in exp if not n.startswith("broken-")}  # all 20 declared rules
+    assert set(rules) == set(SEED_RULES)  # every declared rule
     for name, r in rules.items():
         assert r["dbt_invocation_id"] == (invocation if name in rerun else run.build_invocation), name
     evaluated = [e for n, e in exp.items() if not n.startswith("broken-") and e["status"] in ("PASSED", "FAILED")]
     passed = [e for e in evaluated if e["status"] == "PASSED"]
-    assert (overall["rules_total"], overall["rules_evaluated"], overall["rules_declared"]) == (20, len(evaluated), 20)
+    n = len(SEED_RULES)
+    assert (overall["rules_total"], overall["rules_evaluated"], overall["rules_declared"]) == (n, len(evaluated), n)
     assert overall["score"] == _score(len(passed), len(evaluated))
     assert overall["dbt_invocation_id"] == invocation
     broken_latest = run.retry_broken_latest
@@ -244,9 +260,10 @@ def test_select_of_one_test_and_a_removed_rule(run):
     assert dbt_run.returncode == 1, dbt_run.output[-3000:]  # amount-set-exact fails (2 of 5)
     rows = run.results(invocation)
     assert [(r["rule_name"], r["rule_status"], r["rule_rows_passed"]) for r in rows] == [("amount-set-exact", "FAILED", 2)]
-    assert (rows[0]["job_run_rule_count"], rows[0]["job_declared_rule_count"]) == (1, 19)
+    n = len(SEED_RULES) - 1  # one rule removed
+    assert (rows[0]["job_run_rule_count"], rows[0]["job_declared_rule_count"]) == (1, n)
     job = run.query(f"select * from {run.relation('dq_job_scores')} where dbt_invocation_id = '{invocation}'")
-    assert [(j["score"], j["rules_total"], j["rules_declared"]) for j in job] == [(0.0, 1, 19)]
+    assert [(j["score"], j["rules_total"], j["rules_declared"]) for j in job] == [(0.0, 1, n)]
 
     exp = {n: e for n, e in expected(run.target).items() if not n.startswith("broken-") and n != "amount-min-exponent"}
     rules, overall = _latest(run)
@@ -254,5 +271,5 @@ def test_select_of_one_test_and_a_removed_rule(run):
     assert rules["amount-set-exact"]["dbt_invocation_id"] == invocation
     evaluated = [e for e in exp.values() if e["status"] in ("PASSED", "FAILED")]
     passed = [e for e in evaluated if e["status"] == "PASSED"]
-    assert (overall["rules_total"], overall["rules_evaluated"], overall["rules_declared"]) == (19, len(evaluated), 19)
+    assert (overall["rules_total"], overall["rules_evaluated"], overall["rules_declared"]) == (n, len(evaluated), n)
     assert overall["score"] == _score(len(passed), len(evaluated))

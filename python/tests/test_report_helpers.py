@@ -64,3 +64,39 @@ def test_chunk_rows_respects_the_statement_limit():
     assert all(len(c) <= 10_500 for c in chunks)
     assert sum(c.count('"rule_name"') for c in chunks) == 100
     assert len(chunks) == 10
+
+
+def test_declared_rule_names_cover_every_rule_of_a_data_source():
+    """issue 9 B: each job records every rule its data source declares (run in this invocation or not)."""
+    from pathlib import Path
+
+    from dataplex_dq.artifacts import Artifacts
+    from dataplex_dq.report import declared_rule_names
+
+    scan = RuleTest("test.p.scan.1", "orders_scan", "data_quality_scan", "seed.p.s", None, None,
+                    {"rules": [{"name": "in-scan", "nonNullExpectation": {}}, {"column": "Amount", "uniqueness_expectation": {}}]}, None, 1)
+    other = RuleTest("test.p.x.2", "other-rule", "non_null_expectation", "seed.p.t", "id", None, {}, None, 2)
+    tests = {t.unique_id: t for t in (_test("my-rule", "range_expectation", "amount", {}), scan, other)}
+    art = Artifacts(Path("."), "p", "inv", None, None, tests, {}, {})
+    assert declared_rule_names(art) == {
+        "seed.p.s": ("in-scan", "my-rule", "uniqueness-amount-1"),
+        "seed.p.t": ("other-rule",),
+    }
+
+
+def test_result_rows_record_target_declared_rules_and_not_evaluated_jobs():
+    """issue 17 items 4 and 7, issue 9 B: the rows carry the dbt target and declared vs run rules;
+    a job whose rules were all skipped exports passed NULL (not evaluated), never true."""
+    from dataplex_dq.export import JobContext, result_rows
+    from dataplex_dq.metrics import RuleIdentity, RuleOutcome, RuleStatus
+    from dataplex_dq.scoring import score_rules
+
+    ident = RuleIdentity.from_rule_spec({"name": "b-rule", "non_null_expectation": {}, "column": "id"}, data_source="seed.p.s", test_unique_id="test.p.b")
+    outcomes = [RuleOutcome.not_evaluated(ident, RuleStatus.SKIPPED, "upstream failed")]
+    job = JobContext("inv", "seed.p.s", "s", "seed", "db", "main", "s", "duckdb", None, None, None,
+                     target="prod", declared_rules=("a-rule", "b-rule"))
+    (row,) = result_rows(job, outcomes, score_rules(outcomes))
+    assert row["job_quality_result"]["passed"] is None and row["job_quality_result"]["score"] is None
+    assert (row["dbt_target"], row["job_declared_rules"], row["job_declared_rule_count"], row["job_run_rule_count"]) == (
+        "prod", '["a-rule","b-rule"]', 2, 1)
+    assert list(row)[-5:] == ["rule_statistic_value_text", "dbt_target", "job_declared_rules", "job_declared_rule_count", "job_run_rule_count"]
