@@ -89,7 +89,7 @@ EXAMPLE_ROW = {
     "dbt_node_unique_id": "seed.dataplex_dq_integration_tests.dq_strings",
     "rule_statistic_value_text": None,
     "dbt_target": "bigquery",
-    "job_declared_rules": '["name-set-quoted","name-not-obrien"]',
+    "job_declared_rules": None,
     "job_declared_rule_count": 2,
     "job_run_rule_count": 1,
 }

@@ -37,6 +37,11 @@ create table `dq-local`.`dq_it`.`dataplex_dq_results` (
   dbt_invocation_id STRING,
   dbt_test_unique_id STRING,
   dbt_node_unique_id STRING,
-  job_notification_result JSON
+  job_notification_result JSON,
+  rule_statistic_value_text STRING,
+  dbt_target STRING,
+  job_declared_rules STRING,
+  job_declared_rule_count INT64,
+  job_run_rule_count INT64
 )
 partition by date(job_start_time)

@@ -51,6 +51,11 @@ select
   cast(null as STRING) as dbt_invocation_id,
   cast(null as STRING) as dbt_test_unique_id,
   cast(null as STRING) as dbt_node_unique_id,
-  cast(null as JSON) as job_notification_result
+  cast(null as JSON) as job_notification_result,
+  cast(null as STRING) as rule_statistic_value_text,
+  cast(null as STRING) as dbt_target,
+  cast(null as STRING) as job_declared_rules,
+  cast(null as INT64) as job_declared_rule_count,
+  cast(null as INT64) as job_run_rule_count
 limit 0
     );

@@ -40,5 +40,6 @@ select
   current_timestamp() as evaluated_at,
   cast(null as string) as incremental_field,
   cast(null as string) as incremental_start,
-  cast(null as string) as incremental_end
+  cast(null as string) as incremental_end,
+  cast(null as string) as statistic_value_text
 from dq_counts

@@ -18,13 +18,13 @@ select
   cast(null as float64) as rule_threshold,
   cast(false as boolean) as rule_ignore_null,
   cast(false as boolean) as rule_suspended,
-  cast(case when coalesce(stat_value is not null and (stat_value >= cast('-9007199254740992' as INT64)), false) then 'PASSED' else 'FAILED' end as string) as rule_status,
+  cast(case when coalesce(stat_value is not null and (stat_value >= cast('-9007199254740992' as int64)), false) then 'PASSED' else 'FAILED' end as string) as rule_status,
   cast(row_count as bigint) as row_count,
   cast(null as bigint) as evaluated_count,
   cast(null as bigint) as passed_count,
   cast(null_count as bigint) as null_count,
   cast(null as float64) as pass_ratio,
-  cast(coalesce(stat_value is not null and (stat_value >= cast('-9007199254740992' as INT64)), false) as boolean) as passed,
+  cast(coalesce(stat_value is not null and (stat_value >= cast('-9007199254740992' as int64)), false) as boolean) as passed,
   cast(null as bigint) as assertion_row_count,
   cast(cast(stat_value as float64) as float64) as statistic_value,
   cast(null as string) as failing_rows_query,
@@ -36,5 +36,6 @@ select
   current_timestamp() as evaluated_at,
   cast(null as string) as incremental_field,
   cast(null as string) as incremental_start,
-  cast(null as string) as incremental_end
+  cast(null as string) as incremental_end,
+  cast(cast(stat_value as string) as string) as statistic_value_text
 from dq_counts
