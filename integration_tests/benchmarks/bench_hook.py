@@ -36,19 +36,21 @@ def _project(work: Path, rules: int, form: str) -> Path:
     lines = ["version: 2", "seeds:"]
     for s in range(sources):
         (proj / "seeds" / f"items_{s}.csv").write_text("id,qty\n" + "".join(f"{i},{i % 7}\n" for i in range(200)))
-        lines += [f"  - name: items_{s}", "    data_tests:"]
+        lines += [f"  - name: items_{s}"]
         mine = [r for r in range(rules) if r % sources == s]
         if form == "tests":
+            lines += ["    columns:", "      - name: qty", "        data_tests:"]
             for r in mine:
-                kind = r % 3
-                if kind == 0:
-                    lines.append(f"      - dataplex_dq.range_expectation: {{name: r{r}, arguments: {{column: qty, max_value: {r % 7}, dimension: VALIDITY}}}}")
-                elif kind == 1:
-                    lines.append(f"      - dataplex_dq.non_null_expectation: {{name: r{r}, arguments: {{column: qty, dimension: COMPLETENESS}}}}")
-                else:
+                if r % 3 == 0:
+                    lines.append(f"          - dataplex_dq.range_expectation: {{name: r{r}, arguments: {{max_value: {r % 7}, dimension: VALIDITY}}}}")
+                elif r % 3 == 1:
+                    lines.append(f"          - dataplex_dq.non_null_expectation: {{name: r{r}, arguments: {{dimension: COMPLETENESS}}}}")
+            lines.append("    data_tests:")
+            for r in mine:
+                if r % 3 == 2:
                     lines.append(f"      - dataplex_dq.table_condition_expectation: {{name: r{r}, arguments: {{sql_expression: 'count(*) > {r % 300}'}}}}")
         else:
-            lines += ["      - dataplex_dq.data_quality_scan:", "          arguments:", "            rules:"]
+            lines += ["    data_tests:", "      - dataplex_dq.data_quality_scan:", "          arguments:", "            rules:"]
             for r in mine:
                 lines.append(f"              - {{name: r{r}, column: qty, rangeExpectation: {{maxValue: '{r % 7}'}}, dimension: VALIDITY}}")
     (proj / "models" / "schema.yml").write_text("\n".join(lines) + "\n")
