@@ -67,7 +67,7 @@
       ('assertion_row_count', i), ('statistic_value', d), ('failing_rows_query', s), ('rule_spec', s),
       ('rule_attributes', s), ('debug_queries_sql', s), ('scope_row_filter', s),
       ('scope_sampling_percent', d), ('evaluated_at', ts),
-      ('incremental_field', s), ('incremental_start', s), ('incremental_end', s),
+      ('incremental_field', s), ('incremental_start', s), ('incremental_end', s), ('statistic_value_text', s),
   ]) }}
 {% endmacro %}
 
@@ -79,6 +79,7 @@
       ('t_started_at', ts), ('t_completed_at', ts), ('t_declared_name', s), ('t_declared_type', s),
       ('t_no_row_message', s), ('s_job_id', s), ('s_scan_id', s), ('s_display_name', s),
       ('s_resource_name', s), ('s_database', s), ('s_schema', s), ('s_identifier', s), ('s_config', s),
+      ('s_declared_rules', s), ('s_declared_count', s),
   ]) }}
 {% endmacro %}
 
@@ -234,6 +235,8 @@
       's_database': database,
       's_schema': schema,
       's_identifier': identifier,
+      's_declared_rules': '[' ~ ((scan_settings['__declared__'].get(source_id, []) | unique | sort(case_sensitive=true) | list) | map('tojson') | join(',')) ~ ']',
+      's_declared_count': (scan_settings['__declared__'].get(source_id, []) | unique | list | length) | string,
       's_config': tojson({'trigger': 'ondemand',
                           'sampling_percent': (sampling | float) if sampling else 100.0,
                           'row_filter': merged.get('row_filter')})[:-1],
@@ -243,8 +246,26 @@
 {#- Scan-level settings a data_quality_scan declares for its data source (artifacts.scan_settings). -#}
 {% macro hook_scan_settings() %}
   {%- set out = {} -%}
+  {%- set declared = {} -%}
   {%- for node in graph.nodes.values() if node.get('resource_type') == 'test' -%}
     {%- set meta = node.get('test_metadata') or {} -%}
+    {%- if meta.get('namespace') == 'dataplex_dq' -%}
+      {#- every rule the data source declares (declared.declared_rule_names) -#}
+      {%- set source_id = node.get('attached_node') or ((node.get('depends_on') or {}).get('nodes') or [none])[0] -%}
+      {%- if source_id -%}
+        {%- set bucket = declared.setdefault(source_id, []) -%}
+        {%- if meta.get('name') == 'data_quality_scan' -%}
+          {%- set rules = (meta.get('kwargs') or {}).get('rules') -%}
+          {%- if rules is iterable and rules is not string and rules is not mapping -%}
+            {%- for raw in rules -%}{%- do bucket.append(dataplex_dq.scan_rule_name(raw, loop.index0)) -%}{%- endfor -%}
+          {%- endif -%}
+        {%- elif node.get('name', '').startswith('dataplex_dq_' ~ meta.get('name')) -%}
+          {%- do bucket.append(dataplex_dq.rule_name_for(node, meta.get('name'), node.get('column_name') or (meta.get('kwargs') or {}).get('column'))) -%}
+        {%- else -%}
+          {%- do bucket.append(node.get('name')) -%}
+        {%- endif -%}
+      {%- endif -%}
+    {%- endif -%}
     {%- if meta.get('namespace') == 'dataplex_dq' and meta.get('name') == 'data_quality_scan' -%}
       {%- set source = dataplex_dq.data_source_node(node) -%}
       {%- if source is not none -%}
@@ -258,6 +279,7 @@
       {%- endif -%}
     {%- endif -%}
   {%- endfor -%}
+  {%- do out.update({'__declared__': declared}) -%}
   {{ return(out) }}
 {% endmacro %}
 
@@ -481,7 +503,7 @@
       'job_labels': dataplex_dq.hook_json_text(dataplex_dq.string_literal(labels)),
       'job_start_time': 'j.dq_start',
       'job_end_time': 'j.dq_end',
-      'job_quality_result': dataplex_dq.hook_struct('job_quality_result', {'passed': 'j.rules_failed = 0', 'score': dataplex_dq.score_percent('j.rules_passed', 'j.rules_evaluated'),
+      'job_quality_result': dataplex_dq.hook_struct('job_quality_result', {'passed': 'case when j.rules_evaluated > 0 then j.rules_failed = 0 end', 'score': dataplex_dq.score_percent('j.rules_passed', 'j.rules_evaluated'),
                                                                            'incremental_start': 'j.dq_incr_start', 'incremental_end': 'j.dq_incr_end'}),
       'job_dimension_result': dataplex_dq.hook_json_text("'{' || coalesce(d.body, '') || '}'"),
       'job_rows_scanned': 'j.dq_rows_scanned',
@@ -513,6 +535,11 @@
       'dbt_test_unique_id': 'coalesce(r.dq_test_unique_id, r.t_test_unique_id)',
       'dbt_node_unique_id': 'r.t_data_source',
       'job_notification_result': dataplex_dq.hook_json_text('cast(null as ' ~ str ~ ')'),
+      'rule_statistic_value_text': "case when " ~ evaluated ~ " then r.statistic_value_text end",
+      'dbt_target': dataplex_dq.string_literal(target.name),
+      'job_declared_rules': 'r.s_declared_rules',
+      'job_declared_rule_count': 'cast(r.s_declared_count as ' ~ dataplex_dq.results_type('int64') ~ ')',
+      'job_run_rule_count': 'j.dq_run_rules',
   } -%}
   {%- set names = [] -%}
   {%- set selects = [] -%}
@@ -555,6 +582,7 @@ dq_jobs as (
         coalesce(min(t_started_at), {{ dataplex_dq.hook_timestamp_sql(run_started_at) }}) as dq_start,
         coalesce(max(t_completed_at), {{ dataplex_dq.current_timestamp_utc() }}) as dq_end,
         max(row_count) as dq_rows_scanned,
+        count(*) as dq_run_rules,
         max(incremental_field) as dq_incr_field,
         case when count(case when incremental_field is not null and incremental_start is null then 1 end) = 0
             then min(case when incremental_field is not null then incremental_start end) end as dq_incr_start,
