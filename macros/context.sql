@@ -22,7 +22,9 @@
   {%- if source_node is none -%}{{ return({}) }}{%- endif -%}
   {%- set cfg_meta = (source_node.get('config') or {}).get('meta') or {} -%}
   {%- set meta = source_node.get('meta') or {} -%}
-  {{ return(cfg_meta.get('dataplex_dq') or meta.get('dataplex_dq') or {}) }}
+  {%- set settings = cfg_meta.get('dataplex_dq') or meta.get('dataplex_dq') or {} -%}
+  {#- either casing at every depth (postScanActions.bigqueryExport.resultsTable), as in a spec file -#}
+  {{ return(dataplex_dq.spec_snake_case(settings, {'source': source_node.get('resource_type', '') ~ " '" ~ source_node.get('name', '') ~ "'", 'rule': 'meta.dataplex_dq', 'test': 'meta.dataplex_dq', 'label': 'meta.dataplex_dq'})) }}
 {% endmacro %}
 
 {#- A Relation object for a data source node, for adapter introspection. -#}
@@ -72,7 +74,9 @@
 {#- The rule's column as SQL: the relation's real column (resolved by checked_column_type), quoted. -#}
 {% macro column_sql(rule) %}
   {%- if not rule.column -%}{{ return(none) }}{%- endif -%}
-  {{ return(adapter.quote(rule.get('column_resolved') or rule.column)) }}
+  {#- quote characters inside the name escaped (adapter.quote does not): dataplex_dq.quote_column -#}
+  {%- if rule.get('column_resolved') -%}{{ return(adapter.dispatch('quote_column', 'dataplex_dq')(rule.get('column_resolved'))) }}{%- endif -%}
+  {{ return(dataplex_dq.quote_column(rule.column)) }}
 {% endmacro %}
 
 {#- Rule name: the dbt test's own name when the user gave one; otherwise a stable valid Dataplex name

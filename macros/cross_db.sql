@@ -14,9 +14,29 @@
   {{- return("'" ~ (value | string).replace("'", "''") ~ "'") -}}
 {%- endmacro %}
 {% macro postgres__string_literal(value) -%}
-  {#- E'' strings would interpret backslashes; standard strings keep them literal. -#}
-  {{- return("'" ~ (value | string).replace("'", "''") ~ "'") -}}
+  {#- An E'' string with backslashes doubled: read the same whatever `standard_conforming_strings` is
+      (with it off, a backslash in a plain '' string escapes the next character, so a value ending in
+      a backslash could close the literal early; E'' always reads backslash escapes). -#}
+  {{- return("E'" ~ (value | string).replace("\\", "\\\\").replace("'", "''") ~ "'") -}}
 {%- endmacro %}
+
+{#- A column name from YAML without the quotes a user may have written ('"Mixed Case"', '`x`'); a
+    doubled quote inside them is one quote. -#}
+{% macro unquoted_column(name) %}
+  {%- set s = name | string -%}
+  {%- if s | length >= 2 and s[0] == '"' and s[-1] == '"' -%}{{ return(s[1:-1].replace('""', '"')) }}{%- endif -%}
+  {%- if s | length >= 2 and s[0] == '`' and s[-1] == '`' -%}{{ return(s[1:-1]) }}{%- endif -%}
+  {{ return(s) }}
+{% endmacro %}
+
+{#- A column name from YAML as a quoted identifier: its quotes (if any) removed, then quoted with
+    the quote character inside escaped (adapter.quote does not escape it). -#}
+{% macro quote_column(name) %}{{ return(adapter.dispatch('quote_column', 'dataplex_dq')(dataplex_dq.unquoted_column(name))) }}{% endmacro %}
+{% macro default__quote_column(name) %}{{ return('"' ~ name.replace('"', '""') ~ '"') }}{% endmacro %}
+{% macro bigquery__quote_column(name) %}
+  {#- GoogleSQL quoted identifiers take backslash escapes, like its string literals. -#}
+  {{ return('`' ~ name.replace('\\', '\\\\').replace('`', '\\`') ~ '`') }}
+{% endmacro %}
 {% macro bigquery__string_literal(value) -%}
   {#- GoogleSQL escapes: backslash first, then the quote and the characters a quoted literal cannot hold. -#}
   {%- set s = (value | string).replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t") -%}

@@ -35,6 +35,7 @@
   {%- set settings = dataplex_dq.data_source_settings(source_node) -%}
   {{ dataplex_dq.validate_scope_settings(settings, where, dataplex_dq.anomaly_scope_keys() + dataplex_dq.lifecycle_setting_keys()) }}
   {{ dataplex_dq.anomaly_require_runner(source_node, settings, where) }}
+  {{ dataplex_dq.validate_post_scan_actions(settings.get('post_scan_actions'), where) }}
   {{ dataplex_dq.validate_rules_of_source(source_node, node, rule, where) }}
 
   {%- set data_type = none -%}
@@ -75,7 +76,10 @@
   {%- if 'values' in args -%}
     {%- set values = args.get('values') -%}
     {%- if values is iterable and values is not string and values is not mapping -%}
-      {%- set values = values | map('string') | list -%}
+      {#- scalars as the proto's strings; anything else is kept for validate_rule to name -#}
+      {%- set items = [] -%}
+      {%- for v in values -%}{%- do items.append((v | string) if dataplex_dq._is_scalar(v) else v) -%}{%- endfor -%}
+      {%- set values = items -%}
     {%- endif -%}
     {%- do params.update({'values': values}) -%}
   {%- endif -%}

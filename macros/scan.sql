@@ -149,8 +149,15 @@
   {%- set scan_where = {'source': source, 'rule': node.name, 'test': 'dataplex_dq.data_quality_scan',
                         'label': "data_quality_scan '" ~ node.name ~ "'"} -%}
   {%- set scan_keys = ['rules', 'row_filter', 'sampling_percent', 'post_scan_actions', 'catalog_publishing_enabled', 'anomaly_detection', 'incremental_field', 'incremental_lookback'] -%}
-  {%- for key in unknown_args -%}
-    {{ dataplex_dq.raise_rule_error(scan_where, key, "unknown argument; dataplex_dq.data_quality_scan takes a DataQualitySpec: " ~ (scan_keys | join(', ')) ~ " (snake_case or camelCase)") }}
+  {#- the spec as pasted (bare, wrapped, a DataScan resource; either casing at every depth) -#}
+  {%- set pasted = {} -%}
+  {%- for k, v in args.items() if v is not none -%}{%- do pasted.update({k: v}) -%}{%- endfor -%}
+  {%- for k in unknown_args -%}{%- do pasted.update({k: unknown_args[k]}) -%}{%- endfor -%}
+  {%- set args = dataplex_dq.scan_spec_of(pasted, scan_where) -%}
+  {%- set accepted = [] -%}
+  {%- for k in scan_keys -%}{%- do accepted.extend([k, dataplex_dq.camel_case(k)]) -%}{%- endfor -%}
+  {%- for key in args if key not in accepted -%}
+    {{ dataplex_dq.raise_rule_error(scan_where, key, "unknown argument; dataplex_dq.data_quality_scan takes a DataQualitySpec: " ~ (scan_keys | join(', ')) ~ " (snake_case or camelCase), bare, under data_quality_spec, or a whole DataScan resource") }}
   {%- endfor -%}
   {%- if column_name -%}
     {{ dataplex_dq.raise_rule_error(scan_where, none, "declare data_quality_scan under the model's data_tests, not under column '" ~ column_name ~ "'; each rule names its own column") }}
@@ -169,6 +176,7 @@
   {{ dataplex_dq.validate_post_scan_actions(given.get('post_scan_actions'), scan_where) }}
   {%- set meta_settings = dataplex_dq.data_source_settings(source_node) -%}
   {{ dataplex_dq.validate_scope_settings(meta_settings, scan_where, dataplex_dq.anomaly_scope_keys() + dataplex_dq.lifecycle_setting_keys()) }}
+  {{ dataplex_dq.validate_post_scan_actions(meta_settings.get('post_scan_actions'), scan_where) }}
   {%- set row_filter = given.get('row_filter') if 'row_filter' in given else meta_settings.get('row_filter') -%}
   {%- set sampling_percent = given.get('sampling_percent') if 'sampling_percent' in given else meta_settings.get('sampling_percent') -%}
 
@@ -247,6 +255,13 @@
     {%- if key not in ['bigquery_export', 'bigqueryExport', 'notification_report', 'notificationReport'] -%}
       {{ dataplex_dq.raise_rule_error(where, 'post_scan_actions.' ~ key, "unknown field; allowed: bigquery_export, notification_report") }}
     {%- endif -%}
+  {%- endfor -%}
+  {%- set export = actions.get('bigquery_export', actions.get('bigqueryExport')) -%}
+  {%- if export is not none and export is not mapping -%}
+    {{ dataplex_dq.raise_rule_error(where, 'post_scan_actions.bigquery_export', "must be a mapping with results_table, got " ~ export) }}
+  {%- endif -%}
+  {%- for key in (export or {}) if key not in ['results_table', 'resultsTable'] -%}
+    {{ dataplex_dq.raise_rule_error(where, 'post_scan_actions.bigquery_export.' ~ key, "unknown field; allowed: results_table") }}
   {%- endfor -%}
 {% endmacro %}
 

@@ -38,32 +38,7 @@
   {%- endif -%}
 {% endmacro %}
 
-{#- A regex the warehouse (re2) cannot compile: unbalanced groups or classes, or constructs re2 lacks. -#}
-{% macro regex_problem(pattern) %}
-  {%- if (pattern | length) == 0 -%}{{ return("must not be empty") }}{%- endif -%}
-  {%- set unsupported = modules.re.search('\\(\\?(=|!|<=|<!|>)|\\\\[1-9]|[*+?}]\\+', pattern) -%}
-  {%- if unsupported -%}
-    {{ return("uses '" ~ unsupported.group(0) ~ "' (lookaround, backreference or possessive/atomic group), which re2 does not support") }}
-  {%- endif -%}
-  {%- set state = {'depth': 0, 'in_class': false, 'escaped': false, 'problem': none} -%}
-  {%- for ch in pattern -%}
-    {%- if state.escaped -%}{%- do state.update({'escaped': false}) -%}
-    {%- elif ch == '\\' -%}{%- do state.update({'escaped': true}) -%}
-    {%- elif state.in_class -%}{%- if ch == ']' -%}{%- do state.update({'in_class': false}) -%}{%- endif -%}
-    {%- elif ch == '[' -%}{%- do state.update({'in_class': true}) -%}
-    {%- elif ch == '(' -%}{%- do state.update({'depth': state.depth + 1}) -%}
-    {%- elif ch == ')' -%}
-      {%- if state.depth == 0 and state.problem is none -%}{%- do state.update({'problem': "has an unmatched ')'"}) -%}{%- endif -%}
-      {%- do state.update({'depth': state.depth - 1 if state.depth > 0 else 0}) -%}
-    {%- endif -%}
-  {%- endfor -%}
-  {%- if state.problem -%}{{ return(state.problem) }}{%- endif -%}
-  {%- if state.escaped -%}{{ return("ends with a lone backslash") }}{%- endif -%}
-  {%- if state.in_class -%}{{ return("has an unterminated character class '['") }}{%- endif -%}
-  {%- if state.depth > 0 -%}{{ return("has an unmatched '('") }}{%- endif -%}
-  {%- if modules.re.search('(^|[^\\\\])[*+?]{1}[*]', pattern) -%}{{ return("has a repeated quantifier") }}{%- endif -%}
-  {{ return(none) }}
-{% endmacro %}
+{#- regex_problem(pattern): macros/regex_check.sql (RE2's syntax, checked against a real RE2). -#}
 
 {#- Static checks of one normalized rule (see rule_test.sql for its shape). -#}
 {% macro validate_rule(rule, where) %}
@@ -87,7 +62,8 @@
     {%- if not row_level -%}
       {{ dataplex_dq.raise_rule_error(where, 'threshold', "is only allowed on row-level rules; " ~ rule_type ~ " is an aggregate rule that passes or fails as a whole") }}
     {%- endif -%}
-    {%- if rule.threshold is boolean or rule.threshold is not number or rule.threshold < 0 or rule.threshold > 1 -%}
+    {#- `threshold != threshold` is NaN (.nan in YAML), which every comparison lets through -#}
+    {%- if rule.threshold is boolean or rule.threshold is not number or rule.threshold != rule.threshold or rule.threshold < 0 or rule.threshold > 1 -%}
       {{ dataplex_dq.raise_rule_error(where, 'threshold', "must be a number between 0 and 1 (0 means 1.0), got " ~ rule.threshold) }}
     {%- endif -%}
   {%- endif -%}
@@ -163,7 +139,7 @@
     {%- endif -%}
     {%- for dq in rule.debug_queries -%}
       {%- set field = 'debug_queries[' ~ loop.index0 ~ ']' -%}
-      {%- if dq is not mapping -%}{{ dataplex_dq.raise_rule_error(where, field, "must be a mapping with sql_statement and optional description") }}{%- endif -%}
+      {%- if dq is not mapping -%}{{ dataplex_dq.raise_rule_error(where, field, "must be a mapping with sql_statement and optional description, got " ~ dq) }}{%- endif -%}
       {%- for key in dq -%}
         {%- if key not in ['description', 'sql_statement', 'sqlStatement'] -%}
           {{ dataplex_dq.raise_rule_error(where, field, "unknown key '" ~ key ~ "'; allowed: description, sql_statement") }}
@@ -180,6 +156,11 @@
   {%- if rule.attributes is not none and rule.attributes is not mapping -%}
     {{ dataplex_dq.raise_rule_error(where, 'attributes', "must be a mapping of string keys to string values") }}
   {%- endif -%}
+  {%- for key, value in (rule.attributes or {}).items() -%}
+    {%- if key is not string or not dataplex_dq._is_scalar(value) -%}
+      {{ dataplex_dq.raise_rule_error(where, 'attributes.' ~ key, "must be a string (attributes are a mapping of string keys to string values), got " ~ value) }}
+    {%- endif -%}
+  {%- endfor -%}
 {% endmacro %}
 
 {#- Scan-level settings of a data source (meta.dataplex_dq, or a scan test's arguments). -#}
@@ -199,13 +180,26 @@
     {%- endif -%}
   {%- endfor -%}
   {%- set pct = settings.get('sampling_percent', settings.get('samplingPercent')) -%}
-  {%- if pct is not none and (pct is boolean or pct is not number or pct < 0 or pct > 100) -%}
+  {%- if pct is not none and (pct is boolean or pct is not number or pct != pct or pct < 0 or pct > 100) -%}
     {{ dataplex_dq.raise_rule_error(where, 'sampling_percent', "must be a number between 0 and 100, got " ~ pct) }}
   {%- endif -%}
   {%- set rf = settings.get('row_filter', settings.get('rowFilter')) -%}
   {%- if rf is not none and rf is not string -%}
     {{ dataplex_dq.raise_rule_error(where, 'row_filter', "must be a SQL boolean expression (a string), got " ~ rf) }}
   {%- endif -%}
+{% endmacro %}
+
+{#- Whether text of the shape YYYY-MM-DD[ HH:MM[:SS]]... names a real date and time: the shape checks
+    above let 2024-13-45 or 25:61 through, which the warehouse would refuse at run time. -#}
+{% macro is_real_date_time(v) %}
+  {%- set m = modules.re.match('^([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[ T]([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?)?', v) -%}
+  {%- if not m -%}{{ return(true) }}{%- endif -%}
+  {%- set y, mo, d = m.group(1) | int, m.group(2) | int, m.group(3) | int -%}
+  {%- set leap = (y % 4 == 0 and y % 100 != 0) or y % 400 == 0 -%}
+  {%- set days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] -%}
+  {%- if mo < 1 or mo > 12 or d < 1 or d > days[mo - 1] -%}{{ return(false) }}{%- endif -%}
+  {%- if m.group(4) and ((m.group(4) | int) > 23 or (m.group(5) | int) > 59 or (m.group(6) or '0') | int > 59) -%}{{ return(false) }}{%- endif -%}
+  {{ return(true) }}
 {% endmacro %}
 
 {#- A bound that cannot be converted to the column's type without changing its value (SPEC 4).
@@ -224,11 +218,13 @@
     {%- if dataplex_dq.decimal_parts(v) is none -%}{{ return("'" ~ value ~ "' is not a number, the type of the column (" ~ data_type ~ ")") }}{%- endif -%}
   {%- elif family == 'date' -%}
     {%- if not modules.re.match('^[0-9]{4}-[0-9]{2}-[0-9]{2}$', v) -%}{{ return("'" ~ value ~ "' is not a date (YYYY-MM-DD only), the type of the column") }}{%- endif -%}
+    {%- if not dataplex_dq.is_real_date_time(v) -%}{{ return("'" ~ value ~ "' is not a valid date (month 1-12, a day that month has)") }}{%- endif -%}
   {%- elif family == 'timestamp' -%}
     {%- set ts = modules.re.match('^[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.([0-9]+))?)?)?( ?(Z|UTC|[+-][0-9]{2}(:?[0-9]{2})?))?$', v) -%}
     {%- if not ts -%}
       {{ return("'" ~ value ~ "' is not a timestamp (YYYY-MM-DD[ HH:MM[:SS[.ffffff]]][+HH:MM]), the type of the column (" ~ data_type ~ ")") }}
     {%- endif -%}
+    {%- if not dataplex_dq.is_real_date_time(v) -%}{{ return("'" ~ value ~ "' is not a valid timestamp (month 1-12, a day that month has, hour < 24, minute and second < 60)") }}{%- endif -%}
     {%- if ts.group(4) and (ts.group(4) | length) > 6 -%}
       {{ return("'" ~ value ~ "' has " ~ (ts.group(4) | length) ~ " fractional digits of a second; the column (" ~ data_type ~ ") keeps microseconds (at most 6), so the bound would be rounded") }}
     {%- endif -%}

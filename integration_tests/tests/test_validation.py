@@ -43,7 +43,7 @@ COLUMN_CASES = [
     ("unbalanced-regex", "dataplex_dq.regex_expectation: {name: unbalanced-regex, arguments: {regex: '^(ab'}}",
      ["field 'regex'", "unmatched '('"]),
     ("lookahead-regex", "dataplex_dq.regex_expectation: {name: lookahead-regex, arguments: {regex: 'a(?=b)'}}",
-     ["field 'regex'", "re2 does not support"]),
+     ["field 'regex'", "RE2 does not support"]),
     ("unterminated-class", "dataplex_dq.regex_expectation: {name: unterminated-class, arguments: {regex: '[a-z'}}",
      ["field 'regex'", "unterminated character class"]),
     ("bound-not-integer", "dataplex_dq.range_expectation: {name: bound-not-integer, arguments: {min_value: abc}}",
@@ -54,6 +54,23 @@ COLUMN_CASES = [
      ["field 'strict_min_enabled'", "must be true or false"]),
     ("bad-debug-query", "dataplex_dq.non_null_expectation: {name: bad-debug-query, arguments: {debug_queries: [{sql_statement: 'select 1; select 2'}]}}",
      ["field 'debug_queries[0].sql_statement'", "semicolon"]),
+    # issue 9, E.1
+    ("nan-threshold", "dataplex_dq.non_null_expectation: {name: nan-threshold, arguments: {threshold: .nan}}",
+     ["field 'threshold'", "between 0 and 1", "nan"]),
+    ("inf-threshold", "dataplex_dq.non_null_expectation: {name: inf-threshold, arguments: {threshold: .inf}}",
+     ["field 'threshold'", "between 0 and 1", "inf"]),
+    ("debug-query-string", "dataplex_dq.non_null_expectation: {name: debug-query-string, arguments: {debug_queries: 'select 1'}}",
+     ["field 'debug_queries'", "must be a list of {description, sql_statement}"]),
+    ("debug-query-strings", "dataplex_dq.non_null_expectation: {name: debug-query-strings, arguments: {debug_queries: ['select 1']}}",
+     ["field 'debug_queries[0]'", "must be a mapping with sql_statement", "select 1"]),
+    ("attributes-not-strings", "dataplex_dq.non_null_expectation: {name: attributes-not-strings, arguments: {attributes: {owner: [a, b]}}}",
+     ["field 'attributes.owner'", "must be a string", "['a', 'b']"]),
+    ("attributes-list", "dataplex_dq.non_null_expectation: {name: attributes-list, arguments: {attributes: [a]}}",
+     ["field 'attributes'", "mapping of string keys"]),
+    ("nested-set", "dataplex_dq.set_expectation: {name: nested-set, arguments: {values: [[1, 2], 3]}}",
+     ["field 'values'", "item 0 must be a single value", "[1, 2]"]),
+    ("nested-set-map", "dataplex_dq.set_expectation: {name: nested-set-map, arguments: {values: [1, {a: 2}]}}",
+     ["field 'values'", "item 1 must be a single value"]),
 ]
 
 MODEL_CASES = [
@@ -72,6 +89,15 @@ MODEL_CASES = [
     ("dup-name", "dataplex_dq.table_condition_expectation: {name: dup-name, arguments: {sql_expression: 'count(*) > 0'}}", None),
 ]
 
+# issue 9, E.1: under column created_on (a date): the right shape, an impossible value
+DATE_CASES = [
+    ("impossible-date", "dataplex_dq.range_expectation: {name: impossible-date, arguments: {min_value: '2024-13-45'}}",
+     ["field 'min_value'", "'2024-13-45' is not a valid date"]),
+    ("impossible-day", "dataplex_dq.set_expectation: {name: impossible-day, arguments: {values: ['2024-01-01', '2023-02-29']}}",
+     ["field 'values[1]'", "'2023-02-29' is not a valid date"]),
+    ("leap-day-ok", "dataplex_dq.range_expectation: {name: leap-day-ok, arguments: {min_value: '2024-02-29'}}", None),
+]
+
 
 def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
     proj = tmp_path / "proj"
@@ -80,6 +106,7 @@ def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
     (proj / "seeds" / "checks.csv").write_text(SEED)
     (proj / "seeds" / "checks_meta.csv").write_text(SEED)
     (proj / "seeds" / "checks_incremental.csv").write_text(SEED)
+    (proj / "seeds" / "checks_nan.csv").write_text(SEED)
     (proj / "dbt_project.yml").write_text(textwrap.dedent("""\
         name: validation_checks
         version: "1.0"
@@ -91,6 +118,7 @@ def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
         """))
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     column_tests = "\n".join(f"          - {yaml}" for _, yaml, _ in COLUMN_CASES)
+    date_tests = "\n".join(f"          - {yaml}" for _, yaml, _ in DATE_CASES)
     model_tests = "\n".join(f"      - {yaml}" for _, yaml, _ in MODEL_CASES)
     (proj / "models" / "schema.yml").write_text(
         "version: 2\nseeds:\n"
@@ -99,11 +127,17 @@ def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
         "      - name: amount\n"
         "        data_tests:\n" + column_tests + "\n"
         "          - dataplex_dq.non_null_expectation: {name: dup-name}\n"
+        "      - name: created_on\n"
+        "        data_tests:\n" + date_tests + "\n"
         "    data_tests:\n" + model_tests + "\n"
         "  - name: checks_meta\n"
         "    config: {meta: {dataplex_dq: {sampling_percent: 150}}}\n"
         "    data_tests:\n"
         "      - dataplex_dq.table_condition_expectation: {name: sampling-out-of-range, arguments: {sql_expression: 'count(*) > 0'}}\n"
+        "  - name: checks_nan\n"
+        "    config: {meta: {dataplex_dq: {sampling_percent: .nan}}}\n"
+        "    data_tests:\n"
+        "      - dataplex_dq.table_condition_expectation: {name: sampling-nan, arguments: {sql_expression: 'count(*) > 0'}}\n"
         "  - name: checks_incremental\n"
         "    config: {meta: {dataplex_dq: {incremental_field: id}}}\n"
         "    data_tests:\n"
@@ -125,7 +159,7 @@ def compiled(tmp_path_factory):
     return result, result.results_by_name()
 
 
-@pytest.mark.parametrize("name,expected", [(n, e) for n, _, e in COLUMN_CASES + MODEL_CASES if e is not None])
+@pytest.mark.parametrize("name,expected", [(n, e) for n, _, e in COLUMN_CASES + MODEL_CASES + DATE_CASES if e is not None])
 def test_bad_declaration_is_a_compile_error(compiled, name, expected):
     _, results = compiled
     assert name in results, f"no compile result for {name}: {sorted(results)}"
@@ -163,3 +197,5 @@ def test_scan_settings_are_checked(compiled):
     assert "column 'id' is INTEGER; an incremental field must be a DATE or TIMESTAMP column" in msg
     msg = results["incremental-scan-bad-lookback"]["message"]
     assert "seed 'checks_incremental'" in msg and "field 'incremental_lookback'" in msg and "got two days" in msg
+    msg = results["sampling-nan"]["message"]  # issue 9, E.1
+    assert "seed 'checks_nan'" in msg and "field 'sampling_percent'" in msg and "between 0 and 100, got nan" in msg

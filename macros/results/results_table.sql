@@ -145,6 +145,33 @@
   {{ return("merge into " ~ relation ~ " as dq_target\nusing (select 1 as dq_one) as dq_source\non false\nwhen not matched by source and dq_target.data_quality_job_id in (" ~ id_list ~ ") then delete") }}
 {% endmacro %}
 
+{#- The results table's column names, comma-separated: every INSERT names its columns, so a table
+    whose columns are in another order still gets each value in its column. -#}
+{% macro results_column_list() %}
+  {%- set names = [] -%}
+  {%- for name, t in dataplex_dq.results_columns() -%}{%- do names.append(name) -%}{%- endfor -%}
+  {{ return(names | join(", ")) }}
+{% endmacro %}
+
+{#- Before the DELETE + INSERT of an export: make the pair atomic against a concurrent export of the
+    same job (two reports of one invocation at once would otherwise both delete, then both insert). -#}
+{% macro lock_results_table(relation) %}
+  {{ return(adapter.dispatch('lock_results_table', 'dataplex_dq')(relation)) }}
+{% endmacro %}
+{% macro default__lock_results_table(relation) %}
+  {#- DuckDB: one process holds the database file's write lock, so a second writer cannot even open
+      it; within the process the export runs in one transaction. Other adapters: nothing to take. -#}
+{% endmacro %}
+{% macro postgres__lock_results_table(relation) %}
+  {#- SHARE ROW EXCLUSIVE conflicts with itself but not with readers: a second export waits until the
+      first commits, then deletes its rows and inserts its own (READ COMMITTED alone lets both
+      DELETEs see no row and both INSERTs land). Held until the export's COMMIT. -#}
+  {% do run_query("lock table " ~ relation ~ " in share row exclusive mode") %}
+{% endmacro %}
+{#- BigQuery: each DML statement is atomic; concurrent MERGE/INSERT on one table are serialized by
+    BigQuery (a conflicting MERGE fails with "Could not serialize access" and is retried by the next
+    report); the DELETE (a MERGE) and INSERT of a job are two statements, see README. -#}
+
 {#- Insert rows given as one JSON array (objects keyed by column name, nested as the schema). -#}
 {% macro insert_results_json(relation, rows_json) %}
   {% do run_query(dataplex_dq.insert_results_json_sql(relation, rows_json)) %}
@@ -165,7 +192,7 @@
     {%- do structure.update({name: dataplex_dq.duckdb_json_structure(t)}) -%}
     {%- do names.append('dq_row.' ~ name) -%}
   {%- endfor -%}
-  {{ return("insert into " ~ relation ~ "\nselect " ~ (names | join(", ")) ~ "\nfrom (select unnest(from_json(" ~ dataplex_dq.string_literal(rows_json) ~ ", " ~ dataplex_dq.string_literal(tojson([structure])) ~ ")) as dq_row) dq_rows") }}
+  {{ return("insert into " ~ relation ~ " (" ~ dataplex_dq.results_column_list() ~ ")\nselect " ~ (names | join(", ")) ~ "\nfrom (select unnest(from_json(" ~ dataplex_dq.string_literal(rows_json) ~ ", " ~ dataplex_dq.string_literal(tojson([structure])) ~ ")) as dq_row) dq_rows") }}
 {% endmacro %}
 
 {% macro duckdb_json_structure(t) %}
@@ -189,7 +216,7 @@
       {%- do exprs.append("cast(dq_row ->> " ~ dataplex_dq.string_literal(name) ~ " as " ~ dataplex_dq.results_type(t) ~ ")") -%}
     {%- endif -%}
   {%- endfor -%}
-  {{ return("insert into " ~ relation ~ "\nselect " ~ (exprs | join(",\n  ")) ~ "\nfrom jsonb_array_elements(cast(" ~ dataplex_dq.string_literal(rows_json) ~ " as jsonb)) as dq_row") }}
+  {{ return("insert into " ~ relation ~ " (" ~ dataplex_dq.results_column_list() ~ ")\nselect " ~ (exprs | join(",\n  ")) ~ "\nfrom jsonb_array_elements(cast(" ~ dataplex_dq.string_literal(rows_json) ~ " as jsonb)) as dq_row") }}
 {% endmacro %}
 
 {#- BigQuery: the JSON array as a string literal, one row per element (JSON_QUERY_ARRAY), each column

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from dataplex_dq.errors import ArtifactsError
+from dataplex_dq.field_names import snake_keys
 
 PACKAGE = "dataplex_dq"
 DATA_SOURCE_TYPES = ("model", "seed", "snapshot", "source")
@@ -46,6 +47,7 @@ class RuleTest:
     kwargs: dict[str, Any]
     description: str | None
     order: int  # position in the manifest, for a stable rule order
+    severity: str = "ERROR"  # dbt's test severity: a failed rule of a WARN test is a warning
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,8 @@ class Artifacts:
     runs: dict[str, TestRun]
     results_model: dict[str, str | None] = field(default_factory=dict)  # where dbt builds dataplex_dq_results
     dbt_target: str | None = None  # the --target dbt ran with (run_results.json args), None when not passed
+    command: str | None = None  # the dbt command that wrote run_results.json (`args.which`)
+    result_count: int = 0  # entries of run_results.json (any node)
 
     def ran_tests(self) -> list[RuleTest]:
         """dataplex_dq tests that are part of the last invocation, in manifest order."""
@@ -96,15 +100,47 @@ def _read_json(path: Path, what: str) -> dict[str, Any]:
         )
     try:
         with path.open("rb") as fh:
-            return json.load(fh)
-    except (OSError, json.JSONDecodeError) as exc:
+            data = json.load(fh)
+    except (OSError, ValueError) as exc:
         raise ArtifactsError(f"{path} cannot be read as JSON ({exc}); re-run dbt to write it again") from exc
+    _expect(data, dict, path, "the file")
+    return data
+
+
+def _expect(value: Any, kind: type, path: Path, what: str) -> Any:
+    """``value`` when it is a ``kind``; else a one-line ArtifactsError (an artifact of the wrong shape)."""
+    if not isinstance(value, kind):
+        names = {dict: "an object", list: "a list"}
+        raise ArtifactsError(
+            f"{path}: {what} is {type(value).__name__ if value is not None else 'null'}, not {names.get(kind, kind.__name__)}: "
+            "this is not an artifact of dbt 1.11; re-run `dbt build` to write it again"
+        )
+    return value
+
+
+# `args.which` of run_results.json -> the command as a user types it
+DBT_COMMANDS = {"generate": "docs generate", "serve": "docs serve", "run-operation": "run-operation"}
+TEST_COMMANDS = ("build", "test", "retry")
+
+
+def no_tests_message(path: Path, command: str | None, results: int) -> str:
+    """Why a run_results.json with no dataplex_dq test cannot give a report, and what to run instead."""
+    shown = f"`dbt {DBT_COMMANDS.get(command or '', command)}`" if command else "a dbt command"
+    if command and command not in TEST_COMMANDS:
+        return (
+            f"{path} was written by {shown}, which runs no tests: run `dbt build` (or `dbt test`), "
+            "then `dataplex-dq report` (or `dataplex-dq build` for both)"
+        )
+    return (
+        f"{path} was written by {shown} that ran no dataplex_dq test ({results} other results): "
+        "run `dbt build` (or `dbt test`) with a selection that includes the dataplex_dq tests, then `dataplex-dq report`"
+    )
 
 
 def _data_source(node: dict[str, Any]) -> DataSource:
     config_meta = (node.get("config") or {}).get("meta") or {}
     meta = node.get("meta") or {}
-    settings = config_meta.get(PACKAGE) or meta.get(PACKAGE) or {}
+    settings = snake_keys(config_meta.get(PACKAGE) or meta.get(PACKAGE) or {})  # either casing, as the macros
     name = node.get("name", "")
     if node.get("resource_type") == "source":
         name = f"{node.get('source_name')}.{name}"
@@ -118,6 +154,24 @@ def _data_source(node: dict[str, Any]) -> DataSource:
         identifier=node.get("alias") or node.get("identifier") or node.get("name"),
         settings=settings if isinstance(settings, dict) else {},
     )
+
+
+def scan_spec(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """A data_quality_scan's arguments as the macro reads them (macros/spec_normalize.sql): the spec
+    bare, under `data_quality_spec`, or in a whole DataScan resource, with snake_case names at every
+    depth, nulls, `column: ''` and `threshold: 0` left out (unset)."""
+    given = snake_keys({k: v for k, v in kwargs.items() if k not in ("model", "column_name")})
+    spec = given.get("data_quality_spec")
+    if isinstance(spec, dict):
+        given = {**{k: v for k, v in given.items() if k in ("rules", "row_filter", "sampling_percent", "post_scan_actions")}, **spec}
+    rules = given.get("rules")
+    if isinstance(rules, list):
+        given["rules"] = [
+            {k: v for k, v in r.items() if not (k == "column" and v == "") and not (k == "threshold" and v == 0 and not isinstance(v, bool))}
+            if isinstance(r, dict) else r
+            for r in rules
+        ]
+    return given
 
 
 def scan_settings(kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -136,13 +190,22 @@ def scan_settings(kwargs: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _test_kwargs(meta: dict[str, Any]) -> dict[str, Any]:
+    kwargs = meta.get("kwargs") if isinstance(meta.get("kwargs"), dict) else {}
+    return scan_spec(kwargs) if meta.get("name") == "data_quality_scan" else kwargs
+
+
 def manifest_rules(manifest: dict[str, Any]) -> tuple[dict[str, RuleTest], dict[str, DataSource]]:
     """The dataplex_dq tests of a manifest and the data sources they are attached to (settings of a
     data_quality_scan merged into its data source's), whatever ran."""
     tests: dict[str, RuleTest] = {}
     wanted_sources: set[str] = set()
     for order, (uid, node) in enumerate(manifest.get("nodes", {}).items()):
+        if not isinstance(node, dict):
+            continue
         meta = node.get("test_metadata") or {}
+        if not isinstance(meta, dict):
+            continue
         if node.get("resource_type") != "test" or meta.get("namespace") != PACKAGE:
             continue
         source_id = node.get("attached_node")
@@ -158,9 +221,10 @@ def manifest_rules(manifest: dict[str, Any]) -> tuple[dict[str, RuleTest], dict[
             data_source_id=source_id,
             column_name=node.get("column_name"),
             relation_name=node.get("relation_name"),
-            kwargs=meta.get("kwargs") or {},
+            kwargs=_test_kwargs(meta),
             description=node.get("description") or None,
             order=order,
+            severity=str((node.get("config") or {}).get("severity") or "ERROR").upper(),
         )
 
     data_sources: dict[str, DataSource] = {}
@@ -181,6 +245,13 @@ def load_artifacts(target_path: Path) -> Artifacts:
     target_path = Path(target_path)
     manifest = _read_json(target_path / "manifest.json", "manifest.json")
     run_results = _read_json(target_path / "run_results.json", "run_results.json")
+    mpath, rpath = target_path / "manifest.json", target_path / "run_results.json"
+    _expect(manifest.get("nodes", {}), dict, mpath, "`nodes`")
+    _expect(manifest.get("sources", {}), dict, mpath, "`sources`")
+    _expect(run_results.get("results", []), list, rpath, "`results`")
+    _expect(run_results.get("metadata") or {}, dict, rpath, "`metadata`")
+    for r in run_results.get("results", []):
+        _expect(r, dict, rpath, "an entry of `results`")
     tests, data_sources = manifest_rules(manifest)
 
     metadata = run_results.get("metadata") or {}
@@ -204,7 +275,7 @@ def load_artifacts(target_path: Path) -> Artifacts:
             started_at=_utc_naive(compile_.get("started_at")),
             completed_at=_utc_naive(execute.get("completed_at")),
         )
-    unknown = [r.get("unique_id") for r in run_results.get("results", []) if r.get("unique_id", "").startswith("test.") and r.get("unique_id") not in manifest.get("nodes", {})]
+    unknown = [r.get("unique_id") for r in run_results.get("results", []) if str(r.get("unique_id", "")).startswith("test.") and r.get("unique_id") not in manifest.get("nodes", {})]
     if unknown:
         raise ArtifactsError(
             f"run_results.json lists {len(unknown)} test(s) missing from manifest.json (e.g. {unknown[0]}): "
@@ -224,4 +295,6 @@ def load_artifacts(target_path: Path) -> Artifacts:
             k: (manifest.get("nodes", {}).get(f"model.{PACKAGE}.dataplex_dq_results") or {}).get(v)
             for k, v in (("database", "database"), ("schema", "schema"), ("identifier", "alias"))
         },
+        result_count=len(run_results.get("results", [])),
+        command=str((run_results.get("args") or {}).get("which") or "") or None if isinstance(run_results.get("args"), dict) else None,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -14,11 +15,14 @@ from dataplex_dq import __version__
 from dataplex_dq.anomaly import is_anomaly_check, training_checks
 from dataplex_dq.errors import DataplexDqError
 
-EXIT_OK, EXIT_RULE_FAILED, EXIT_ERROR = 0, 1, 2
+EXIT_OK, EXIT_RULE_FAILED, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
+WIDE = 10_000  # when stdout is not a terminal (CI logs): no cut at 80 columns
 
 
 def _console() -> Console:
-    return Console(stderr=False, highlight=False)
+    """Colours and the terminal's width on a terminal; elsewhere plain text, lines never cut."""
+    tty = sys.stdout.isatty()
+    return Console(stderr=False, highlight=False, width=None if tty else WIDE, no_color=not tty or None, soft_wrap=not tty)
 
 
 def print_summary(report, console: Console) -> None:  # type: ignore[no-untyped-def]
@@ -34,7 +38,8 @@ def print_summary(report, console: Console) -> None:  # type: ignore[no-untyped-
         score = "not evaluated" if not card.evaluated else ("—" if card.score is None else f"{card.score:.2f}")
         style = "yellow" if not card.evaluated else ("green" if card.passed and not card.has_errors else "red")
         dims = ", ".join(f"{d.name} {d.score:.2f}" for d in card.dimensions) or "—"
-        failed = [o.rule_name + (" (anomaly)" if is_anomaly_check(o) else "") for o in s.outcomes if o.status == "FAILED"]
+        failed = [o.rule_name + (" (anomaly)" if is_anomaly_check(o) else "") + (" (warn)" if report.severity.get(o.test_unique_id or "", "ERROR") == "WARN" else "")
+                  for o in s.outcomes if o.status == "FAILED"]
         training = training_checks(s.outcomes)
         errored = [f"{o.rule_name} ({o.status.lower()})" for o in s.outcomes if o.status in ("ERROR", "SKIPPED")]
         rw = "—" if card.row_weighted_score is None else f"{card.row_weighted_score:.2f}"
@@ -63,47 +68,72 @@ def print_summary(report, console: Console) -> None:  # type: ignore[no-untyped-
     for s in report.sources:
         for o in s.outcomes:
             if o.status in ("ERROR", "SKIPPED"):
-                first = (o.message or "").strip().splitlines()[:3]
-                console.print(f"[red]{o.status.lower()}:[/red] {s.data_source.label} rule '{o.rule_name}': {' '.join(x.strip() for x in first)}")
+                first = " ".join(x.strip() for x in (o.message or "").strip().splitlines()[:3])
+                if len(first) > 500:
+                    first = first[:499] + "…"
+                if o.status == "SKIPPED" and not first:
+                    first = "dbt skipped this test (a model or seed it depends on failed, or --fail-fast stopped the run)"
+                console.print(f"[red]{o.status.lower()}:[/red] {s.data_source.label} rule '{o.rule_name}': {first}", markup=True)
+    for s, o in report.failed_rules("WARN"):
+        console.print(f"[yellow]warning:[/yellow] {s.data_source.label} rule '{o.rule_name}' failed (severity: warn)")
     if report.export_error:
         console.print(f"[red]export failed:[/red] {report.export_error}")
     for err in getattr(report, "action_errors", []):
         console.print(f"[red]post-scan action failed:[/red] {err}")
+    console.print(summary_line(report))
 
 
-def exit_code(report, fail_on_rule_failure: bool) -> int:  # type: ignore[no-untyped-def]
+def summary_line(report) -> str:  # type: ignore[no-untyped-def]
+    """One line counting the rules by outcome; failures of `severity: warn` tests are warnings."""
+    counts = {k: 0 for k in ("PASSED", "FAILED", "ERROR", "SKIPPED", "SUSPENDED")}
+    for s in report.sources:
+        for o in s.outcomes:
+            counts[str(o.status)] = counts.get(str(o.status), 0) + 1
+    warned = len(report.failed_rules("WARN"))
+    return (
+        f"Rules: {counts['PASSED']} passed, {counts['FAILED'] - warned} failed, {warned} warned, "
+        f"{counts['ERROR']} errored, {counts['SKIPPED']} skipped, {counts['SUSPENDED']} suspended."
+    )
+
+
+def exit_code(report, fail_on_rule_failure: bool, warn_error: bool = False) -> int:  # type: ignore[no-untyped-def]
+    """dbt's exit codes: 2 when a rule errored or the export failed; 1 when a rule of an error-severity
+    test failed (or of a warn-severity one with --warn-error); else 0."""
     if report.has_errors:
         return EXIT_ERROR
-    if report.any_rule_failed and fail_on_rule_failure:
+    failed = bool(report.failed_rules("ERROR")) or (warn_error and bool(report.failed_rules("WARN")))
+    if failed and fail_on_rule_failure:
         return EXIT_RULE_FAILED
     return EXIT_OK
 
 
-def _run_report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, console, html=None, samples=True, from_results_table=None) -> int:  # type: ignore[no-untyped-def]
+def _run_report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, console, html=None, samples=True, from_results_table=None, warn_error=False) -> int:  # type: ignore[no-untyped-def]
     """`from_results_table`: None (read the artifacts), or the invocation id to rebuild from the
-    results table ("" = the latest)."""
+    results table ("" = the latest). Paths are resolved as dbt resolves them (paths.py)."""
+    from dataplex_dq.paths import resolve_paths
     from dataplex_dq.report import run_report
 
     started = time.perf_counter()
     try:
+        paths = resolve_paths(project_dir, profiles_dir, target_path, target)
         if from_results_table is not None:
             from dataplex_dq.from_results import run_report_from_results_table
 
             report = run_report_from_results_table(
-                Path(project_dir), Path(profiles_dir) if profiles_dir else None, target, Path(target_path) if target_path else None,
+                paths.project_dir, paths.profiles_dir, paths.target, paths.target_path,
                 invocation=from_results_table or None, export=export,
             )
         else:
-            report = run_report(Path(project_dir), Path(profiles_dir) if profiles_dir else None, target, Path(target_path) if target_path else None, export=export,
-                                html=_html_options(html, samples, project_dir, target_path))
+            report = run_report(paths.project_dir, paths.profiles_dir, paths.target, paths.target_path, export=export, profile=paths.profile,
+                                html=_html_options(html, samples, paths.project_dir, paths.target_path))
     except DataplexDqError as exc:
-        console.print(f"[red]dataplex-dq report failed:[/red] {exc}")
+        console.print(f"[red]dataplex-dq report failed:[/red] {exc}", markup=True)
         return EXIT_ERROR
     print_summary(report, console)
     if report.html_path:
         console.print(f"HTML report written to {report.html_path}")
     console.print(f"Report took {time.perf_counter() - started:.2f}s.")
-    return exit_code(report, fail_on_rule_failure)
+    return exit_code(report, fail_on_rule_failure, warn_error)
 
 
 def _html_options(html, samples, project_dir, target_path):  # type: ignore[no-untyped-def]
@@ -122,10 +152,10 @@ _html = [
 
 
 _common = [
-    click.option("--project-dir", default=".", show_default=True, type=click.Path(file_okay=False), help="dbt project directory"),
-    click.option("--profiles-dir", default=None, type=click.Path(file_okay=False), help="directory of profiles.yml (dbt's default when unset)"),
-    click.option("--target", "-t", default=None, help="dbt target (the profile's default when unset)"),
-    click.option("--target-path", default=None, type=click.Path(file_okay=False), help="dbt artifacts folder (PROJECT_DIR/target when unset)"),
+    click.option("--project-dir", default=None, type=click.Path(file_okay=False), help="dbt project directory (as dbt: DBT_PROJECT_DIR, else the current directory or its parent holding dbt_project.yml)"),
+    click.option("--profiles-dir", default=None, type=click.Path(file_okay=False), help="directory of profiles.yml (as dbt: DBT_PROFILES_DIR, else the current directory if it holds profiles.yml, else ~/.dbt)"),
+    click.option("--target", "-t", default=None, help="dbt target (DBT_TARGET, else the profile's default)"),
+    click.option("--target-path", default=None, type=click.Path(file_okay=False), help="dbt artifacts folder (as dbt: DBT_TARGET_PATH, else target-path of dbt_project.yml, else target; under the project dir)"),
 ]
 
 
@@ -151,13 +181,15 @@ def main() -> None:
               help="rebuild the report from the results table (rows the on-run-end hook wrote), without dbt artifacts")
 @click.option("--invocation", default=None, help="with --from-results-table: the dbt invocation id to report")
 @click.option("--latest", is_flag=True, default=False, help="with --from-results-table: the latest invocation in the table (the default)")
-def report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, html, samples, from_results_table, invocation, latest) -> None:  # type: ignore[no-untyped-def]
+@click.option("--warn-error", is_flag=True, default=False, envvar="DBT_WARN_ERROR", help="exit 1 also when a rule of a `severity: warn` test failed (as dbt --warn-error)")
+def report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, html, samples, from_results_table, invocation, latest, warn_error) -> None:  # type: ignore[no-untyped-def]
     """Read the last dbt invocation's artifacts and metrics, write DataQualityResult protos, export the results.
 
     With --from-results-table, read one invocation's rows from the results table instead (for a run
     whose artifacts are gone), run its debug queries and post-scan actions, and replace its rows.
 
-    Exit codes: 0 all rules passed; 1 a rule failed; 2 a rule errored or the report could not complete.
+    Exit codes (as dbt): 0 no error-severity rule failed (a `severity: warn` failure is a warning);
+    1 a rule with severity error failed; 2 a rule errored or the report could not complete; 130 interrupted.
     """
     console = _console()
     if (invocation or latest) and not from_results_table:
@@ -170,7 +202,7 @@ def report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_
         console.print("[red]dataplex-dq report:[/red] --html reads the run's artifacts; it does not go with --from-results-table yet")
         sys.exit(EXIT_ERROR)
     source = (invocation or "") if from_results_table else None
-    sys.exit(_run_report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, console, html, samples, source))
+    sys.exit(_run_report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, console, html, samples, source, warn_error))
 
 
 def _dbt_option(args: list[str], *names: str) -> str | None:
@@ -196,7 +228,9 @@ def build(fail_on_rule_failure, export, html, samples, dbt_args) -> None:  # typ
 
     console = _console()
     args = list(dbt_args)
-    counts = {"failed": 0, "errors": 0}
+    if not sys.stdout.isatty() and not any(a.startswith(("--use-colors", "--no-use-colors")) for a in args):
+        args.insert(0, "--no-use-colors")  # no escape codes in CI logs
+    counts = {"failed": 0, "warned": 0, "errors": 0}
     with Progress(TextColumn("dbt build"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"), TimeElapsedColumn(), console=console, transient=False) as progress:
         task = progress.add_task("build", total=None, status="")
 
@@ -206,12 +240,11 @@ def build(fail_on_rule_failure, export, html, samples, dbt_args) -> None:  # typ
                 progress.update(task, total=event.data.total)
             elif name == "NodeFinished":
                 status = str(event.data.run_result.status).lower()
-                if status in ("fail", "warn"):
-                    counts["failed"] += status == "fail"
-                if status in ("error", "runtime error"):
-                    counts["errors"] += 1
+                counts["failed"] += status == "fail"
+                counts["warned"] += status == "warn"
+                counts["errors"] += status in ("error", "runtime error")
                 progress.advance(task)
-                progress.update(task, status=f"{counts['failed']} failed, {counts['errors']} errors")
+                progress.update(task, status=f"{counts['failed']} failed, {counts['warned']} warned, {counts['errors']} errors")
 
         runner = dbtRunner(callbacks=[on_event])
         try:
@@ -222,12 +255,13 @@ def build(fail_on_rule_failure, export, html, samples, dbt_args) -> None:  # typ
     if result.exception is not None and result.result is None:
         console.print(f"[red]dbt build failed:[/red] {result.exception}\nFix the error above and run again.")
         sys.exit(EXIT_ERROR)
+    warn_error = "--warn-error" in args or os.environ.get("DBT_WARN_ERROR", "").lower() in ("1", "true", "yes")
     code = _run_report(
-        _dbt_option(args, "--project-dir") or ".",
+        _dbt_option(args, "--project-dir"),
         _dbt_option(args, "--profiles-dir"),
         _dbt_option(args, "--target", "-t"),
         _dbt_option(args, "--target-path"),
-        export, fail_on_rule_failure, console, html, samples,
+        export, fail_on_rule_failure, console, html, samples, warn_error=warn_error,
     )
     dbt_errors = result.result is not None and any(str(r.status).lower() in ("error", "runtime error") and not str(r.node.unique_id).startswith("test.") for r in getattr(result.result, "results", []))
     if dbt_errors:
@@ -245,5 +279,31 @@ for _command in (import_spec_command, export_spec_command, diff_command):
     main.add_command(_command)
 
 
+def run() -> None:
+    """The console script: `main`, with Ctrl-C exiting 130 (as dbt) and no traceback for a user."""
+    try:
+        code = main(standalone_mode=False)  # a command's exit code (click returns it when not standalone)
+        if isinstance(code, int):
+            sys.exit(code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(EXIT_ERROR)
+    except click.exceptions.Abort:  # click's form of Ctrl-C
+        print("dataplex-dq: interrupted", file=sys.stderr)
+        sys.exit(EXIT_INTERRUPTED)
+    except KeyboardInterrupt:
+        print("dataplex-dq: interrupted", file=sys.stderr)
+        sys.exit(EXIT_INTERRUPTED)
+    except SystemExit:
+        raise
+    except Exception as exc:  # a bug, or input nothing above anticipated: one line, not a traceback
+        if os.environ.get("DATAPLEX_DQ_DEBUG"):
+            raise
+        print(f"dataplex-dq failed: {type(exc).__name__}: {' '.join(str(exc).split())[:500]} (set DATAPLEX_DQ_DEBUG=1 for the traceback)", file=sys.stderr)
+        sys.exit(EXIT_ERROR)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    run()

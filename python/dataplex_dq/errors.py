@@ -21,3 +21,7 @@ class WarehouseError(DataplexDqError):
 
 class ExportError(DataplexDqError):
     """Writing the results table failed."""
+
+
+class OutputError(DataplexDqError):
+    """The result files cannot be written."""

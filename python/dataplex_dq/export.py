@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -249,10 +251,18 @@ def write_results(wh: Warehouse, relation: Any, rows: Sequence[dict[str, Any]], 
         wh.begin()
         created = bool(wh.macro("ensure_results_table", relation=relation))
         statements = 1 if created else 0
+        if not created:
+            from dataplex_dq.results_schema import check_results_columns
+
+            check_results_columns(wh, relation)
+        wh.macro("lock_results_table", relation=relation)
+        pause = os.environ.get("DATAPLEX_DQ_TEST_PAUSE_AFTER_DELETE")  # tests: widen the race window
         if job_ids:
             for i in range(0, len(job_ids), 1000):
                 wh.macro("delete_results", relation=relation, job_ids=list(job_ids[i : i + 1000]))
                 statements += 1
+        if pause:
+            time.sleep(float(pause))
         # BigQuery's string literal escaping (\\ and \') can double the JSON's length: keep the
         # statement under BigQuery's 1,024K characters.
         max_chars = MAX_STATEMENT_CHARS // 2 if wh.adapter_type == "bigquery" else MAX_STATEMENT_CHARS

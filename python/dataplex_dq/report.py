@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from collections.abc import Sequence
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from dataplex_dq.anomaly import fill_generated_assets
-from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts
+from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts, no_tests_message
 from dataplex_dq.actions import run_post_scan_actions
 from dataplex_dq.assemble import IncrementalWindow, build_result, result_to_bytes, result_to_json, row_count_of
 from dataplex_dq.declared import (  # noqa: F401  (re-exported: the report and its tests use them)
@@ -25,11 +26,12 @@ from dataplex_dq.declared import (  # noqa: F401  (re-exported: the report and i
     scan_rule_name,
     scan_rule_type,
 )
-from dataplex_dq.errors import DataplexDqError, ExportError, StaleArtifactsError
+from dataplex_dq.errors import ArtifactsError, DataplexDqError, ExportError, OutputError, StaleArtifactsError
 from dataplex_dq.export import DEFAULT_RESULTS_TABLE, MAX_STATEMENT_CHARS, JobContext, batches, result_rows, write_results
 from dataplex_dq.incremental import job_window
 from dataplex_dq.metrics import RuleIdentity, RuleMetrics, RuleOutcome, RuleStatus, rule_status_from_dbt
 from dataplex_dq.scoring import ScoreCard, score_rules
+from dataplex_dq.table_name import parse_table_name
 from dataplex_dq.warehouse import Warehouse
 
 MAX_RELATIONS_PER_QUERY = 500
@@ -46,19 +48,92 @@ def metrics_queries(relations: Sequence[str], columns: Sequence[str]) -> list[st
     return [sep.join(b) for b in batches(parts, MAX_STATEMENT_CHARS, len(sep), MAX_RELATIONS_PER_QUERY)]
 
 
-def fetch_metrics(wh: Warehouse, tests: Sequence[RuleTest]) -> tuple[list[RuleMetrics], int]:
-    relations = [t.relation_name for t in tests if t.relation_name]
+def fetch_metrics(wh: Warehouse, tests: Sequence[RuleTest], errors: dict[str, str] | None = None) -> tuple[list[RuleMetrics], int]:
+    """The metrics rows of ``tests``. When a batched query fails (a dropped metrics table, a row that
+    breaks the contract), its tests are read one by one: each one that still fails is recorded in
+    ``errors`` (test unique_id -> the warehouse's message) and becomes an ERROR rule, while the other
+    tests are still scored."""
+    with_relation = [t for t in tests if t.relation_name]
+    relations = [t.relation_name for t in with_relation]
     queries = metrics_queries(relations, RuleMetrics.columns())
     rows: list[RuleMetrics] = []
-    for sql in queries:
-        rows.extend(RuleMetrics.from_row(r) for r in wh.query(sql))
-    return rows, len(queries)
+    count = 0
+    try:
+        for sql in queries:
+            count += 1
+            rows.extend(RuleMetrics.from_row(r) for r in wh.query(sql))
+        return rows, count
+    except DataplexDqError:
+        if errors is None:
+            raise
+    rows = []
+    for test in with_relation:
+        count += 1
+        try:
+            rows.extend(RuleMetrics.from_row(r) for r in wh.query(metrics_queries([test.relation_name], RuleMetrics.columns())[0]))
+        except DataplexDqError as exc:
+            errors[test.unique_id] = first_line(str(exc))
+    return rows, count
+
+
+def first_line(text: str, limit: int = 300) -> str:
+    """A warehouse error on one line (the SQL it quotes left out), at most ``limit`` characters."""
+    line = " ".join(text.split("\n--- SQL")[0].split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 # ---------------------------------------------------------------- outcomes
 
-def combine(artifacts: Artifacts, metrics: Sequence[RuleMetrics]) -> list[RuleOutcome]:
-    """One outcome per rule of every dataplex_dq test that ran in the last invocation."""
+def _well_typed(key: str, value: Any) -> bool:
+    """Whether a declared rule field has the type the proto needs: a test that errored may declare
+    anything (`threshold: [0.5]`, `debug_queries: "select 1"`), and its rule must still be reported."""
+    if key == "threshold":
+        return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    if key in ("ignore_null", "suspended"):
+        return isinstance(value, bool)
+    if key in ("dimension", "description", "column", "name"):
+        return isinstance(value, str)
+    if key == "debug_queries":
+        return isinstance(value, list) and all(isinstance(q, dict) for q in value)
+    if key == "attributes":
+        return isinstance(value, dict)
+    if key in SCAN_RULE_TYPES:
+        return isinstance(value, dict)
+    return True
+
+
+def well_typed_rule(spec: dict[str, Any]) -> dict[str, Any]:
+    """A declared rule without its ill-typed fields (an errored test is reported, never crashes the report)."""
+    return {k: (v if _well_typed(k, v) else {}) for k, v in spec.items() if _well_typed(k, v) or k in SCAN_RULE_TYPES}
+
+
+MAX_TEST_NAME = 80
+MAX_MESSAGE = 2000
+
+
+def short_test_name(test: RuleTest) -> str:
+    """The dbt test's name when it is short; else its generic test, data source and hash: dbt names
+    a test declared without `name:` after all its arguments (kilobytes for a data_quality_scan)."""
+    if len(test.name) <= MAX_TEST_NAME:
+        return test.name
+    source = (test.data_source_id or "").split(".")[-1]
+    digest = test.unique_id.rsplit(".", 1)[-1]
+    return f"{test.test_name} on {source} ({digest})"
+
+
+def short_message(message: str | None, test: RuleTest) -> str | None:
+    """dbt's message of a test, with a long generated test name (and unique_id) shortened and the
+    whole bounded (a warehouse error can quote the whole compiled SQL)."""
+    if not message:
+        return message
+    if len(test.name) > MAX_TEST_NAME:
+        message = message.replace(test.unique_id, short_test_name(test)).replace(test.name, short_test_name(test))
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
+
+def combine(artifacts: Artifacts, metrics: Sequence[RuleMetrics], fetch_errors: dict[str, str] | None = None) -> list[RuleOutcome]:
+    """One outcome per rule of every dataplex_dq test that ran in the last invocation (a test whose
+    metrics could not be read, in ``fetch_errors``, is an ERROR with the warehouse's message)."""
+    fetch_errors = fetch_errors or {}
     by_test: dict[str, list[RuleMetrics]] = defaultdict(list)
     stale = []
     for m in metrics:
@@ -71,11 +146,13 @@ def combine(artifacts: Artifacts, metrics: Sequence[RuleMetrics]) -> list[RuleOu
         run = artifacts.runs[test.unique_id]
         status = rule_status_from_dbt(run.status)
         rows = sorted(by_test.get(test.unique_id, []), key=lambda m: m.rule_index or 0)
-        if status is None and not rows:
+        if status is None and not rows and test.unique_id in fetch_errors:
+            status, message = RuleStatus.ERROR, f"cannot read the metrics of this test: {fetch_errors[test.unique_id]}"
+        elif status is None and not rows:
             old = next((m for m in stale if m.dq_test_unique_id == test.unique_id), None)
             if old is not None:
                 raise StaleArtifactsError(
-                    f"the metrics row of test {test.name} ({test.unique_id}) comes from dbt invocation "
+                    f"the metrics row of test {short_test_name(test)} comes from dbt invocation "
                     f"{old.dq_invocation_id}, but run_results.json is from {artifacts.invocation_id}: "
                     "the warehouse and the artifacts disagree (another target, or a run in between). "
                     "Run `dbt build` again with this target, then `dataplex-dq report`."
@@ -87,15 +164,18 @@ def combine(artifacts: Artifacts, metrics: Sequence[RuleMetrics]) -> list[RuleOu
             )
             rows = []
         else:
-            message = run.message
+            message = short_message(run.message, test)
         if rows:
             outcomes.extend(RuleOutcome.from_metrics(m, message=None) for m in rows)
             continue
         for index, spec in declared_rules(test):
+            spec = well_typed_rule(spec)
             identity = RuleIdentity.from_rule_spec(
                 spec, data_source=test.data_source_id, test_unique_id=test.unique_id, rule_index=index
             )
-            outcomes.append(RuleOutcome.not_evaluated(identity, status or RuleStatus.ERROR, message=message))
+            # a suspended rule is never evaluated: it stays SUSPENDED when its test errored or was skipped
+            rule_status = RuleStatus.SUSPENDED if spec.get("suspended") is True else (status or RuleStatus.ERROR)
+            outcomes.append(RuleOutcome.not_evaluated(identity, rule_status, message=None if rule_status == RuleStatus.SUSPENDED else message))
     return outcomes
 
 
@@ -152,6 +232,14 @@ class Report:
     default_relation: Any = None
     tables_written: list[tuple[str, int]] = field(default_factory=list)  # extra exports: (relation, rows)
     action_errors: list[str] = field(default_factory=list)  # failed post-scan actions (exit 2)
+    severity: dict[str, str] = field(default_factory=dict)  # test unique_id -> dbt severity (ERROR / WARN)
+
+    def failed_rules(self, severity: str) -> list[tuple[SourceReport, RuleOutcome]]:
+        """Failed rules of tests of this dbt severity (a WARN test's failure is a warning, as in dbt)."""
+        return [
+            (s, o) for s in self.sources for o in s.outcomes
+            if o.status == RuleStatus.FAILED and self.severity.get(o.test_unique_id or "", "ERROR") == severity
+        ]
 
     @property
     def any_rule_failed(self) -> bool:
@@ -162,8 +250,28 @@ class Report:
         return any(s.card.has_errors for s in self.sources) or self.export_error is not None or bool(self.action_errors)
 
 
+def remove_previous_results(out_dir: Path) -> None:
+    """Remove the result files (`<data source>.json` + `.pb` pairs) an earlier report left, so that
+    what is in ``out_dir`` is this run's."""
+    if not out_dir.is_dir():
+        return
+    for pb in out_dir.glob("*.pb"):
+        pb.with_suffix(".json").unlink(missing_ok=True)
+        pb.unlink(missing_ok=True)
+
+
 def _safe_file_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text)
+
+
+def results_table_of(actions: Any) -> Any:
+    """`post_scan_actions.bigquery_export.results_table`, each level in snake_case or camelCase."""
+    if not isinstance(actions, dict):
+        return None
+    export = actions.get("bigquery_export") or actions.get("bigqueryExport")
+    if not isinstance(export, dict):
+        return None
+    return export.get("results_table") or export.get("resultsTable")
 
 
 def _results_relation(wh: Warehouse, manifest_relation: dict[str, str | None], override: str | None) -> Any:
@@ -171,15 +279,9 @@ def _results_relation(wh: Warehouse, manifest_relation: dict[str, str | None], o
     database = getattr(creds, "database", None)
     schema = getattr(creds, "schema", None)
     if override:
-        m = re.match(r"^(?://bigquery\.googleapis\.com/)?projects/([^/]+)/datasets/([^/]+)/tables/([^/]+)$", override)
-        if m:
-            return wh.relation(m.group(1), m.group(2), m.group(3))
-        parts = override.split(".")
-        if len(parts) == 3:
-            return wh.relation(parts[0], parts[1], parts[2])
-        if len(parts) == 2:
-            return wh.relation(database, parts[0], parts[1])
-        return wh.relation(database, schema, override)
+        # parsed and validated part by part (never pasted into SQL); the adapter quotes each part
+        name = parse_table_name(override)
+        return wh.relation(name.database or database, name.schema or schema, name.identifier)
     if manifest_relation.get("schema"):
         return wh.relation(manifest_relation.get("database"), manifest_relation["schema"], manifest_relation.get("identifier") or DEFAULT_RESULTS_TABLE)
     return wh.relation(database, schema, DEFAULT_RESULTS_TABLE)
@@ -193,22 +295,31 @@ def run_report(
     *,
     export: bool = True,
     html: Any = None,
+    profile: str | None = None,
 ) -> Report:
     """``html``: an html_data.HtmlOptions to also write the HTML report (SPEC 13)."""
     target_path = Path(target_path) if target_path else Path(project_dir) / "target"
     artifacts = load_artifacts(target_path)
     report = Report(artifacts.invocation_id)
     out_dir = target_path / "dataplex_dq"
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        remove_previous_results(out_dir)
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot write the result files to {out_dir}: {exc.strerror or exc}") from exc
     tests = artifacts.ran_tests()
+    if not tests:
+        raise ArtifactsError(no_tests_message(target_path / "run_results.json", artifacts.command, artifacts.result_count))
+    report.severity = {t.unique_id: t.severity for t in tests}
     declared_by_source = declared_rule_names(artifacts)
     # the target dbt ran with when none is given here, so the report reads (and labels) that target
     target = target or artifacts.dbt_target
-    with Warehouse(Path(project_dir), profiles_dir, target, target_path / "manifest.json") as wh:
+    with Warehouse(Path(project_dir), profiles_dir, target, target_path / "manifest.json", profile) as wh:
         target_name = wh.target_name
         evaluated_tests = [t for t in tests if rule_status_from_dbt(artifacts.runs[t.unique_id].status) is None]
-        metrics, report.fetch_queries = fetch_metrics(wh, evaluated_tests)
-        outcomes = combine(artifacts, metrics)
+        fetch_errors: dict[str, str] = {}
+        metrics, report.fetch_queries = fetch_metrics(wh, evaluated_tests, fetch_errors)
+        outcomes = combine(artifacts, metrics, fetch_errors)
         test_order = [t.unique_id for t in tests]
 
         by_source: dict[str, list[RuleOutcome]] = defaultdict(list)
@@ -258,8 +369,11 @@ def run_report(
             default_rows.extend(rows)
             base = _safe_file_name(source_id)
             json_path, pb_path = out_dir / f"{base}.json", out_dir / f"{base}.pb"
-            json_path.write_text(result_to_json(result) + "\n")
-            pb_path.write_bytes(result_to_bytes(result))
+            try:
+                json_path.write_text(result_to_json(result) + "\n")
+                pb_path.write_bytes(result_to_bytes(result))
+            except OSError as exc:
+                raise OutputError(f"cannot write the result file {json_path}: {exc.strerror or exc}") from exc
             report.sources.append(SourceReport(source, source_outcomes, card, json_path, pb_path, job=job, rows=rows, result=result))
 
         if export and default_rows:

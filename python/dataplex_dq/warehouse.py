@@ -20,6 +20,7 @@ class Warehouse:
     profiles_dir: Path | None
     target: str | None
     manifest_path: Path
+    profile: str | None = None
     _adapter: Any = field(default=None, init=False, repr=False)
     _conn: Any = field(default=None, init=False, repr=False)
 
@@ -35,10 +36,11 @@ class Warehouse:
             project_dir=str(self.project_dir),
             profiles_dir=str(self.profiles_dir) if self.profiles_dir else None,
             target=self.target,
-            profile=None,
+            profile=self.profile,
             threads=None,
             vars={},
         )
+        _plain_dbt_logs()
         try:
             set_invocation_context(os.environ)  # lets profiles.yml use env_var()
             set_from_args(args, {})
@@ -47,10 +49,14 @@ class Warehouse:
             adapter = get_adapter(config)
             manifest = _macros_only_manifest(self.manifest_path)
         except Exception as exc:  # dbt raises many types here; all mean the profile/project is unusable
+            first = " ".join(str(exc).split())[:500]
             raise WarehouseError(
                 f"cannot open the dbt target (project {self.project_dir}, profiles dir {self.profiles_dir or '~/.dbt'}, "
-                f"target {self.target or 'default'}): {exc}"
+                f"target {self.target or 'default'}): {first}"
             ) from exc
+        missing = missing_duckdb_file(config.credentials)
+        if missing:
+            raise WarehouseError(missing)
         adapter.set_macro_resolver(manifest)
         adapter.set_macro_context_generator(generate_runtime_macro_context)
         self._adapter = adapter
@@ -147,6 +153,40 @@ class Warehouse:
 
     def relation(self, database: str | None, schema: str, identifier: str) -> Any:
         return self.adapter.Relation.create(database=database, schema=schema, identifier=identifier)
+
+
+def _plain_dbt_logs() -> None:
+    """No colour codes in dbt's own log lines ("Registered adapter ...") when stdout is not a
+    terminal: outside `dbt` itself, dbt's default stdout logger writes them unconditionally."""
+    import sys
+
+    from dbt_common.events.event_manager_client import get_event_manager
+
+    if sys.stdout.isatty():
+        return
+    for logger in getattr(get_event_manager(), "loggers", []):
+        if getattr(logger, "use_colors", False):
+            logger.use_colors = False
+
+
+def missing_duckdb_file(credentials: Any) -> str | None:
+    """Why a DuckDB target's database file cannot be the one dbt built, or None. dbt resolves a
+    relative `path` against the current directory and silently creates an empty file there, so run
+    from another directory, the report would find nothing (`schema ... does not exist`)."""
+    if getattr(credentials, "type", None) != "duckdb":
+        return None
+    path = str(getattr(credentials, "path", "") or "")
+    if not path or path == ":memory:" or ":" in path.split("/")[0] and not Path(path).drive:
+        return None  # in-memory, md:/motherduck: and other URLs
+    file = Path(path)
+    if file.exists():
+        return None
+    where = file if file.is_absolute() else f"{file} (relative to the current directory {Path.cwd()})"
+    return (
+        f"the DuckDB file {where} did not exist before this run: dbt resolves a relative DuckDB `path` against the "
+        "directory it runs in (and silently creates an empty file there); run dataplex-dq from the directory you ran "
+        "dbt in, or make `path` absolute in profiles.yml"
+    )
 
 
 def _macros_only_manifest(path: Path) -> Any:

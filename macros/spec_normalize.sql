@@ -1,0 +1,88 @@
+{#- A pasted Dataplex spec, as people have one, normalized before validation (issue 9, C): the
+    `data_quality_spec:` / `dataQualitySpec:` wrapper or a whole DataScan resource (gcloud describe),
+    camelCase or snake_case at every depth (the names come from the proto descriptor, see
+    macros/spec_fields.sql), explicit nulls, `column: ''` and `threshold: 0` (unset in Dataplex; what
+    Terraform writes by default). A DataScan field the product does not act on is a printed warning;
+    an unknown field stays and is an error of the validation after. -#}
+
+{#- Known field names in snake_case at every depth; null and '' left out (unset); a message held as a
+    list of one mapping (Terraform) unwrapped. Two spellings of one field in one mapping are an error. -#}
+{% macro spec_snake_case(value, where, path='') %}
+  {%- if value is mapping -%}
+    {%- set names = dataplex_dq.spec_field_names() -%}
+    {%- set free = dataplex_dq.spec_free_keys() -%}
+    {%- set singular = dataplex_dq.spec_singular_messages() -%}
+    {%- set out = {} -%}
+    {%- for k, v0 in value.items() -%}
+      {%- set key = names.get(k, k) if k is string else k -%}
+      {#- Terraform's blocks: a message as a list of one mapping, [] when unset -#}
+      {%- set v = (v0[0] if v0 | length == 1 else none) if (key in singular and v0 is not string and v0 is not mapping and v0 is iterable and (v0 | length) <= 1 and (v0 | select('mapping') | list | length) == (v0 | length)) else v0 -%}
+      {#- proto3: null and '' are unset -#}
+      {%- if v is not none and not (v is string and v == '') -%}
+        {%- if key in out -%}
+          {{ dataplex_dq.raise_rule_error(where, path ~ key, "given twice, as '" ~ key ~ "' and as '" ~ dataplex_dq.camel_case(key) ~ "'") }}
+        {%- endif -%}
+        {%- do out.update({key: v if key in free else dataplex_dq.spec_snake_case(v, where, path ~ key ~ '.')}) -%}
+      {%- endif -%}
+    {%- endfor -%}
+    {{ return(out) }}
+  {%- elif value is not string and value is iterable -%}
+    {%- set out = [] -%}
+    {%- for v in value -%}{%- do out.append(dataplex_dq.spec_snake_case(v, where, path)) -%}{%- endfor -%}
+    {{ return(out) }}
+  {%- endif -%}
+  {{ return(value) }}
+{% endmacro %}
+
+{#- The DataQualitySpec in a data_quality_scan's arguments: bare, wrapped, or a DataScan resource.
+    Returns the spec's fields in snake_case; DataScan fields are mapped or warned about. -#}
+{% macro scan_spec_of(args, where) %}
+  {%- set given = dataplex_dq.spec_snake_case(args, where) -%}
+  {%- if 'data_quality_spec' not in given -%}{{ return(dataplex_dq.spec_unset_defaults(given)) }}{%- endif -%}
+  {%- set spec = given['data_quality_spec'] -%}
+  {%- if spec is not mapping -%}
+    {{ dataplex_dq.raise_rule_error(where, 'data_quality_spec', "must be a mapping (a DataQualitySpec), got " ~ spec) }}
+  {%- endif -%}
+  {%- set spec = dict(spec) -%}
+  {%- set ignored = [] -%}
+  {%- for key, value in given.items() if key != 'data_quality_spec' -%}
+    {%- if key in spec -%}
+      {{ dataplex_dq.raise_rule_error(where, key, "given both inside data_quality_spec and next to it") }}
+    {%- elif key == 'execution_spec' and value is mapping -%}
+      {%- if value.get('field') -%}{%- do spec.update({'incremental_field': value.get('field')}) -%}{%- endif -%}
+      {%- if value.get('trigger') -%}{%- do ignored.append('execution_spec.trigger (dbt runs the scan when dbt runs)') -%}{%- endif -%}
+    {%- elif key == 'data' -%}
+      {%- do ignored.append('data (the data source is the model, seed or source the test is declared on)') -%}
+    {%- elif key in ['name', 'uid', 'description', 'display_name', 'labels', 'state', 'create_time', 'update_time', 'type', 'execution_status',
+                     'data_quality_result', 'data_profile_spec', 'data_profile_result',
+                     'data_scan_id', 'location', 'project', 'id', 'effective_labels', 'terraform_labels', 'timeouts'] -%}
+      {%- do ignored.append(key) -%}
+    {%- else -%}
+      {%- do spec.update({key: value}) -%}  {#- unknown: left for the validation to name -#}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if ignored and execute -%}
+    {%- do log("dataplex_dq: " ~ where.source ~ ", " ~ where.label ~ ": DataScan field(s) not used by dbt: " ~ (ignored | join(', ')), info=true) -%}
+  {%- endif -%}
+  {{ return(dataplex_dq.spec_unset_defaults(spec)) }}
+{% endmacro %}
+
+{#- Dataplex's "unset" values that mean the default: a rule's `column: ''` and `threshold: 0`. -#}
+{% macro spec_unset_defaults(spec) %}
+  {%- set rules = spec.get('rules') -%}
+  {%- if rules is not none and rules is not string and rules is not mapping and rules is iterable -%}
+    {%- set out = [] -%}
+    {%- for rule in rules -%}
+      {%- if rule is mapping -%}
+        {%- set r = dict(rule) -%}
+        {%- if r.get('column') == '' -%}{%- do r.pop('column') -%}{%- endif -%}
+        {%- if r.get('threshold') is number and r.get('threshold') is not boolean and r.get('threshold') == 0 -%}{%- do r.pop('threshold') -%}{%- endif -%}
+        {%- do out.append(r) -%}
+      {%- else -%}
+        {%- do out.append(rule) -%}
+      {%- endif -%}
+    {%- endfor -%}
+    {%- do spec.update({'rules': out}) -%}
+  {%- endif -%}
+  {{ return(spec) }}
+{% endmacro %}
