@@ -327,13 +327,19 @@
 {%- endmacro %}
 
 {#- Whether `from_sql` is a base table that TABLESAMPLE can read: not dbt's `where` subquery, and the
-    data source of the test being compiled is a seed, snapshot, source, or a table/incremental model. -#}
+    data source of the test being compiled is a seed, snapshot, a table/incremental model, or a source
+    the warehouse reports as a table (a source may be a view or an external table, which BigQuery
+    cannot TABLESAMPLE: one metadata lookup, made only when sampling is asked for). -#}
 {% macro samples_base_table(from_sql) %}
   {%- if (from_sql | string | trim).startswith('(') -%}{{ return(false) }}{%- endif -%}
   {%- set test_node = dataplex_dq.current_test_node() -%}
   {%- if test_node is not mapping and test_node.get is not defined -%}{{ return(false) }}{%- endif -%}
   {%- set source_node = dataplex_dq.data_source_node(test_node) -%}
   {%- if source_node is none -%}{{ return(false) }}{%- endif -%}
-  {%- if source_node.resource_type in ['seed', 'snapshot', 'source'] -%}{{ return(true) }}{%- endif -%}
+  {%- if source_node.resource_type in ['seed', 'snapshot'] -%}{{ return(true) }}{%- endif -%}
+  {%- if source_node.resource_type == 'source' -%}
+    {%- set relation = adapter.get_relation(database=source_node.database, schema=source_node.schema, identifier=source_node.identifier) -%}
+    {{ return(relation is not none and relation.is_table) }}
+  {%- endif -%}
   {{ return(source_node.resource_type == 'model' and (source_node.get('config') or {}).get('materialized') in ['table', 'incremental']) }}
 {% endmacro %}

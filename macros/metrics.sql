@@ -17,6 +17,7 @@
   {%- set null_count = "coalesce(sum(case when " ~ col ~ " is null then 1 else 0 end), 0)" if col else "null" -%}
   {%- set rt = rule.rule_type -%}
   {%- set ctes = ["dq_scope as (\n  " ~ scope_sql ~ "\n)"] -%}
+  {%- set data_sql = dataplex_dq.data_sql_in_scope(ctx, scope_sql) -%}
 
   {%- if rt in dataplex_dq.row_level_rule_types() -%}
     {%- if rt == 'uniqueness_expectation' -%}
@@ -24,7 +25,7 @@
       {%- do ctes.append("dq_unique as (\n  select count(*) as passed_count from (\n    select " ~ col ~ " from dq_scope where " ~ col ~ " is not null group by " ~ col ~ " having count(*) = 1\n  ) dq_singletons\n)") -%}
       {%- set from_clause = "dq_counts cross join dq_unique" -%}
     {%- else -%}
-      {%- set predicate = dataplex_dq.row_predicate(rule, col, ctx.data_type, scope_sql) -%}
+      {%- set predicate = dataplex_dq.row_predicate(rule, col, ctx.data_type, data_sql) -%}
       {%- do ctes.append("dq_counts as (\n  select\n    count(*) as row_count,\n    " ~ null_count ~ " as null_count,\n    sum(case when " ~ predicate ~ " then 1 else 0 end) as passed_count\n  from dq_scope\n)") -%}
       {%- set from_clause = "dq_counts" -%}
     {%- endif -%}
@@ -33,12 +34,12 @@
     {%- do ctes.append("dq_counts as (\n  select count(*) as row_count, " ~ null_count ~ " as null_count, " ~ stat ~ " as stat_value from dq_scope\n)") -%}
     {%- set from_clause = "dq_counts" -%}
   {%- elif rt == 'table_condition_expectation' -%}
-    {%- set expr = dataplex_dq.expand_data_reference(rule.params.sql_expression, scope_sql) -%}
+    {%- set expr = dataplex_dq.expand_data_reference(rule.params.sql_expression, data_sql) -%}
     {%- do ctes.append("dq_counts as (\n  select count(*) as row_count, " ~ null_count ~ " as null_count from dq_scope\n)") -%}
     {%- do ctes.append("dq_condition as (\n  select coalesce(min(case when dq_value then 1 else 0 end), 1) as condition_ok from (\n    select (" ~ expr ~ ") as dq_value from dq_scope\n  ) dq_values\n)") -%}
     {%- set from_clause = "dq_counts cross join dq_condition" -%}
   {%- elif rt == 'sql_assertion' -%}
-    {%- set stmt = dataplex_dq.expand_data_reference(rule.params.sql_statement, scope_sql) -%}
+    {%- set stmt = dataplex_dq.expand_data_reference(rule.params.sql_statement, data_sql) -%}
     {%- do ctes.append("dq_counts as (\n  select count(*) as row_count, " ~ null_count ~ " as null_count from dq_scope\n)") -%}
     {%- do ctes.append("dq_assertion as (\n  select count(*) as assertion_row_count from (\n" ~ stmt ~ "\n  ) dq_assertion_rows\n)") -%}
     {%- set from_clause = "dq_counts cross join dq_assertion" -%}
@@ -185,10 +186,11 @@
 
 {#- The debug queries of a rule, ready to run: `${data()}` expanded over the rule's scope. -#}
 {% macro debug_queries_sql(rule, ctx) %}
-  {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, ctx.sampling_percent) -%}
   {%- set out = [] -%}
   {%- for q in rule.debug_queries or [] -%}
-    {%- do out.append({'description': q.get('description'), 'sql_statement': dataplex_dq.expand_data_reference(q.get('sql_statement', q.get('sqlStatement')), scope_sql)}) -%}
+    {%- set stmt = q.get('sql_statement', q.get('sqlStatement')) -%}
+    {%- set scope_sql = dataplex_dq.standalone_scope_select(ctx, (stmt | string).count('${data()}')) -%}
+    {%- do out.append({'description': q.get('description'), 'sql_statement': dataplex_dq.expand_data_reference(stmt, scope_sql)}) -%}
   {%- endfor -%}
   {{ return(out) }}
 {% endmacro %}

@@ -63,6 +63,27 @@
                          'nulls', 'partition', 'rows', 'range', 'over', 'escape', 'collate']) }}
 {% endmacro %}
 
+{#- What `${data()}` stands for inside a rule's own statement, whose scope is the CTE `dq_scope`
+    (scope_sql): with sampling, a reference to that CTE, so the sampled table appears once in the
+    statement and every `${data()}` reads the same scope definition as the rule (BigQuery: "a sampled
+    table can only appear once in a query statement"); without sampling, the scope itself. -#}
+{% macro data_sql_in_scope(ctx, scope_sql) %}
+  {%- if ctx.sampling_percent and ctx.sampling_percent < 100 -%}{{ return("select * from dq_scope") }}{%- endif -%}
+  {{ return(scope_sql) }}
+{% endmacro %}
+
+{#- The scope of a statement of its own (a debug query) in which `${data()}` appears `occurrences`
+    times: sampled with the warehouse's table sampler when it appears once; sampled row by row (a
+    random filter, as for a view) when it appears more than once, since a sampled table may appear only
+    once in a BigQuery statement (a subquery is never TABLESAMPLEd, see samples_base_table). -#}
+{% macro standalone_scope_select(ctx, occurrences) %}
+  {%- set from_sql = ctx.from_sql -%}
+  {%- if occurrences > 1 and ctx.sampling_percent and ctx.sampling_percent < 100 -%}
+    {%- set from_sql = "(select * from " ~ from_sql ~ ") as dq_source" -%}
+  {%- endif -%}
+  {{ return(dataplex_dq.scope_select(from_sql, ctx.row_filter, ctx.sampling_percent)) }}
+{% endmacro %}
+
 {#- `(data_sql)`, followed by `alias` where the warehouse needs an alias on a FROM subquery and the
     user gave none (alias is none when the user wrote one). -#}
 {% macro data_reference(data_sql, alias=none) %}{{ return(adapter.dispatch('data_reference', 'dataplex_dq')(data_sql, alias)) }}{% endmacro %}

@@ -56,7 +56,9 @@
       'source_unique_id': source_node.unique_id,
       'rule_index': 0,
   } -%}
-  {{ return(dataplex_dq.rule_metrics_sql(rule, ctx)) }}
+  {%- set sql = dataplex_dq.rule_metrics_sql(rule, ctx) -%}
+  {{ dataplex_dq.check_statement_size(sql, where, 1) }}
+  {{ return(sql) }}
 {% endmacro %}
 
 {#- One rule, normalized. Scalars from YAML (numbers, dates) become the proto's strings. -#}

@@ -242,7 +242,9 @@
       'test_unique_id': node.unique_id,
       'source_unique_id': source_node.unique_id,
   } -%}
-  {{ return(dataplex_dq.scan_with_anomaly_checks(dataplex_dq.scan_metrics_sql(rules, ctx, data_types), args, meta_settings, source_node, scan_where, dict(ctx, row_filter=row_filter), rules | length)) }}
+  {%- set sql = dataplex_dq.scan_with_anomaly_checks(dataplex_dq.scan_metrics_sql(rules, ctx, data_types), args, meta_settings, source_node, scan_where, dict(ctx, row_filter=row_filter), rules | length) -%}
+  {{ dataplex_dq.check_statement_size(sql, scan_where, rules | length) }}
+  {{ return(sql) }}
 {% endmacro %}
 
 {#- post_scan_actions as DataQualitySpec.PostScanActions (snake_case or camelCase). -#}
@@ -279,11 +281,13 @@
     `data_types`: the column type of each rule (or none). -#}
 {% macro scan_metrics_sql(rules, ctx, data_types) %}
   {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, ctx.sampling_percent) -%}
+  {%- set data_sql = dataplex_dq.data_sql_in_scope(ctx, scope_sql) -%}
   {%- set strategy = dataplex_dq.scan_uniqueness_strategy() -%}
   {%- set agg = {'aliases': {}, 'exprs': []} -%}
   {%- set row_count = dataplex_dq._scan_add(agg, 'count(*)', 'dq_m') -%}
   {%- set unique = {} -%}       {#- quoted column -> name of its uniqueness count -#}
-  {%- set unique_sql = [] -%}   {#- window items, or grouped-count CTEs -#}
+  {%- set window_sql = [] -%}   {#- window items (columns counted with the 'window' strategy) -#}
+  {%- set grouped_sql = [] -%}  {#- grouped-count CTEs (the other columns) -#}
   {%- set assertions = {'aliases': {}, 'exprs': []} -%}
   {%- set row_level = dataplex_dq.row_level_rule_types() -%}
   {%- set per_rule_columns = [] -%}
@@ -303,25 +307,25 @@
       {%- if rt == 'uniqueness_expectation' -%}
         {%- if col not in unique -%}
           {%- set u = 'dq_u' ~ (unique | length) -%}
-          {%- if strategy == 'window' -%}
-            {%- do unique_sql.append("count(*) over (partition by " ~ col ~ ") as " ~ u) -%}
+          {%- if dataplex_dq.scan_column_uniqueness_strategy(strategy, data_types[i]) == 'window' -%}
+            {%- do window_sql.append("count(*) over (partition by " ~ col ~ ") as " ~ u) -%}
             {%- do unique.update({col: dataplex_dq._scan_add(agg, "sum(case when " ~ col ~ " is not null and " ~ u ~ " = 1 then 1 else 0 end)", 'dq_m')}) -%}
           {%- else -%}
-            {%- do unique_sql.append(u ~ " as (\n  select count(*) as " ~ u ~ " from (\n    select " ~ col ~ " from dq_scope where " ~ col ~ " is not null group by " ~ col ~ " having count(*) = 1\n  ) dq_singletons\n)") -%}
+            {%- do grouped_sql.append(u ~ " as (\n  select count(*) as " ~ u ~ " from (\n    select " ~ col ~ " from dq_scope where " ~ col ~ " is not null group by " ~ col ~ " having count(*) = 1\n  ) dq_singletons\n)") -%}
             {%- do unique.update({col: u}) -%}
           {%- endif -%}
         {%- endif -%}
         {%- do refs.update({'passed_count': unique[col]}) -%}
       {%- elif rt in row_level -%}
-        {%- set predicate = dataplex_dq.row_predicate(rule, col, data_types[i], scope_sql) -%}
+        {%- set predicate = dataplex_dq.row_predicate(rule, col, data_types[i], data_sql) -%}
         {%- do refs.update({'passed_count': dataplex_dq._scan_add(agg, "sum(case when " ~ predicate ~ " then 1 else 0 end)", 'dq_m')}) -%}
       {%- elif rt == 'statistic_range_expectation' -%}
         {%- do refs.update({'stat_value': dataplex_dq._scan_add(agg, dataplex_dq.statistic_expression(rule.params.statistic, col), 'dq_m')}) -%}
       {%- elif rt == 'table_condition_expectation' -%}
-        {%- set expr = dataplex_dq.expand_data_reference(rule.params.sql_expression, scope_sql) -%}
+        {%- set expr = dataplex_dq.expand_data_reference(rule.params.sql_expression, data_sql) -%}
         {%- do refs.update({'condition_ok': dataplex_dq._scan_add(agg, "case when (" ~ expr ~ ") then 1 else 0 end", 'dq_m')}) -%}
       {%- elif rt == 'sql_assertion' -%}
-        {%- set stmt = dataplex_dq.expand_data_reference(rule.params.sql_statement, scope_sql) -%}
+        {%- set stmt = dataplex_dq.expand_data_reference(rule.params.sql_statement, data_sql) -%}
         {%- do refs.update({'assertion_row_count': dataplex_dq._scan_add(assertions, "(select count(*) from (\n" ~ stmt ~ "\n  ) dq_assertion_rows)", 'dq_a')}) -%}
       {%- endif -%}
       {%- set m = dataplex_dq.rule_metrics_exprs(rule, rctx, refs) -%}
@@ -334,7 +338,7 @@
   {%- set from_items = [] -%}
   {%- set ctes = [] -%}
   {%- if evaluated | length > 0 -%}
-    {%- set grouped = strategy in ['grouped', 'grouped_one_scan'] and (unique | length) > 0 -%}
+    {%- set grouped = (grouped_sql | length) > 0 -%}
     {%- set keyword = '' -%}
     {%- set sampled = ctx.sampling_percent and ctx.sampling_percent < 100 -%}
     {%- if grouped and (sampled or strategy == 'grouped_one_scan') -%}
@@ -344,16 +348,16 @@
     {%- endif -%}
     {%- do ctes.append("dq_scope as " ~ (keyword ~ " " if keyword else "") ~ "(\n  " ~ scope_sql ~ "\n)") -%}
     {%- set agg_from = 'dq_scope' -%}
-    {%- if strategy == 'window' and (unique | length) > 0 -%}
-      {%- do ctes.append("dq_scope_w as (\n  select dq_scope.*, " ~ (unique_sql | join(", ")) ~ " from dq_scope\n)") -%}
+    {%- if (window_sql | length) > 0 -%}
+      {%- do ctes.append("dq_scope_w as (\n  select dq_scope.*, " ~ (window_sql | join(", ")) ~ " from dq_scope\n)") -%}
       {%- set agg_from = 'dq_scope_w' -%}
     {%- endif -%}
     {%- do ctes.append("dq_agg as (\n  select\n    " ~ (agg['exprs'] | join(",\n    ")) ~ "\n  from " ~ agg_from ~ "\n)") -%}
     {%- do from_items.append('dq_agg') -%}
-    {%- if grouped -%}
-      {%- for u in unique_sql -%}{%- do ctes.append(u) -%}{%- endfor -%}
-      {%- for col, u in unique.items() -%}{%- do from_items.append(u) -%}{%- endfor -%}
-    {%- endif -%}
+    {%- for u in grouped_sql -%}
+      {%- do ctes.append(u) -%}
+      {%- do from_items.append(u.split(' ')[0]) -%}
+    {%- endfor -%}
     {%- if assertions['exprs'] | length > 0 -%}
       {%- do ctes.append("dq_assertions as (\n  select\n    " ~ (assertions['exprs'] | join(",\n    ")) ~ "\n)") -%}
       {%- do from_items.append('dq_assertions') -%}

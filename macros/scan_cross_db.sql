@@ -29,6 +29,25 @@
 {% macro default__scan_uniqueness_strategy() %}{{ return('window') }}{% endmacro %}
 {% macro duckdb__scan_uniqueness_strategy() %}{{ return('grouped') }}{% endmacro %}
 
+{#- The strategy for one uniqueness column of `data_type` (the warehouse type, or none when unknown):
+    the scan's strategy, unless the warehouse cannot partition a window by that type; then the grouped
+    count, which every warehouse accepts for a groupable type. -#}
+{% macro scan_column_uniqueness_strategy(strategy, data_type) %}
+  {%- if strategy == 'window' and not dataplex_dq.window_partitionable(data_type) -%}{{ return('grouped') }}{%- endif -%}
+  {{ return(strategy) }}
+{% endmacro %}
+
+{#- Whether `partition by <column of data_type>` is valid in a window (unknown types: assumed valid). -#}
+{% macro window_partitionable(data_type) %}{{ return(adapter.dispatch('window_partitionable', 'dataplex_dq')(data_type)) }}{% endmacro %}
+{% macro default__window_partitionable(data_type) %}{{ return(true) }}{% endmacro %}
+{% macro bigquery__window_partitionable(data_type) %}
+  {#- BigQuery: "Partitioning by expressions of type FLOAT64 is not allowed"; GROUP BY accepts FLOAT64,
+      so a FLOAT64 column is counted with a grouped count. (ARRAY, JSON and GEOGRAPHY columns can be
+      neither partitioned nor grouped: uniqueness on them fails on BigQuery either way.) -#}
+  {%- if data_type is none -%}{{ return(true) }}{%- endif -%}
+  {{ return(modules.re.match('^(float64|float|double)\\b', (data_type | string | trim | lower)) is none) }}
+{% endmacro %}
+
 {#- `with <name> as <keyword> (...)` for a CTE referenced several times: scan_cte_materialized makes
     the warehouse evaluate it once (every consumer sees the same sampled rows); scan_cte_inlined makes
     it evaluate the CTE per reference, inlined into each consumer (DuckDB 2.x and PostgreSQL 12+

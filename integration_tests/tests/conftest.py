@@ -206,11 +206,29 @@ def demo_build(tmp_path_factory) -> DemoBuild:
     return DemoBuild(db, proc.returncode, proc.stdout + proc.stderr, env)
 
 
+# Other projects' builds (the scan project, the sampling project) shared by several test modules:
+# (project name, target) -> what the module's builder returned; their warehouse schemas are dropped
+# at the end of the session.
+_PROJECT_BUILDS: dict[tuple[str, str], Any] = {}
+_PROJECT_ENVS: list[tuple[str, dict[str, str]]] = []
+
+
+def shared_build(name: str, target: str, build: Any) -> Any:
+    """`build(register_env)` once per session for (name, target); `register_env(env)` marks the
+    warehouse schema of `env` for dropping at the end of the session."""
+    key = (name, target)
+    if key not in _PROJECT_BUILDS:
+        _PROJECT_BUILDS[key] = build(lambda env: _PROJECT_ENVS.append((target, env)))
+    return _PROJECT_BUILDS[key]
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _drop_server_schemas():
     yield
     for b in _BUILDS.values():
         drop_target_schemas(b.target, b.env)
+    for target, env in _PROJECT_ENVS:
+        drop_target_schemas(target, env)
 
 
 # ------------------------------------------------------------------ per-target wall time
@@ -227,6 +245,11 @@ def pytest_runtest_logreport(report) -> None:
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
+    import sys
+
+    gate = sys.modules.get("test_bigquery_gate")
+    for line in getattr(gate, "GATE_SUMMARY", []):
+        terminalreporter.write_line(f"[dataplex_dq] {line}")
     if not _TARGET_SECONDS:
         return
     terminalreporter.section("dataplex_dq: wall time per target")

@@ -219,10 +219,60 @@ def test_golden_results_model(bq):
     _check_golden("results_table_model.sql", "-- `dbt build` of the package model dataplex_dq_results (first run)\n" + _normalize(path.read_text(), bq))
 
 
+# ------------------------------------------------------------------ the fused scan
+
+def _normalize_build(sql: str, build, dataset: str) -> str:
+    sql = sql.replace(dataset, "dq_it")
+    sql = sql.replace(build.run_results["metadata"]["invocation_id"], "<invocation_id>")
+    return sql.rstrip() + "\n"
+
+
+def _compiled_test(build, name: str) -> str:
+    [path] = [p for p in (build.target_path / "compiled").rglob("*.sql") if p.stem == name]
+    return path.read_text()
+
+
+def test_golden_sampled_scan(tmp_path_factory):
+    """The fused scan of every rule type on a sampled base table (the sampling project's seed
+    sample_rows: row filter, 50 %), with `${data()}` in a row condition, a table condition and a SQL
+    assertion: the table is sampled once, in dq_scope, and `${data()}` reads that CTE; the FLOAT64
+    column's uniqueness is a grouped count, the INT64 column's a window count."""
+    from test_sampling import build_sampling_project
+
+    _, project, build, metrics = build_sampling_project("bigquery", tmp_path_factory)
+    dataset = project.env["DBT_BQ_DATASET"]
+    sql = _compiled_test(build, "sample_scan")
+    from bigquery_lint import code_only  # the SQL outside string literals (the debug queries are one)
+
+    assert code_only(sql).lower().count("tablesample") == 1
+    assert "(select * from dq_scope)" in sql
+    assert "partition by `id`" in sql and "group by `score`" in sql and "partition by `score`" not in sql
+    _check_golden("data_quality_scan_sampled.sql", "-- data_quality_scan sample_scan: every rule type on a sampled base table, ${data()} rules\n" + _normalize_build(sql, build, dataset))
+    queries = json.loads(metrics["scan-row-data-ref"]["debug_queries_sql"])
+    assert [q["description"] for q in queries] == ["sampled rows", "a self-join"]
+    # one `${data()}`: the table's sampler; two: a row-level random filter (a table is sampled once per statement)
+    assert "tablesample system (50 percent)" in queries[0]["sql_statement"]
+    assert "tablesample" not in queries[1]["sql_statement"] and queries[1]["sql_statement"].count("rand() < 0.5") == 2
+    text = "".join(f"-- debug query: {q['description']}\n{q['sql_statement']};\n" for q in queries)
+    _check_golden("data_quality_scan_sampled_debug_queries.sql", "-- the debug queries of rule scan-row-data-ref, as handed out (${data()} expanded)\n" + _normalize_build(text, build, dataset))
+
+
+def test_golden_scan_uniqueness_on_float64(tmp_path_factory):
+    """The scan project's dq_all_null_scan: uniqueness of a FLOAT64 column is a grouped count on
+    BigQuery (a window cannot be partitioned by FLOAT64)."""
+    from test_scan import build_scan_project
+
+    build, _, project = build_scan_project("bigquery", tmp_path_factory)
+    sql = _compiled_test(build, "dq_all_null_scan")
+    assert "partition by `val`" not in sql and "group by `val`" in sql
+    _check_golden("data_quality_scan_float_unique.sql", "-- data_quality_scan dq_all_null_scan: uniqueness on a FLOAT64 column\n" + _normalize_build(sql, build, project.env["DBT_BQ_DATASET"]))
+
+
 def test_no_stale_golden_files():
     expected = {f"{t}.sql" for t in GOLDEN_RULES} | {
         "results_table_create.sql", "results_export_delete.sql", "results_export_insert.sql", "results_table_model.sql",
         "catalog_publish.sql",  # test_post_scan_actions.py::test_bigquery_catalog_sql_golden
+        "data_quality_scan_sampled.sql", "data_quality_scan_sampled_debug_queries.sql", "data_quality_scan_float_unique.sql",
     }
     present = {p.name for p in GOLDEN_DIR.glob("*.sql")}
     assert present <= expected, f"golden files no test checks: {sorted(present - expected)}"

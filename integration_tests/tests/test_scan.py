@@ -319,22 +319,29 @@ def scan_on_target(dbt_target, tmp_path_factory):
     the scan counts uniqueness with window counts instead of DuckDB's grouped counts."""
     if dbt_target == "duckdb":
         pytest.skip("DuckDB is covered by scan_build above")
-    from conftest import drop_target_schemas, target_env
+    return build_scan_project(dbt_target, tmp_path_factory)[:2]
+
+
+def build_scan_project(target: str, tmp_path_factory) -> tuple:
+    """`dbt build` of the scan project on a server target, once per session (the BigQuery analyzer
+    gate reads the same build): (build, metrics rows, project)."""
+    from conftest import shared_build, target_env
     from dbt_harness import Db, fetch_metrics_rows_from
 
-    work = tmp_path_factory.mktemp(f"scan_{dbt_target}")
-    proj = _prepare_module().prepare(work / "proj")
-    env = target_env(dbt_target, work, "dq_scan")
-    project = DbtProject(proj, INTEGRATION_DIR, work / "target", env, target=dbt_target)
-    try:
+    def build(register_env):
+        work = tmp_path_factory.mktemp(f"scan_{target}")
+        proj = _prepare_module().prepare(work / "proj")
+        env = target_env(target, work, "dq_scan")
+        register_env(env)
+        project = DbtProject(proj, INTEGRATION_DIR, work / "target", env, target=target)
         assert project.run("deps").returncode == 0
-        build = project.run("build")
-        assert build.run_results, build.output
-        with Db(dbt_target, env) as db:
-            metrics = fetch_metrics_rows_from(db, build.manifest)
-        yield build, metrics
-    finally:
-        drop_target_schemas(dbt_target, env)
+        result = project.run("build")
+        assert result.run_results, result.output
+        with Db(target, env) as db:
+            metrics = fetch_metrics_rows_from(db, result.manifest)
+        return result, metrics, project
+
+    return shared_build("scan_project", target, build)
 
 
 def test_scan_on_other_warehouses_matches_the_hand_computed_metrics(scan_on_target):
