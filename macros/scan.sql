@@ -312,7 +312,8 @@
             {%- do unique.update({col: dataplex_dq._scan_add(agg, "sum(case when " ~ col ~ " is not null and " ~ u ~ " = 1 then 1 else 0 end)", 'dq_m')}) -%}
           {%- else -%}
             {%- do grouped_sql.append(u ~ " as (\n  select count(*) as " ~ u ~ " from (\n    select " ~ col ~ " from dq_scope where " ~ col ~ " is not null group by " ~ col ~ " having count(*) = 1\n  ) dq_singletons\n)") -%}
-            {%- do unique.update({col: u}) -%}
+            {#- qualified: BigQuery resolves a bare `dq_u0` to the FROM item (a STRUCT), not its column -#}
+            {%- do unique.update({col: u ~ '.' ~ u}) -%}
           {%- endif -%}
         {%- endif -%}
         {%- do refs.update({'passed_count': unique[col]}) -%}

@@ -150,7 +150,7 @@ def test_gate_covers_every_kind_of_statement(gate):
     """The gate saw what it is meant to see (so an empty log would not pass silently)."""
     text = [s.sql.lower() for s in gate.statements]
     origins = [s.origin for s in gate.statements]
-    assert sum("create or replace table" in t for t in text) > 150  # the tests' metrics tables, the results model
+    assert sum("create or replace table" in t for t in text) > 100  # the tests' metrics tables, the results model
     assert any(re.search(r"\bmerge into\b", t) for t in text), "no MERGE of the incremental results model"
     assert any("__dbt_tmp" in t and "create or replace table" in t for t in text), "no temporary table of the incremental run"
     assert any("tablesample system" in t for t in text)
