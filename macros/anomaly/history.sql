@@ -121,8 +121,18 @@
   {%- set found = [] -%}
   {%- for node in graph.nodes.values() | selectattr('resource_type', 'equalto', 'test') -%}
     {%- set meta = node.get('test_metadata') or {} -%}
-    {%- if meta.get('namespace') == 'dataplex_dq' and meta.get('name') in ['anomaly_detection', 'data_quality_scan'] -%}
+    {%- if meta.get('namespace') == 'dataplex_dq' and meta.get('name') == 'anomaly_detection' -%}
       {%- do found.append(node.unique_id) -%}
+    {%- elif meta.get('namespace') == 'dataplex_dq' and meta.get('name') == 'data_quality_scan' -%}
+      {#- a scan has anomaly checks when it or its data source's meta declares anomaly_detection
+          (scan_with_anomaly_checks): only then are the tables needed -#}
+      {%- set kwargs = meta.get('kwargs') or {} -%}
+      {%- set source = graph.nodes.get(node.get('attached_node')) or graph.sources.get(node.get('attached_node')) or {} -%}
+      {%- set settings = dataplex_dq.data_source_settings(source) if source else {} -%}
+      {%- if kwargs.get('anomaly_detection') is not none or kwargs.get('anomalyDetection') is not none
+            or settings.get('anomaly_detection') is not none or settings.get('anomalyDetection') is not none -%}
+        {%- do found.append(node.unique_id) -%}
+      {%- endif -%}
     {%- endif -%}
   {%- endfor -%}
   {%- if found | length > 0 -%}
