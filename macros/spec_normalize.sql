@@ -6,7 +6,8 @@
     an unknown field stays and is an error of the validation after. -#}
 
 {#- Known field names in snake_case at every depth; null and '' left out (unset); a message held as a
-    list of one mapping (Terraform) unwrapped. Two spellings of one field in one mapping are an error. -#}
+    list of one mapping (Terraform) unwrapped. Two spellings of one field in one mapping are left for
+    the validation to report (with the rule they belong to). -#}
 {% macro spec_snake_case(value, where, path='') %}
   {%- if value is mapping -%}
     {%- set names = dataplex_dq.spec_field_names() -%}
@@ -19,9 +20,9 @@
       {%- set v = (v0[0] if v0 | length == 1 else none) if (key in singular and v0 is not string and v0 is not mapping and v0 is iterable and (v0 | length) <= 1 and (v0 | select('mapping') | list | length) == (v0 | length)) else v0 -%}
       {#- proto3: null and '' are unset -#}
       {%- if v is not none and not (v is string and v == '') -%}
-        {%- if key in out -%}
-          {{ dataplex_dq.raise_rule_error(where, path ~ key, "given twice, as '" ~ key ~ "' and as '" ~ dataplex_dq.camel_case(key) ~ "'") }}
-        {%- endif -%}
+        {#- both spellings of one field: keep the second as written, so that the validation after
+            reports "given twice" with the rule it belongs to -#}
+        {%- if key in out -%}{%- set key = k -%}{%- endif -%}
         {%- do out.update({key: v if key in free else dataplex_dq.spec_snake_case(v, where, path ~ key ~ '.')}) -%}
       {%- endif -%}
     {%- endfor -%}
