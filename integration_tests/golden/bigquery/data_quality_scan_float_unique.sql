@@ -9,7 +9,7 @@ dq_agg as (
     coalesce(sum(case when `val` is null then 1 else 0 end), 0) as dq_m1,
     sum(case when (coalesce(val, 0) = 0) then 1 else 0 end) as dq_m2,
     sum(case when (`val` is not null) then 1 else 0 end) as dq_m3,
-    sum(case when (`val` >= cast('0' as FLOAT64)) then 1 else 0 end) as dq_m4,
+    sum(case when (`val` >= cast('0' as float64)) then 1 else 0 end) as dq_m4,
     max(`val`) as dq_m5,
     coalesce(sum(case when `note` is null then 1 else 0 end), 0) as dq_m6,
     sum(case when (regexp_contains(cast(`note` as string), '.*')) then 1 else 0 end) as dq_m7,
@@ -48,7 +48,11 @@ select
   debug_queries_sql,
   scope_row_filter,
   scope_sampling_percent,
-  evaluated_at
+  evaluated_at,
+  incremental_field,
+  incremental_start,
+  incremental_end,
+  statistic_value_text
 from (
 select
   cast('<invocation_id>' as string) as dq_invocation_id,
@@ -125,8 +129,8 @@ select
     when 2 then coalesce(dq_m4, 0)
     when 3 then coalesce(dq_m4, 0)
     when 4 then null
-    when 5 then coalesce(dq_u0, 0)
-    when 6 then coalesce(dq_u0, 0)
+    when 5 then coalesce(dq_u0.dq_u0, 0)
+    when 6 then coalesce(dq_u0.dq_u0, 0)
     when 7 then coalesce(dq_m7, 0)
     when 8 then coalesce(dq_m8, 0) end as bigint) as passed_count,
   cast(case dq_rules.rule_index when 0 then dq_m1
@@ -143,17 +147,17 @@ select
     when 2 then case when (dq_m0 - coalesce(dq_m1, 0)) = 0 then 1.0 else cast(coalesce(dq_m4, 0) as float64) / (dq_m0 - coalesce(dq_m1, 0)) end
     when 3 then case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_m4, 0) as float64) / dq_m0 end
     when 4 then null
-    when 5 then case when (dq_m0 - coalesce(dq_m1, 0)) = 0 then 1.0 else cast(coalesce(dq_u0, 0) as float64) / (dq_m0 - coalesce(dq_m1, 0)) end
-    when 6 then case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_u0, 0) as float64) / dq_m0 end
+    when 5 then case when (dq_m0 - coalesce(dq_m1, 0)) = 0 then 1.0 else cast(coalesce(dq_u0.dq_u0, 0) as float64) / (dq_m0 - coalesce(dq_m1, 0)) end
+    when 6 then case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_u0.dq_u0, 0) as float64) / dq_m0 end
     when 7 then case when (dq_m0 - coalesce(dq_m6, 0)) = 0 then 1.0 else cast(coalesce(dq_m7, 0) as float64) / (dq_m0 - coalesce(dq_m6, 0)) end
     when 8 then case when (dq_m0 - coalesce(dq_m6, 0)) = 0 then 1.0 else cast(coalesce(dq_m8, 0) as float64) / (dq_m0 - coalesce(dq_m6, 0)) end end as float64) as pass_ratio,
   cast(case dq_rules.rule_index when 0 then (case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_m2, 0) as float64) / dq_m0 end) >= cast(1.0 as float64)
     when 1 then (case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_m3, 0) as float64) / dq_m0 end) >= cast(1.0 as float64)
     when 2 then (case when (dq_m0 - coalesce(dq_m1, 0)) = 0 then 1.0 else cast(coalesce(dq_m4, 0) as float64) / (dq_m0 - coalesce(dq_m1, 0)) end) >= cast(1.0 as float64)
     when 3 then (case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_m4, 0) as float64) / dq_m0 end) >= cast(1.0 as float64)
-    when 4 then coalesce(dq_m5 is not null and (dq_m5 <= cast('10' as FLOAT64)), false)
-    when 5 then (case when (dq_m0 - coalesce(dq_m1, 0)) = 0 then 1.0 else cast(coalesce(dq_u0, 0) as float64) / (dq_m0 - coalesce(dq_m1, 0)) end) >= cast(1.0 as float64)
-    when 6 then (case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_u0, 0) as float64) / dq_m0 end) >= cast(1.0 as float64)
+    when 4 then coalesce(dq_m5 is not null and (dq_m5 <= cast('10' as float64)), false)
+    when 5 then (case when (dq_m0 - coalesce(dq_m1, 0)) = 0 then 1.0 else cast(coalesce(dq_u0.dq_u0, 0) as float64) / (dq_m0 - coalesce(dq_m1, 0)) end) >= cast(1.0 as float64)
+    when 6 then (case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_u0.dq_u0, 0) as float64) / dq_m0 end) >= cast(1.0 as float64)
     when 7 then (case when (dq_m0 - coalesce(dq_m6, 0)) = 0 then 1.0 else cast(coalesce(dq_m7, 0) as float64) / (dq_m0 - coalesce(dq_m6, 0)) end) >= cast(1.0 as float64)
     when 8 then (case when (dq_m0 - coalesce(dq_m6, 0)) = 0 then 1.0 else cast(coalesce(dq_m8, 0) as float64) / (dq_m0 - coalesce(dq_m6, 0)) end) >= cast(1.0 as float64) end as boolean) as passed,
   cast(null as bigint) as assertion_row_count,
@@ -168,8 +172,8 @@ select
     when 8 then null end as float64) as statistic_value,
   cast(case dq_rules.rule_index when 0 then 'select * from (select * from `dq-local`.`dq_it`.`dq_all_null`) dq_scope where not coalesce((coalesce(val, 0) = 0), false)'
     when 1 then 'select * from (select * from `dq-local`.`dq_it`.`dq_all_null`) dq_scope where not coalesce((`val` is not null), false)'
-    when 2 then 'select * from (select * from `dq-local`.`dq_it`.`dq_all_null`) dq_scope where not coalesce((`val` is null or (`val` >= cast(\'0\' as FLOAT64))), false)'
-    when 3 then 'select * from (select * from `dq-local`.`dq_it`.`dq_all_null`) dq_scope where not coalesce((`val` >= cast(\'0\' as FLOAT64)), false)'
+    when 2 then 'select * from (select * from `dq-local`.`dq_it`.`dq_all_null`) dq_scope where not coalesce((`val` is null or (`val` >= cast(\'0\' as float64))), false)'
+    when 3 then 'select * from (select * from `dq-local`.`dq_it`.`dq_all_null`) dq_scope where not coalesce((`val` >= cast(\'0\' as float64)), false)'
     when 4 then null
     when 5 then 'select * from (select * from `dq-local`.`dq_it`.`dq_all_null`) dq_scope where `val` in (select `val` from (select * from `dq-local`.`dq_it`.`dq_all_null`) dq_scope where `val` is not null group by `val` having count(*) > 1)'
     when 6 then 'select * from (select * from `dq-local`.`dq_it`.`dq_all_null`) dq_scope where `val` in (select `val` from (select * from `dq-local`.`dq_it`.`dq_all_null`) dq_scope where `val` is not null group by `val` having count(*) > 1) or `val` is null'
@@ -188,7 +192,19 @@ select
   cast(null as string) as debug_queries_sql,
   cast(null as string) as scope_row_filter,
   cast(null as float64) as scope_sampling_percent,
-  current_timestamp() as evaluated_at
+  current_timestamp() as evaluated_at,
+  cast(null as string) as incremental_field,
+  cast(null as string) as incremental_start,
+  cast(null as string) as incremental_end,
+  cast(case dq_rules.rule_index when 0 then null
+    when 1 then null
+    when 2 then null
+    when 3 then null
+    when 4 then cast(dq_m5 as string)
+    when 5 then null
+    when 6 then null
+    when 7 then null
+    when 8 then null end as string) as statistic_value_text
 from dq_agg
 cross join dq_u0
 cross join (select rule_index from unnest(generate_array(0, 8)) as rule_index) as dq_rules

@@ -10,7 +10,7 @@ dq_agg as (
   select
     count(*) as dq_m0,
     coalesce(sum(case when `val` is null then 1 else 0 end), 0) as dq_m1,
-    sum(case when (`val` >= cast('0' as INT64) and `val` <= cast('400' as INT64)) then 1 else 0 end) as dq_m2,
+    sum(case when (`val` >= cast('0' as int64) and `val` <= cast('400' as int64)) then 1 else 0 end) as dq_m2,
     sum(case when (`val` is not null) then 1 else 0 end) as dq_m3,
     coalesce(sum(case when `grp` is null then 1 else 0 end), 0) as dq_m4,
     sum(case when (`grp` in ('a')) then 1 else 0 end) as dq_m5,
@@ -61,7 +61,11 @@ select
   debug_queries_sql,
   scope_row_filter,
   scope_sampling_percent,
-  evaluated_at
+  evaluated_at,
+  incremental_field,
+  incremental_start,
+  incremental_end,
+  statistic_value_text
 from (
 select
   cast('<invocation_id>' as string) as dq_invocation_id,
@@ -145,7 +149,7 @@ select
     when 2 then coalesce(dq_m5, 0)
     when 3 then coalesce(dq_m6, 0)
     when 4 then coalesce(dq_m8, 0)
-    when 5 then coalesce(dq_u1, 0)
+    when 5 then coalesce(dq_u1.dq_u1, 0)
     when 6 then null
     when 7 then coalesce(dq_m11, 0)
     when 8 then null
@@ -165,7 +169,7 @@ select
     when 2 then case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_m5, 0) as float64) / dq_m0 end
     when 3 then case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_m6, 0) as float64) / dq_m0 end
     when 4 then case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_m8, 0) as float64) / dq_m0 end
-    when 5 then case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_u1, 0) as float64) / dq_m0 end
+    when 5 then case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_u1.dq_u1, 0) as float64) / dq_m0 end
     when 6 then null
     when 7 then case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_m11, 0) as float64) / dq_m0 end
     when 8 then null
@@ -175,8 +179,8 @@ select
     when 2 then (case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_m5, 0) as float64) / dq_m0 end) >= cast(1.0 as float64)
     when 3 then (case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_m6, 0) as float64) / dq_m0 end) >= cast(1.0 as float64)
     when 4 then (case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_m8, 0) as float64) / dq_m0 end) >= cast(1.0 as float64)
-    when 5 then (case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_u1, 0) as float64) / dq_m0 end) >= cast(1.0 as float64)
-    when 6 then coalesce(dq_m10 is not null and (dq_m10 <= cast('400' as INT64)), false)
+    when 5 then (case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_u1.dq_u1, 0) as float64) / dq_m0 end) >= cast(1.0 as float64)
+    when 6 then coalesce(dq_m10 is not null and (dq_m10 <= cast('400' as int64)), false)
     when 7 then (case when dq_m0 = 0 then 1.0 else cast(coalesce(dq_m11, 0) as float64) / dq_m0 end) >= cast(1.0 as float64)
     when 8 then dq_m12 = 1
     when 9 then dq_a0 = 0 end as boolean) as passed,
@@ -200,7 +204,7 @@ select
     when 7 then null
     when 8 then null
     when 9 then null end as float64) as statistic_value,
-  cast(case dq_rules.rule_index when 0 then 'select * from (select * from `dq-local`.`dq_it`.`sample_rows` where (grp <> \'x\')) dq_scope where not coalesce((`val` is null or (`val` >= cast(\'0\' as INT64) and `val` <= cast(\'400\' as INT64))), false)'
+  cast(case dq_rules.rule_index when 0 then 'select * from (select * from `dq-local`.`dq_it`.`sample_rows` where (grp <> \'x\')) dq_scope where not coalesce((`val` is null or (`val` >= cast(\'0\' as int64) and `val` <= cast(\'400\' as int64))), false)'
     when 1 then 'select * from (select * from `dq-local`.`dq_it`.`sample_rows` where (grp <> \'x\')) dq_scope where not coalesce((`val` is not null), false)'
     when 2 then 'select * from (select * from `dq-local`.`dq_it`.`sample_rows` where (grp <> \'x\')) dq_scope where not coalesce((`grp` in (\'a\')), false)'
     when 3 then 'select * from (select * from `dq-local`.`dq_it`.`sample_rows` where (grp <> \'x\')) dq_scope where not coalesce((regexp_contains(cast(`grp` as string), \'^a$\')), false)'
@@ -233,7 +237,20 @@ select
     when 9 then null end as string) as debug_queries_sql,
   cast('grp <> \'x\'' as string) as scope_row_filter,
   cast(50 as float64) as scope_sampling_percent,
-  current_timestamp() as evaluated_at
+  current_timestamp() as evaluated_at,
+  cast(null as string) as incremental_field,
+  cast(null as string) as incremental_start,
+  cast(null as string) as incremental_end,
+  cast(case dq_rules.rule_index when 0 then null
+    when 1 then null
+    when 2 then null
+    when 3 then null
+    when 4 then null
+    when 5 then null
+    when 6 then cast(dq_m10 as string)
+    when 7 then null
+    when 8 then null
+    when 9 then null end as string) as statistic_value_text
 from dq_agg
 cross join dq_u1
 cross join dq_assertions
