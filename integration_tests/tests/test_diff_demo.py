@@ -32,33 +32,33 @@ dataplex_dq_demo:
 """
 
 TABLE = [
- stg_payments (not run)| data source | score | change | rows | newly failing | newly passing | added | removed |",
- stg_payments (not run)|---|---:|---:|---:|---|---|---|---|",
- stg_payments (not run)| fct_orders (partial) | 50.00 → — |  | 3,000 → — | — | — | — | — |",
- stg_payments (not run)| stg_customers | 87.50 → 77.78 | **-9.72** | 1,000 | `customer-country-known` | — | `customer-name-present` | — |",
- stg_payments (not run)| stg_orders (partial) | 80.00 → 0.00 | not compared | 3,000 | — | — | — | — |",
- stg_payments (not run)| stg_payments (not run) | 100.00 → — |  | 2,974 → — | — | — | — | — |",
- stg_payments (not run)",
- stg_payments (not run)### fct_orders",
- stg_payments (not run)",
- stg_payments (not run)- Score: 50.00 → — (partial run: not compared)",
- stg_payments (not run)- Rows: 3,000 → —",
- stg_payments (not run)- Not evaluated in this run (skipped, errored or not selected; score not compared): `fct-order-id-unique`, "
- stg_payments (not run)`order-amount-max`, `order-date-not-in-future`, `fct-customer-country-present`, `order-paid-in-full`, `fct-orders-complete`",
- stg_payments (not run)",
- stg_payments (not run)### stg_customers",
- stg_payments (not run)",
- stg_payments (not run)- Score: 87.50 → 77.78 (-9.72)",
- stg_payments (not run)- Dimensions: VALIDITY 100.00 → 75.00 (-25.00)",
- stg_payments (not run)- Columns: country_code 100.00 → 50.00 (-50.00); full_name — → 100.00",
- stg_payments (not run)- Newly failing: `customer-country-known`",
- stg_payments (not run)- Added: `customer-name-present` (passing)",
- stg_payments (not run)",
- stg_payments (not run)### stg_orders",
- stg_payments (not run)",
- stg_payments (not run)- Score: 80.00 → 0.00 (partial run: not compared)",
- stg_payments (not run)- Not evaluated in this run (skipped, errored or not selected; score not compared): `order-id-unique`, "
- stg_payments (not run)`order-status-valid`, `order-amount-in-range`, `orders-fresh`",
+    "| data source | score | change | rows | newly failing | newly passing | added | removed |",
+    "|---|---:|---:|---:|---|---|---|---|",
+    "| fct_orders (partial) | 50.00 → — |  | 3,000 → — | — | — | — | — |",
+    "| stg_customers | 87.50 → 77.78 | **-9.72** | 1,000 | `customer-country-known` | — | `customer-name-present` | — |",
+    "| stg_orders (partial) | 80.00 → 0.00 | not compared | 3,000 | — | — | — | — |",
+    "| stg_payments | 100.00 |  | 2,974 | — | — | — | — |",
+    "",
+    "### fct_orders",
+    "",
+    "- Score: 50.00 → — (partial run: not compared)",
+    "- Rows: 3,000 → —",
+    "- Not evaluated in this run (skipped, errored or not selected; score not compared): `fct-order-id-unique`, "
+    "`order-amount-max`, `order-date-not-in-future`, `fct-customer-country-present`, `order-paid-in-full`, `fct-orders-complete`",
+    "",
+    "### stg_customers",
+    "",
+    "- Score: 87.50 → 77.78 (-9.72)",
+    "- Dimensions: VALIDITY 100.00 → 75.00 (-25.00)",
+    "- Columns: country_code 100.00 → 50.00 (-50.00); full_name — → 100.00",
+    "- Newly failing: `customer-country-known`",
+    "- Added: `customer-name-present` (passing)",
+    "",
+    "### stg_orders",
+    "",
+    "- Score: 80.00 → 0.00 (partial run: not compared)",
+    "- Not evaluated in this run (skipped, errored or not selected; score not compared): `order-id-unique`, "
+    "`order-status-valid`, `order-amount-in-range`, `orders-fresh`",
 ]
 
 
@@ -113,7 +113,7 @@ def test_diff_against_production_artifacts(demo_runs):
         "",
         "**Regression:** 1 rule newly failing, 1 score drop above 0.00.",
         "",
-        "Compared with `prod_results`: 4 data sources, 3 changed, 1 not run.",
+        "Compared with `prod_results`: 4 data sources, 3 changed.",
         "",
     ]
     assert lines[6:] == TABLE
@@ -126,7 +126,7 @@ def test_diff_against_production_results_table(demo_runs):
     lines = (root / "from_table.md").read_text().splitlines()
     # the same diff as from the JSON artifacts: scores recomputed from the rows as the report computes them
     assert lines[:4] == ["## Data quality diff", "", "**Regression:** 1 rule newly failing, 1 score drop above 0.00.", ""]
-    assert lines[4] == 'Compared with target `prod` ("prod"."main"."dataplex_dq_results"): 4 data sources, 3 changed, 1 not run.'
+    assert lines[4] == 'Compared with target `prod` ("prod"."main"."dataplex_dq_results"): 4 data sources, 3 changed.'
     assert lines[5:] == ["", *TABLE]
 
 
