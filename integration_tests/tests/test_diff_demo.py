@@ -37,7 +37,8 @@ TABLE = [
     "| fct_orders (partial) | 50.00 → — |  | 3,000 → — | — | — | — | — |",
     "| stg_customers | 87.50 → 77.78 | **-9.72** | 1,000 | `customer-country-known` | — | `customer-name-present` | — |",
     "| stg_orders (partial) | 80.00 → 0.00 | not compared | 3,000 | — | — | — | — |",
-    "| stg_payments | 100.00 |  | 2,974 | — | — | — | — |",
+    # not built by the CI run: the report removed the previous run's result files, so it is "not run"
+    "| stg_payments (not run) | 100.00 → — |  | 2,974 → — | — | — | — | — |",
     "",
     "### fct_orders",
     "",
@@ -113,7 +114,7 @@ def test_diff_against_production_artifacts(demo_runs):
         "",
         "**Regression:** 1 rule newly failing, 1 score drop above 0.00.",
         "",
-        "Compared with `prod_results`: 4 data sources, 3 changed.",
+        "Compared with `prod_results`: 4 data sources, 3 changed, 1 not run.",
         "",
     ]
     assert lines[6:] == TABLE
@@ -126,7 +127,7 @@ def test_diff_against_production_results_table(demo_runs):
     lines = (root / "from_table.md").read_text().splitlines()
     # the same diff as from the JSON artifacts: scores recomputed from the rows as the report computes them
     assert lines[:4] == ["## Data quality diff", "", "**Regression:** 1 rule newly failing, 1 score drop above 0.00.", ""]
-    assert lines[4] == 'Compared with target `prod` ("prod"."main"."dataplex_dq_results"): 4 data sources, 3 changed.'
+    assert lines[4] == 'Compared with target `prod` ("prod"."main"."dataplex_dq_results"): 4 data sources, 3 changed, 1 not run.'
     assert lines[5:] == ["", *TABLE]
 
 
