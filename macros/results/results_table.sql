@@ -163,10 +163,12 @@
       it; within the process the export runs in one transaction. Other adapters: nothing to take. -#}
 {% endmacro %}
 {% macro postgres__lock_results_table(relation) %}
-  {#- SHARE ROW EXCLUSIVE conflicts with itself but not with readers: a second export waits until the
-      first commits, then deletes its rows and inserts its own (READ COMMITTED alone lets both
-      DELETEs see no row and both INSERTs land). Held until the export's COMMIT. -#}
-  {% do run_query("lock table " ~ relation ~ " in share row exclusive mode") %}
+  {#- A transaction-scoped advisory lock keyed by the table's name: a second export of the same table
+      waits until the first commits, then deletes its rows and inserts its own (READ COMMITTED alone
+      lets both DELETEs see no row and both INSERTs land). Held until the export's COMMIT; readers
+      are not blocked. Unlike LOCK TABLE it cannot fail outside a transaction block (right after the
+      table was created, dbt's create_schema has committed). -#}
+  {% do run_query("select pg_advisory_xact_lock(hashtext(" ~ dataplex_dq.string_literal(relation | string) ~ "))") %}
 {% endmacro %}
 {#- BigQuery: each DML statement is atomic; concurrent MERGE/INSERT on one table are serialized by
     BigQuery (a conflicting MERGE fails with "Could not serialize access" and is retried by the next

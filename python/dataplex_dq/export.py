@@ -255,6 +255,9 @@ def write_results(wh: Warehouse, relation: Any, rows: Sequence[dict[str, Any]], 
             from dataplex_dq.results_schema import check_results_columns
 
             check_results_columns(wh, relation)
+        # creating the table commits (dbt's create_schema ends the transaction): open it again, the
+        # lock and the DELETE + INSERT must share one
+        wh.begin()
         wh.macro("lock_results_table", relation=relation)
         pause = os.environ.get("DATAPLEX_DQ_TEST_PAUSE_AFTER_DELETE")  # tests: widen the race window
         if job_ids:
