@@ -152,10 +152,19 @@ def stored_jobs(rows: list[dict[str, Any]], adapter_type: str, expander: Any) ->
             row_filter=config.get("row_filter"),
             sampling_percent=None if sampling in (None, 100, 100.0) else sampling,
             labels={str(k): str(v) for k, v in labels.items()} if isinstance(labels, dict) else {},
+            target=first.get("dbt_target"),
+            declared_rules=_declared_rules(first.get("job_declared_rules")),
         )
         expand = expander(job)
         jobs.append(StoredJob(job, [outcome_of(r, expand) for r in job_rows], first.get("job_rows_scanned")))
     return jobs
+
+
+def _declared_rules(value: Any) -> tuple[str, ...] | None:
+    """The stored job_declared_rules (a JSON array, as text where the warehouse has no JSON type)."""
+    if isinstance(value, str):
+        value = json.loads(value)
+    return tuple(str(v) for v in value) if isinstance(value, list) else None
 
 
 def ensure_manifest(project_dir: Path, profiles_dir: Path | None, target: str | None, target_path: Path) -> Path:
