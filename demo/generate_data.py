@@ -48,26 +48,119 @@ FIRST_ORDER_ID = 100001
 SEEDS_DIR = Path(__file__).resolve().parent / "seeds"
 
 FIRST_NAMES = [
-    "Anna", "Ben", "Chloé", "David", "Elena", "Finn", "Grace", "Hugo", "Ines", "Jonas",
-    "Karin", "Liam", "Maria", "Noah", "Olivia", "Paul", "Quentin", "Rosa", "Sven", "Tara",
-    "Ulrich", "Valentina", "William", "Xavier", "Yusuf", "Zoë", "José", "Björn", "Siobhán",
-    "François", "Łukasz", "Søren", "Matthäus", "Ana-María", "Renée", "Nuño", "Aoife",
-    "Mei", "Ravi", "Fatima", "Lars", "Emma", "Lucas", "Mia", "Leon", "Sofia", "Jack",
+    "Anna",
+    "Ben",
+    "Chloé",
+    "David",
+    "Elena",
+    "Finn",
+    "Grace",
+    "Hugo",
+    "Ines",
+    "Jonas",
+    "Karin",
+    "Liam",
+    "Maria",
+    "Noah",
+    "Olivia",
+    "Paul",
+    "Quentin",
+    "Rosa",
+    "Sven",
+    "Tara",
+    "Ulrich",
+    "Valentina",
+    "William",
+    "Xavier",
+    "Yusuf",
+    "Zoë",
+    "José",
+    "Björn",
+    "Siobhán",
+    "François",
+    "Łukasz",
+    "Søren",
+    "Matthäus",
+    "Ana-María",
+    "Renée",
+    "Nuño",
+    "Aoife",
+    "Mei",
+    "Ravi",
+    "Fatima",
+    "Lars",
+    "Emma",
+    "Lucas",
+    "Mia",
+    "Leon",
+    "Sofia",
+    "Jack",
 ]
 LAST_NAMES = [
-    "Smith", "Müller", "O'Neil", "García", "Rossi", "Dubois", "Jansen", "Kowalski",
-    "Andersson", "Murphy", "Schmidt", "Martin", "Bernard", "de Vries", "Nowak", "O'Brien",
-    "Fernández", "Bianchi", "Nielsen", "Byrne", "Weber", "Lefèvre", "Kelly", "D'Angelo",
-    "Johnson", "Brown", "Taylor", "Wilson", "Schäfer", "Øvergaard", "Novák", "Kovač",
-    "Petit", "Romero", "Mac Giolla Phádraig", "Lindqvist", "Hoffmann", "Costa", "Chen",
+    "Smith",
+    "Müller",
+    "O'Neil",
+    "García",
+    "Rossi",
+    "Dubois",
+    "Jansen",
+    "Kowalski",
+    "Andersson",
+    "Murphy",
+    "Schmidt",
+    "Martin",
+    "Bernard",
+    "de Vries",
+    "Nowak",
+    "O'Brien",
+    "Fernández",
+    "Bianchi",
+    "Nielsen",
+    "Byrne",
+    "Weber",
+    "Lefèvre",
+    "Kelly",
+    "D'Angelo",
+    "Johnson",
+    "Brown",
+    "Taylor",
+    "Wilson",
+    "Schäfer",
+    "Øvergaard",
+    "Novák",
+    "Kovač",
+    "Petit",
+    "Romero",
+    "Mac Giolla Phádraig",
+    "Lindqvist",
+    "Hoffmann",
+    "Costa",
+    "Chen",
 ]
 EMAIL_DOMAINS = [
-    "gmail.com", "outlook.com", "yahoo.com", "web.de", "gmx.de", "orange.fr",
-    "icloud.com", "proton.me", "hotmail.co.uk", "libero.it", "example.org",
+    "gmail.com",
+    "outlook.com",
+    "yahoo.com",
+    "web.de",
+    "gmx.de",
+    "orange.fr",
+    "icloud.com",
+    "proton.me",
+    "hotmail.co.uk",
+    "libero.it",
+    "example.org",
 ]
 COUNTRIES = [  # (code, weight)
-    ("DE", 24), ("FR", 14), ("GB", 14), ("US", 12), ("NL", 8), ("ES", 7),
-    ("IT", 7), ("IE", 5), ("PL", 5), ("SE", 4),
+    ("DE", 24),
+    ("FR", 14),
+    ("GB", 14),
+    ("US", 12),
+    ("NL", 8),
+    ("ES", 7),
+    ("IT", 7),
+    ("IE", 5),
+    ("PL", 5),
+    ("SE", 4),
 ]
 TIERS = [("bronze", 55), ("silver", 28), ("gold", 13), ("platinum", 4)]
 STATUSES = [("delivered", 73), ("shipped", 12), ("placed", 6), ("cancelled", 4), ("returned", 5)]
@@ -114,18 +207,26 @@ def make_customers(rng: random.Random):
         used_locals.add(local)
         email = f"{local}@{rng.choice(EMAIL_DOMAINS)}"
         signup = day_between(rng, dt.date(2020, 1, 1), SNAPSHOT_DATE)
-        customers.append({
-            "customer_id": customer_id,
-            "email": email,
-            "full_name": full_name,
-            "country_code": weighted(rng, COUNTRIES),
-            "signup_date": signup.isoformat(),
-            "loyalty_tier": weighted(rng, TIERS),
-        })
+        customers.append(
+            {
+                "customer_id": customer_id,
+                "email": email,
+                "full_name": full_name,
+                "country_code": weighted(rng, COUNTRIES),
+                "signup_date": signup.isoformat(),
+                "loyalty_tier": weighted(rng, TIERS),
+            }
+        )
 
     # Names that exercise CSV quoting and unicode.
-    specials = ["Seán O'Neil", 'Robert "Bobby" Tables', "Smith, Jr., John", "Zoë Lefèvre-Ćorić",
-                "Renée D'Arcy", "Nuño Ibáñez"]
+    specials = [
+        "Seán O'Neil",
+        'Robert "Bobby" Tables',
+        "Smith, Jr., John",
+        "Zoë Lefèvre-Ćorić",
+        "Renée D'Arcy",
+        "Nuño Ibáñez",
+    ]
     for name, idx in zip(specials, rng.sample(range(N_CUSTOMERS), len(specials))):
         customers[idx]["full_name"] = name
 
@@ -134,8 +235,16 @@ def make_customers(rng: random.Random):
     pick = iter(ids)  # every defect hits a different customer
 
     # 8 malformed emails
-    broken = ["{l}.gmail.com", "{l}@@yahoo.com", "{l}@gmail", "{l} x@outlook.com",
-              "{l}@mail.c", "@{l}.de", "{l}@", "{l}@gmx,de"]
+    broken = [
+        "{l}.gmail.com",
+        "{l}@@yahoo.com",
+        "{l}@gmail",
+        "{l} x@outlook.com",
+        "{l}@mail.c",
+        "@{l}.de",
+        "{l}@",
+        "{l}@gmx,de",
+    ]
     for pattern in broken:
         c = customers[next(pick)]
         c["email"] = pattern.format(l=c["email"].split("@")[0])
@@ -143,9 +252,9 @@ def make_customers(rng: random.Random):
     # duplicate emails: 5 pairs + 1 triple (13 rows); several only collide after
     # the staging model lower-cases and trims
     variants = [
-        lambda e: e,                      # exact copy
-        lambda e: e.capitalize(),         # 'Anna.smith@...' vs 'anna.smith@...'
-        lambda e: f"  {e} ",              # stray blanks
+        lambda e: e,  # exact copy
+        lambda e: e.capitalize(),  # 'Anna.smith@...' vs 'anna.smith@...'
+        lambda e: f"  {e} ",  # stray blanks
     ]
     for group, copies in enumerate((2, 2, 2, 2, 2, 3)):
         original = customers[next(pick)]
@@ -193,27 +302,33 @@ def make_orders(rng: random.Random, customers):
         # spread evenly over the period, newest orders on the snapshot day
         base_day = start + dt.timedelta(days=(i * ((SNAPSHOT_DATE - start).days + 1)) // N_ORDERS)
         order_date = base_day
-        created = dt.datetime.combine(order_date, dt.time(rng.randint(7, 22), rng.randint(0, 59),
-                                                          rng.randint(0, 59)))
+        created = dt.datetime.combine(order_date, dt.time(rng.randint(7, 22), rng.randint(0, 59), rng.randint(0, 59)))
         status = weighted(rng, STATUSES)
         if order_date >= SNAPSHOT_DATE - dt.timedelta(days=3) and status in ("delivered", "returned"):
             status = "placed"
-        lag_hours = {"placed": 0, "cancelled": rng.randint(1, 48), "shipped": rng.randint(12, 72),
-                     "delivered": rng.randint(48, 200), "returned": rng.randint(200, 600)}[status]
+        lag_hours = {
+            "placed": 0,
+            "cancelled": rng.randint(1, 48),
+            "shipped": rng.randint(12, 72),
+            "delivered": rng.randint(48, 200),
+            "returned": rng.randint(200, 600),
+        }[status]
         updated = created + dt.timedelta(hours=lag_hours, minutes=rng.randint(0, 59))
         snapshot_end = dt.datetime.combine(SNAPSHOT_DATE, dt.time(23, 0, 0))
         updated = min(updated, snapshot_end - dt.timedelta(minutes=rng.randint(0, 300)))
         updated = max(updated, created)
-        orders.append({
-            "order_id": order_id,
-            "customer_id": customer_id,
-            "order_date": order_date.isoformat(),
-            "status": status,
-            "amount_cents": order_amount_cents(rng),
-            "currency": CURRENCY_BY_COUNTRY.get(customer_country[customer_id], "EUR"),
-            "updated_at": updated,
-            "created_at": created,
-        })
+        orders.append(
+            {
+                "order_id": order_id,
+                "customer_id": customer_id,
+                "order_date": order_date.isoformat(),
+                "status": status,
+                "amount_cents": order_amount_cents(rng),
+                "currency": CURRENCY_BY_COUNTRY.get(customer_country[customer_id], "EUR"),
+                "updated_at": updated,
+                "created_at": created,
+            }
+        )
 
     idx = list(range(N_ORDERS - 10))  # keep the newest orders clean (freshness)
     rng.shuffle(idx)
@@ -225,8 +340,18 @@ def make_orders(rng: random.Random, customers):
         o = orders[next(pick)]
         o["customer_id"] = rng.randint(N_CUSTOMERS + 1, N_CUSTOMERS + 250)
     # 10 unknown statuses + 8 that are only dirty (cleaned by staging)
-    for bad in ("shiped", "shiped", "pending_review", "pending_review", "pending_review",
-                "on_hold", "on_hold", "lost", "backordered", "unknown"):
+    for bad in (
+        "shiped",
+        "shiped",
+        "pending_review",
+        "pending_review",
+        "pending_review",
+        "on_hold",
+        "on_hold",
+        "lost",
+        "backordered",
+        "unknown",
+    ):
         orders[next(pick)]["status"] = bad
     for _ in range(8):
         o = orders[next(pick)]
@@ -248,16 +373,18 @@ def make_orders(rng: random.Random, customers):
     last = orders[-1]["created_at"]
     for k in range(3):
         created = last - dt.timedelta(days=20 * (k + 1), hours=3)
-        orders.append({
-            "order_id": FIRST_ORDER_ID + N_ORDERS + k,
-            "customer_id": 9999,
-            "order_date": created.date().isoformat(),
-            "status": "test",
-            "amount_cents": 0,
-            "currency": "EUR",
-            "updated_at": created + dt.timedelta(minutes=5),
-            "created_at": created,
-        })
+        orders.append(
+            {
+                "order_id": FIRST_ORDER_ID + N_ORDERS + k,
+                "customer_id": 9999,
+                "order_date": created.date().isoformat(),
+                "status": "test",
+                "amount_cents": 0,
+                "currency": "EUR",
+                "updated_at": created + dt.timedelta(minutes=5),
+                "created_at": created,
+            }
+        )
     return orders, defects, pick
 
 
@@ -278,13 +405,15 @@ def make_payments(rng: random.Random, orders, charged_instead, pick):
     payments = []
 
     def add(order, method, cents, paid_at):
-        payments.append({
-            "payment_id": 500001 + len(payments),
-            "order_id": order["order_id"],
-            "method": method,
-            "amount": money(cents),
-            "paid_at": ts(paid_at),
-        })
+        payments.append(
+            {
+                "payment_id": 500001 + len(payments),
+                "order_id": order["order_id"],
+                "method": method,
+                "amount": money(cents),
+                "paid_at": ts(paid_at),
+            }
+        )
 
     for o in payable:
         kind = anomalies.get(o["order_id"])
@@ -325,7 +454,7 @@ def make_payments(rng: random.Random, orders, charged_instead, pick):
 
 def insert_duplicates(rng: random.Random, orders):
     """6 orders appear twice: an older version (earlier updated_at, earlier status)."""
-    candidates = [o for o in orders[:N_ORDERS - 10] if o["status"] in ("delivered", "shipped")]
+    candidates = [o for o in orders[: N_ORDERS - 10] if o["status"] in ("delivered", "shipped")]
     out = list(orders)
     for o in rng.sample(candidates, 6):
         old = dict(o)
@@ -356,10 +485,14 @@ def main() -> None:
         o["updated_at"] = ts(o["updated_at"])
 
     paths = [
-        write_csv("customers", ["customer_id", "email", "full_name", "country_code", "signup_date",
-                                "loyalty_tier"], customers),
-        write_csv("orders", ["order_id", "customer_id", "order_date", "status", "amount", "currency",
-                             "updated_at"], order_rows),
+        write_csv(
+            "customers", ["customer_id", "email", "full_name", "country_code", "signup_date", "loyalty_tier"], customers
+        ),
+        write_csv(
+            "orders",
+            ["order_id", "customer_id", "order_date", "status", "amount", "currency", "updated_at"],
+            order_rows,
+        ),
         write_csv("payments", ["payment_id", "order_id", "method", "amount", "paid_at"], payments),
     ]
     for path in paths:

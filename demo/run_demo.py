@@ -17,7 +17,6 @@ import json
 import os
 import subprocess
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 DEMO_DIR = Path(__file__).resolve().parent
@@ -80,23 +79,31 @@ def rule_rows(run_results: dict, manifest: dict) -> list[dict]:
         source_id = node.get("attached_node") or next(iter(node.get("depends_on", {}).get("nodes", [])), "")
         suspended = kwargs.get("suspended") in (True, "true", "True")
         status = result.get("status")
-        rows.append({
-            "data_source": source_id.split(".")[-1],
-            "rule": node.get("name", result["unique_id"]),
-            "type": meta.get("name", "").removesuffix("_expectation"),
-            "column": node.get("column_name") or kwargs.get("column") or "",
-            "dimension": kwargs.get("dimension") or "",
-            "severity": (node.get("config") or {}).get("severity", "ERROR").lower(),
-            "status": "suspended" if suspended and status == "pass" else status,
-            "failures": result.get("failures"),
-            "message": result.get("message") or "",
-        })
+        rows.append(
+            {
+                "data_source": source_id.split(".")[-1],
+                "rule": node.get("name", result["unique_id"]),
+                "type": meta.get("name", "").removesuffix("_expectation"),
+                "column": node.get("column_name") or kwargs.get("column") or "",
+                "dimension": kwargs.get("dimension") or "",
+                "severity": (node.get("config") or {}).get("severity", "ERROR").lower(),
+                "status": "suspended" if suspended and status == "pass" else status,
+                "failures": result.get("failures"),
+                "message": result.get("message") or "",
+            }
+        )
     rows.sort(key=lambda r: (r["data_source"], r["rule"]))
     return rows
 
 
-STATUS_STYLE = {"pass": "green", "fail": "red", "warn": "yellow", "error": "bold red",
-                "skipped": "dim", "suspended": "cyan"}
+STATUS_STYLE = {
+    "pass": "green",
+    "fail": "red",
+    "warn": "yellow",
+    "error": "bold red",
+    "skipped": "dim",
+    "suspended": "cyan",
+}
 
 
 def print_table(rows: list[dict]) -> None:
@@ -136,7 +143,9 @@ def post_build(target_dir: Path) -> int:
     if not console.is_terminal:
         console = Console(width=max(console.width, 150))
     print()
-    code = _run_report(DEMO_DIR, DEMO_DIR, None, target_dir, True, False, console, html=str(target_dir / "dataplex_dq" / "index.html"))
+    code = _run_report(
+        DEMO_DIR, DEMO_DIR, None, target_dir, True, False, console, html=str(target_dir / "dataplex_dq" / "index.html")
+    )
     if code == 0:
         show_latest_scores(console)
     return code
@@ -157,8 +166,11 @@ def show_latest_scores(console) -> None:  # type: ignore[no-untyped-def]
         count = con.execute("select count(*) from main.dataplex_dq_results").fetchone()[0]
     finally:
         con.close()
-    table = Table(title=f"dq_latest_scores in {db_path.name} (latest score per table and dimension; "
-                        f"{count} rows in dataplex_dq_results)", title_justify="left")
+    table = Table(
+        title=f"dq_latest_scores in {db_path.name} (latest score per table and dimension; "
+        f"{count} rows in dataplex_dq_results)",
+        title_justify="left",
+    )
     for c in ("table", "dimension", "score", "passed"):
         table.add_column(c, justify="right" if c == "score" else "left")
     for t, d, score, passed in rows:

@@ -161,9 +161,7 @@ def _stale(files: dict[str, str], out_dir: Path) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory")
-    parser.add_argument(
-        "--check", action="store_true", help="do not write; exit 1 when --out is stale"
-    )
+    parser.add_argument("--check", action="store_true", help="do not write; exit 1 when --out is stale")
     args = parser.parse_args(argv)
     try:
         files = generate()

@@ -45,7 +45,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -134,7 +133,7 @@ def make_freshness(rng, i) -> Series:
     for d in _event_days(rng, int(rng.integers(1, 3))):
         if rng.random() < 0.6:
             k = int(rng.integers(1, 4))
-            loaded[d:d + k] = False
+            loaded[d : d + k] = False
             _mark(labels, range(d, min(d + k, DAYS)), ANOMALY)
             events.append(f"stale{k}@{d}")
         else:
@@ -159,7 +158,7 @@ def make_nulls(rng, i) -> Series:
     for d in _event_days(rng, int(rng.integers(1, 3))):
         if rng.random() < 0.7:
             k = int(rng.integers(1, 4))
-            p[d:d + k] = rng.uniform(0.15, 0.5)
+            p[d : d + k] = rng.uniform(0.15, 0.5)
             _mark(labels, range(d, min(d + k, DAYS)), ANOMALY)
             events.append(f"burst{k}@{d}")
         else:
@@ -213,6 +212,7 @@ def checked_days() -> range:
 
 # ------------------------------------------------------------------ the baseline (Elementary)
 
+
 def elementary(series: Series, seasonal: bool) -> dict[int, bool]:
     """|z| > 3 with the mean and sample stddev of the training values (Elementary's documented method)."""
     out = {}
@@ -220,7 +220,7 @@ def elementary(series: Series, seasonal: bool) -> dict[int, bool]:
         if seasonal:
             train = series.values[[d - 7 * k for k in range(1, TRAINING + 1) if d - 7 * k >= 0]]
         else:
-            train = series.values[max(0, d - TRAINING):d]
+            train = series.values[max(0, d - TRAINING) : d]
         std = train.std(ddof=1)
         out[d] = bool(std > 0 and abs(series.values[d] - train.mean()) / std > SENSITIVITY)
     return out
@@ -241,13 +241,17 @@ MACRO = """
 """
 
 
-def run_ours(series: list[Series], work: Path, sensitivities: list[float]) -> tuple[dict[float, dict[tuple[str, int], bool]], float]:
+def run_ours(
+    series: list[Series], work: Path, sensitivities: list[float]
+) -> tuple[dict[float, dict[tuple[str, int], bool]], float]:
     import duckdb
 
     db = work / "bench.duckdb"
     (work / "macros").mkdir(parents=True, exist_ok=True)
     (work / "macros" / "bench.sql").write_text(MACRO)
-    (work / "dbt_project.yml").write_text("name: bench_anomaly\nversion: '1.0'\nconfig-version: 2\nprofile: bench_anomaly\n")
+    (work / "dbt_project.yml").write_text(
+        "name: bench_anomaly\nversion: '1.0'\nconfig-version: 2\nprofile: bench_anomaly\n"
+    )
     (work / "packages.yml").write_text(f"packages:\n  - local: {REPO}\n")
     (work / "profiles.yml").write_text(
         f"bench_anomaly:\n  target: duckdb\n  outputs:\n    duckdb:\n      type: duckdb\n      path: {db}\n      threads: 1\n"
@@ -256,13 +260,15 @@ def run_ours(series: list[Series], work: Path, sensitivities: list[float]) -> tu
     import pandas as pd
 
     first = DAYS - CHECKED
-    frame = pd.DataFrame({
-        "family": [s.family for s in series for _ in range(DAYS)],
-        "series_id": [s.series_id for s in series for _ in range(DAYS)],
-        "t": np.tile(np.arange(DAYS, dtype=np.int32), len(series)),
-        "value": np.concatenate([s.values for s in series]).astype(float),
-        "checked": np.tile(np.arange(DAYS) >= first, len(series)),
-    })
+    frame = pd.DataFrame(
+        {
+            "family": [s.family for s in series for _ in range(DAYS)],
+            "series_id": [s.series_id for s in series for _ in range(DAYS)],
+            "t": np.tile(np.arange(DAYS, dtype=np.int32), len(series)),
+            "value": np.concatenate([s.values for s in series]).astype(float),
+            "checked": np.tile(np.arange(DAYS) >= first, len(series)),
+        }
+    )
     con.register("bench_frame", frame)
     con.execute("create or replace table bench_history as select * from bench_frame")
     con.close()
@@ -273,8 +279,22 @@ def run_ours(series: list[Series], work: Path, sensitivities: list[float]) -> tu
     started = time.monotonic()
     for k, sensitivity in enumerate(sensitivities):
         for family in FAMILIES:
-            args = json.dumps({"family": family, "seasonality": SEASONALITY[family], "training": TRAINING, "sensitivity": sensitivity, "suffix": f"_{k}"})
-            proc = subprocess.run([dbt, "run-operation", "bench_anomaly_run", "--args", args, *common], capture_output=True, text=True, env=env, cwd=work)
+            args = json.dumps(
+                {
+                    "family": family,
+                    "seasonality": SEASONALITY[family],
+                    "training": TRAINING,
+                    "sensitivity": sensitivity,
+                    "suffix": f"_{k}",
+                }
+            )
+            proc = subprocess.run(
+                [dbt, "run-operation", "bench_anomaly_run", "--args", args, *common],
+                capture_output=True,
+                text=True,
+                env=env,
+                cwd=work,
+            )
             if proc.returncode != 0:
                 sys.exit(f"dbt run-operation failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
     seconds = time.monotonic() - started
@@ -283,13 +303,16 @@ def run_ours(series: list[Series], work: Path, sensitivities: list[float]) -> tu
     for k, sensitivity in enumerate(sensitivities):
         out[sensitivity] = {}
         for family in FAMILIES:
-            for sid, t, anomalous in con.execute(f"select series_id, t, anomalous from bench_verdicts_{family}_{k}").fetchall():
+            for sid, t, anomalous in con.execute(
+                f"select series_id, t, anomalous from bench_verdicts_{family}_{k}"
+            ).fetchall():
                 out[sensitivity][(sid, int(t))] = bool(anomalous)
     con.close()
     return out, seconds
 
 
 # ------------------------------------------------------------------ scoring
+
 
 @dataclass
 class Score:
@@ -312,14 +335,22 @@ class Score:
         precision = self.tp / (self.tp + self.fp) if self.tp + self.fp else float("nan")
         recall = self.tp / (self.tp + self.fn) if self.tp + self.fn else float("nan")
         fa = 100 * self.fp / (self.fp + self.tn) if self.fp + self.tn else float("nan")
-        return f"{name:34s} {precision:9.3f} {recall:7.3f} {fa:13.2f} {self.tp:5d} {self.fp:5d} {self.fn:5d} {self.tn:6d}"
+        return (
+            f"{name:34s} {precision:9.3f} {recall:7.3f} {fa:13.2f} {self.tp:5d} {self.fp:5d} {self.fn:5d} {self.tn:6d}"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--keep", action="store_true", help="keep the generated dbt project and DuckDB file")
-    parser.add_argument("--also-sensitivity", type=float, nargs="*", default=[3.5], help="further sensitivities to run our detector with (default: 3.5)")
+    parser.add_argument(
+        "--also-sensitivity",
+        type=float,
+        nargs="*",
+        default=[3.5],
+        help="further sensitivities to run our detector with (default: 3.5)",
+    )
     args = parser.parse_args()
     series = generate(args.seed)
     work = Path(tempfile.mkdtemp(prefix="bench_anomaly_"))
@@ -331,19 +362,25 @@ def main() -> None:
         else:
             print(f"kept {work}")
     detectors = {
-        f"dataplex_dq (sensitivity {k:g})": (lambda k: lambda s: {d: ours[k][(s.series_id, d)] for d in checked_days()})(k)
+        f"dataplex_dq (sensitivity {k:g})": (
+            lambda k: lambda s: {d: ours[k][(s.series_id, d)] for d in checked_days()}
+        )(k)
         for k in ours
     }
-    detectors.update({
-        "elementary (same seasonality)": lambda s: elementary(s, SEASONALITY[s.family] != "none"),
-        "elementary (no seasonality)": lambda s: elementary(s, False),
-        "elementary (day_of_week)": lambda s: elementary(s, True),
-    })
+    detectors.update(
+        {
+            "elementary (same seasonality)": lambda s: elementary(s, SEASONALITY[s.family] != "none"),
+            "elementary (no seasonality)": lambda s: elementary(s, False),
+            "elementary (day_of_week)": lambda s: elementary(s, True),
+        }
+    )
     checks = len(series) * CHECKED
-    labels = np.concatenate([s.labels[DAYS - CHECKED:] for s in series])
-    print(f"{len(series)} series ({', '.join(f'{n} {f}' for f, n in FAMILIES.items())}), seed {args.seed}, "
-          f"{checks} checks: {int((labels == ANOMALY).sum())} anomalous, {int((labels == NORMAL).sum())} normal, "
-          f"{int((labels == IGNORE).sum())} not scored; detector SQL on DuckDB: {seconds:.1f}s for {4 * len(ours)} dbt run-operations")
+    labels = np.concatenate([s.labels[DAYS - CHECKED :] for s in series])
+    print(
+        f"{len(series)} series ({', '.join(f'{n} {f}' for f, n in FAMILIES.items())}), seed {args.seed}, "
+        f"{checks} checks: {int((labels == ANOMALY).sum())} anomalous, {int((labels == NORMAL).sum())} normal, "
+        f"{int((labels == IGNORE).sum())} not scored; detector SQL on DuckDB: {seconds:.1f}s for {4 * len(ours)} dbt run-operations"
+    )
     header = f"{'detector':34s} {'precision':>9s} {'recall':>7s} {'FA/100 normal':>13s} {'TP':>5s} {'FP':>5s} {'FN':>5s} {'TN':>6s}"
     for family in [None, *FAMILIES]:
         print(f"\n{'all families' if family is None else family}")
@@ -364,7 +401,10 @@ def main() -> None:
         for d in checked_days():
             if s.labels[d] == ANOMALY:
                 kinds.setdefault(f"{s.family} {_event_kind(s, d)}", []).append((s, d))
-    print(f"{'anomaly':22s} {'checks':>6s} " + " ".join(f"{n.split(' (')[0][:12] + ('/' + n.split('(')[1][:8] if '(' in n else ''):>22s}" for n in detectors))
+    print(
+        f"{'anomaly':22s} {'checks':>6s} "
+        + " ".join(f"{n.split(' (')[0][:12] + ('/' + n.split('(')[1][:8] if '(' in n else ''):>22s}" for n in detectors)
+    )
     flags = {n: {s.series_id: detect(s) for s in series} for n, detect in detectors.items()}
     for kind in sorted(kinds):
         cases = kinds[kind]

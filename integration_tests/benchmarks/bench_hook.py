@@ -25,7 +25,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-WROTE = re.compile(r"dataplex_dq: wrote the results of (\d+) test\(s\) of (\d+) data source\(s\) to (\S+) in (\d+) batch\(es\), ([\d.]+)s")
+WROTE = re.compile(
+    r"dataplex_dq: wrote the results of (\d+) test\(s\) of (\d+) data source\(s\) to (\S+) in (\d+) batch\(es\), ([\d.]+)s"
+)
 
 
 def _project(work: Path, rules: int, form: str) -> Path:
@@ -42,25 +44,40 @@ def _project(work: Path, rules: int, form: str) -> Path:
             lines += ["    columns:", "      - name: qty", "        data_tests:"]
             for r in mine:
                 if r % 3 == 0:
-                    lines.append(f"          - dataplex_dq.range_expectation: {{name: r{r}, arguments: {{max_value: {r % 7}, dimension: VALIDITY}}}}")
+                    lines.append(
+                        f"          - dataplex_dq.range_expectation: {{name: r{r}, arguments: {{max_value: {r % 7}, dimension: VALIDITY}}}}"
+                    )
                 elif r % 3 == 1:
-                    lines.append(f"          - dataplex_dq.non_null_expectation: {{name: r{r}, arguments: {{dimension: COMPLETENESS}}}}")
+                    lines.append(
+                        f"          - dataplex_dq.non_null_expectation: {{name: r{r}, arguments: {{dimension: COMPLETENESS}}}}"
+                    )
             lines.append("    data_tests:")
             for r in mine:
                 if r % 3 == 2:
-                    lines.append(f"      - dataplex_dq.table_condition_expectation: {{name: r{r}, arguments: {{sql_expression: 'count(*) > {r % 300}'}}}}")
+                    lines.append(
+                        f"      - dataplex_dq.table_condition_expectation: {{name: r{r}, arguments: {{sql_expression: 'count(*) > {r % 300}'}}}}"
+                    )
         else:
-            lines += ["    data_tests:", "      - dataplex_dq.data_quality_scan:", "          arguments:", "            rules:"]
+            lines += [
+                "    data_tests:",
+                "      - dataplex_dq.data_quality_scan:",
+                "          arguments:",
+                "            rules:",
+            ]
             for r in mine:
-                lines.append(f"              - {{name: r{r}, column: qty, rangeExpectation: {{maxValue: '{r % 7}'}}, dimension: VALIDITY}}")
+                lines.append(
+                    f"              - {{name: r{r}, column: qty, rangeExpectation: {{maxValue: '{r % 7}'}}, dimension: VALIDITY}}"
+                )
     (proj / "models" / "schema.yml").write_text("\n".join(lines) + "\n")
     (proj / "dbt_project.yml").write_text(
-        f'name: bench_hook\nversion: "1.0"\nconfig-version: 2\nprofile: bench\n'
-        'seeds:\n  bench_hook:\n    +column_types: {id: integer, qty: integer}\n'
+        'name: bench_hook\nversion: "1.0"\nconfig-version: 2\nprofile: bench\n'
+        "seeds:\n  bench_hook:\n    +column_types: {id: integer, qty: integer}\n"
         'on-run-end: "{{ dataplex_dq.on_run_end(results) }}"\n'
     )
     (proj / "packages.yml").write_text(f"packages:\n  - local: {REPO}\n")
-    (proj / "profiles.yml").write_text(f"bench:\n  target: dev\n  outputs:\n    dev: {{type: duckdb, path: '{proj / 'bench.duckdb'}', threads: 4}}\n")
+    (proj / "profiles.yml").write_text(
+        f"bench:\n  target: dev\n  outputs:\n    dev: {{type: duckdb, path: '{proj / 'bench.duckdb'}', threads: 4}}\n"
+    )
     return proj
 
 
@@ -82,8 +99,10 @@ def _run(proj: Path, rules: int, form: str) -> None:
     con = duckdb.connect(str(proj / "bench.duckdb"), read_only=True)
     rows = con.execute("select count(*) from main.dataplex_dq_results").fetchone()[0]
     con.close()
-    print(f"{form:5s} {rules:>6} rules | {tests:>5} tests {sources:>4} sources | hook {float(seconds):7.3f}s "
-          f"in {batches} statement batch(es) | {rows} rows | whole dbt build {build:7.1f}s")
+    print(
+        f"{form:5s} {rules:>6} rules | {tests:>5} tests {sources:>4} sources | hook {float(seconds):7.3f}s "
+        f"in {batches} statement batch(es) | {rows} rows | whole dbt build {build:7.1f}s"
+    )
 
 
 def main() -> int:

@@ -53,13 +53,30 @@ def synthetic(rules: int, sources: int, jobs: int, seed: int = 7) -> tuple[Repor
             failed = rnd.random() < 0.1
             evaluated = 100_000
             passed = evaluated - (rnd.randint(10, 5000) if failed else 0)
-            spec = {"name": name, "column": column, "dimension": dimension, "description": f"Synthetic rule {r} on {column}",
-                    "range_expectation": {"min_value": "0", "max_value": "1000"}, "threshold": 0.99 if failed else 0.0}
+            spec = {
+                "name": name,
+                "column": column,
+                "dimension": dimension,
+                "description": f"Synthetic rule {r} on {column}",
+                "range_expectation": {"min_value": "0", "max_value": "1000"},
+                "threshold": 0.99 if failed else 0.0,
+            }
             row = {
-                "dq_invocation_id": report.invocation_id, "dq_test_unique_id": f"test.bench.{name}", "dq_data_source": source_id,
-                "rule_index": 0, "rule_name": name, "rule_type": "range_expectation", "rule_column": column, "rule_dimension": dimension,
-                "rule_status": "FAILED" if failed else "PASSED", "row_count": evaluated, "evaluated_count": evaluated,
-                "passed_count": passed, "null_count": 0, "pass_ratio": passed / evaluated, "passed": not failed,
+                "dq_invocation_id": report.invocation_id,
+                "dq_test_unique_id": f"test.bench.{name}",
+                "dq_data_source": source_id,
+                "rule_index": 0,
+                "rule_name": name,
+                "rule_type": "range_expectation",
+                "rule_column": column,
+                "rule_dimension": dimension,
+                "rule_status": "FAILED" if failed else "PASSED",
+                "row_count": evaluated,
+                "evaluated_count": evaluated,
+                "passed_count": passed,
+                "null_count": 0,
+                "pass_ratio": passed / evaluated,
+                "passed": not failed,
                 "failing_rows_query": f'select * from "db"."main"."table_{s:03d}" where not ("{column}" between 0 and 1000)',
                 "rule_spec": json.dumps(spec),
             }
@@ -67,13 +84,23 @@ def synthetic(rules: int, sources: int, jobs: int, seed: int = 7) -> tuple[Repor
             tags[f"test.bench.{name}"] = (f"team-{r % 5}",)
             if failed:
                 cols = tuple(f"col_{i}" for i in range(8))
-                samples[(source_id, name)] = Sample(cols, tuple(tuple(f"value {k}-{i} " + "x" * 20 for i in range(8)) for k in range(10)))
-        ds = DataSource(source_id, f"table_{s:03d}", "model", f'"db"."main"."table_{s:03d}"', "db", "main", f"table_{s:03d}")
+                samples[(source_id, name)] = Sample(
+                    cols, tuple(tuple(f"value {k}-{i} " + "x" * 20 for i in range(8)) for k in range(10))
+                )
+        ds = DataSource(
+            source_id, f"table_{s:03d}", "model", f'"db"."main"."table_{s:03d}"', "db", "main", f"table_{s:03d}"
+        )
         card = score_rules(outcomes)
         report.sources.append(SourceReport(ds, outcomes, card, Path("x.json"), Path("x.pb")))
         history[source_id] = [
-            JobPoint(f"job-{s}-{k}", now - timedelta(days=jobs - k), round(rnd.uniform(70, 100), 2), rnd.random() < 0.6, 100_000,
-                     {d: (per_source // len(DIMENSIONS), rnd.randint(0, per_source // len(DIMENSIONS))) for d in DIMENSIONS})
+            JobPoint(
+                f"job-{s}-{k}",
+                now - timedelta(days=jobs - k),
+                round(rnd.uniform(70, 100), 2),
+                rnd.random() < 0.6,
+                100_000,
+                {d: (per_source // len(DIMENSIONS), rnd.randint(0, per_source // len(DIMENSIONS))) for d in DIMENSIONS},
+            )
             for k in range(jobs - 1)
         ]
     return report, History(jobs=history), samples, tags
@@ -94,7 +121,8 @@ def browser_numbers(path: Path) -> dict[str, float] | str:
             driver.execute_script("return document.body.getBoundingClientRect().height")  # forces layout
             wall = (time.perf_counter() - started) * 1000
             nav = driver.execute_script(
-                "const n = performance.getEntriesByType('navigation')[0]; return [n.domContentLoadedEventEnd, n.loadEventEnd]")
+                "const n = performance.getEntriesByType('navigation')[0]; return [n.domContentLoadedEventEnd, n.loadEventEnd]"
+            )
             runs.append((nav[0], nav[1], wall))
         nav = min(runs)[:2]
         wall = min(r[2] for r in runs)
@@ -106,7 +134,16 @@ def browser_numbers(path: Path) -> dict[str, float] | str:
             const s = document.getElementById('search'); s.value = 'column_3';
             const t = performance.now(); s.form.dispatchEvent(new Event('change')); document.body.getBoundingClientRect(); const ms = performance.now() - t;
             s.value = ''; s.form.dispatchEvent(new Event('change')); return ms;""")
-        return {k: round(v) for k, v in {"dom_content_loaded_ms": nav[0], "load_event_ms": nav[1], "wall_ms": wall, "filter_ms": filter_ms, "search_ms": search_ms}.items()}
+        return {
+            k: round(v)
+            for k, v in {
+                "dom_content_loaded_ms": nav[0],
+                "load_event_ms": nav[1],
+                "wall_ms": wall,
+                "filter_ms": filter_ms,
+                "search_ms": search_ms,
+            }.items()
+        }
 
 
 def main() -> None:
@@ -125,7 +162,9 @@ def main() -> None:
         path = Path(tmp) / "index.html"
         path.write_text(html, encoding="utf-8")
         size = path.stat().st_size
-        print(f"synthetic run: {args.rules} rules, {args.sources} data sources, {len(samples)} failing rules with samples, {args.jobs} jobs of history")
+        print(
+            f"synthetic run: {args.rules} rules, {args.sources} data sources, {len(samples)} failing rules with samples, {args.jobs} jobs of history"
+        )
         print(f"  render_html      {render_s * 1000:8.0f} ms")
         print(f"  page size        {size / 1024:8.0f} KiB ({size:,} bytes)")
         print(f"  browser          {browser_numbers(path)}")

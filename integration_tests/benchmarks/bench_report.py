@@ -45,11 +45,15 @@ def main() -> int:
     (proj / "dbt_project.yml").write_text('name: bench\nversion: "1.0"\nconfig-version: 2\nprofile: bench\n')
     (proj / "packages.yml").write_text(f"packages:\n  - local: {REPO}\n")
     db = work / "bench.duckdb"
-    (proj / "profiles.yml").write_text(f"bench:\n  target: dev\n  outputs:\n    dev: {{type: duckdb, path: '{db}', threads: 1}}\n")
+    (proj / "profiles.yml").write_text(
+        f"bench:\n  target: dev\n  outputs:\n    dev: {{type: duckdb, path: '{db}', threads: 1}}\n"
+    )
     dbt = str(Path(sys.executable).parent / "dbt")
     env = {**os.environ, "DBT_PROFILES_DIR": str(proj)}
     for cmd in (["deps"], ["build"]):
-        subprocess.run([dbt, *cmd, "--project-dir", str(proj)], cwd=proj, env=env, check=cmd == ["deps"], capture_output=True)
+        subprocess.run(
+            [dbt, *cmd, "--project-dir", str(proj)], cwd=proj, env=env, check=cmd == ["deps"], capture_output=True
+        )
     target = proj / "target"
     manifest = json.loads((target / "manifest.json").read_text())
     run_results = json.loads((target / "run_results.json").read_text())
@@ -83,7 +87,7 @@ def main() -> int:
         r.update(unique_id=uid, relation_name=rel, status="pass" if i % 10 else "fail", failures=0 if i % 10 else 1)
         results.append(r)
         con.execute(
-            f'create or replace table {rel} as select * replace ('
+            f"create or replace table {rel} as select * replace ("
             f"'{uid}' as dq_test_unique_id, '{src}' as dq_data_source, 'rule-{i}' as rule_name, "
             f"{'true' if i % 10 else 'false'} as passed, '{'PASSED' if i % 10 else 'FAILED'}' as rule_status, "
             f"replace(rule_spec, 'qty-small', 'rule-{i}') as rule_spec) from {base_rel}"
@@ -94,13 +98,17 @@ def main() -> int:
     run_results["results"] = results
     (target / "manifest.json").write_text(json.dumps(manifest))
     (target / "run_results.json").write_text(json.dumps(run_results))
-    print(f"setup: {args.rules} rules on {args.sources} data sources in {time.perf_counter() - t0:.1f}s "
-          f"(manifest.json {(target / 'manifest.json').stat().st_size / 1e6:.1f} MB)")
+    print(
+        f"setup: {args.rules} rules on {args.sources} data sources in {time.perf_counter() - t0:.1f}s "
+        f"(manifest.json {(target / 'manifest.json').stat().st_size / 1e6:.1f} MB)"
+    )
 
     from dataplex_dq.report import run_report
 
     t = time.perf_counter()
-    import cProfile, pstats
+    import cProfile
+    import pstats
+
     prof = cProfile.Profile()
     prof.enable()
     report = run_report(proj, proj, None, target)
@@ -109,8 +117,10 @@ def main() -> int:
         pstats.Stats(prof).sort_stats("cumulative").print_stats(35)
     total = time.perf_counter() - t
     rules = sum(len(s.outcomes) for s in report.sources)
-    print(f"report: {rules} rules, {len(report.sources)} data sources, {report.fetch_queries} fetch queries, "
-          f"{report.export_rows} rows exported, total {total:.2f}s")
+    print(
+        f"report: {rules} rules, {len(report.sources)} data sources, {report.fetch_queries} fetch queries, "
+        f"{report.export_rows} rows exported, total {total:.2f}s"
+    )
     shutil.rmtree(work, ignore_errors=True)
     return 0 if rules == args.rules else 1
 

@@ -71,26 +71,98 @@ def generate(db: Path, rows: int) -> None:
 
 # (name, rule type, column, rule-type fields, common fields) -- 20 rules, every rule type
 RULES: list[tuple[str, str, str | None, dict[str, Any], dict[str, Any]]] = [
-    ("amount-range", "range_expectation", "amount", {"min_value": "0", "max_value": "900"}, {"ignore_null": True, "dimension": "VALIDITY"}),
+    (
+        "amount-range",
+        "range_expectation",
+        "amount",
+        {"min_value": "0", "max_value": "900"},
+        {"ignore_null": True, "dimension": "VALIDITY"},
+    ),
     ("qty-range", "range_expectation", "qty", {"min_value": "0", "max_value": "100"}, {"dimension": "VALIDITY"}),
-    ("created-in-2024", "range_expectation", "created_on", {"min_value": "2024-01-01", "max_value": "2024-12-31"}, {"threshold": 0.9, "dimension": "VALIDITY"}),
+    (
+        "created-in-2024",
+        "range_expectation",
+        "created_on",
+        {"min_value": "2024-01-01", "max_value": "2024-12-31"},
+        {"threshold": 0.9, "dimension": "VALIDITY"},
+    ),
     ("customer-not-null", "non_null_expectation", "customer_id", {}, {"dimension": "COMPLETENESS"}),
     ("amount-not-null", "non_null_expectation", "amount", {}, {"threshold": 0.95, "dimension": "COMPLETENESS"}),
     ("email-not-null", "non_null_expectation", "email", {}, {"dimension": "COMPLETENESS"}),
-    ("status-known", "set_expectation", "status", {"values": ["active", "inactive", "pending", "closed"]}, {"dimension": "VALIDITY"}),
-    ("qty-small-set", "set_expectation", "qty", {"values": [str(v) for v in range(10)]}, {"ignore_null": True, "dimension": "VALIDITY"}),
-    ("email-shape", "regex_expectation", "email", {"regex": "^[a-z0-9]+@example\\.com$"}, {"ignore_null": True, "dimension": "VALIDITY"}),
+    (
+        "status-known",
+        "set_expectation",
+        "status",
+        {"values": ["active", "inactive", "pending", "closed"]},
+        {"dimension": "VALIDITY"},
+    ),
+    (
+        "qty-small-set",
+        "set_expectation",
+        "qty",
+        {"values": [str(v) for v in range(10)]},
+        {"ignore_null": True, "dimension": "VALIDITY"},
+    ),
+    (
+        "email-shape",
+        "regex_expectation",
+        "email",
+        {"regex": "^[a-z0-9]+@example\\.com$"},
+        {"ignore_null": True, "dimension": "VALIDITY"},
+    ),
     ("status-lower", "regex_expectation", "status", {"regex": "^[a-z]+$"}, {"dimension": "VALIDITY"}),
     ("id-unique", "uniqueness_expectation", "id", {}, {"dimension": "UNIQUENESS"}),
     ("customer-unique", "uniqueness_expectation", "customer_id", {}, {"ignore_null": True, "dimension": "UNIQUENESS"}),
-    ("amount-mean", "statistic_range_expectation", "amount", {"statistic": "MEAN", "min_value": "400", "max_value": "600"}, {"dimension": "ACCURACY"}),
-    ("qty-min", "statistic_range_expectation", "qty", {"statistic": "MIN", "min_value": "0"}, {"dimension": "ACCURACY"}),
-    ("updated-max", "statistic_range_expectation", "updated_at", {"statistic": "MAX", "max_value": "2025-01-01 00:00:00"}, {"dimension": "TIMELINESS"}),
-    ("amount-not-negative", "row_condition_expectation", "amount", {"sql_expression": "amount is null or amount >= 0"}, {"dimension": "VALIDITY"}),
-    ("updated-after-created", "row_condition_expectation", None, {"sql_expression": "updated_at >= created_on"}, {"threshold": 0.5, "dimension": "CONSISTENCY"}),
+    (
+        "amount-mean",
+        "statistic_range_expectation",
+        "amount",
+        {"statistic": "MEAN", "min_value": "400", "max_value": "600"},
+        {"dimension": "ACCURACY"},
+    ),
+    (
+        "qty-min",
+        "statistic_range_expectation",
+        "qty",
+        {"statistic": "MIN", "min_value": "0"},
+        {"dimension": "ACCURACY"},
+    ),
+    (
+        "updated-max",
+        "statistic_range_expectation",
+        "updated_at",
+        {"statistic": "MAX", "max_value": "2025-01-01 00:00:00"},
+        {"dimension": "TIMELINESS"},
+    ),
+    (
+        "amount-not-negative",
+        "row_condition_expectation",
+        "amount",
+        {"sql_expression": "amount is null or amount >= 0"},
+        {"dimension": "VALIDITY"},
+    ),
+    (
+        "updated-after-created",
+        "row_condition_expectation",
+        None,
+        {"sql_expression": "updated_at >= created_on"},
+        {"threshold": 0.5, "dimension": "CONSISTENCY"},
+    ),
     ("has-rows", "table_condition_expectation", None, {"sql_expression": "count(*) > 0"}, {"dimension": "VOLUME"}),
-    ("amount-max-below-1000", "table_condition_expectation", None, {"sql_expression": "max(amount) < 1000"}, {"dimension": "VALIDITY"}),
-    ("no-negative-qty", "sql_assertion", None, {"sql_statement": "select * from ${data()} where qty < 0"}, {"dimension": "VALIDITY"}),
+    (
+        "amount-max-below-1000",
+        "table_condition_expectation",
+        None,
+        {"sql_expression": "max(amount) < 1000"},
+        {"dimension": "VALIDITY"},
+    ),
+    (
+        "no-negative-qty",
+        "sql_assertion",
+        None,
+        {"sql_statement": "select * from ${data()} where qty < 0"},
+        {"dimension": "VALIDITY"},
+    ),
 ]
 assert len(RULES) == 20 and len({r[1] for r in RULES}) == 9
 
@@ -128,7 +200,8 @@ def schema_yml() -> str:
         "version: 2\nsources:\n  - name: bench\n    schema: main\n    tables:\n"
         f"      - name: {TABLE}\n        data_tests:\n"
         + "".join(f"          - {t}\n" for t in [scan, *model_tests])
-        + "        columns:\n" + "".join(columns)
+        + "        columns:\n"
+        + "".join(columns)
     )
 
 
@@ -184,7 +257,9 @@ def plain_tests() -> dict[str, Any]:
             args = {"values": [lit(v) for v in f["values"]], "ignore_null": ign}
             cols[column].append(f"p_in_set: {{name: p-{name}, arguments: {_yaml(args)}, {cfg}}}")
         elif rule_type == "regex_expectation":
-            cols[column].append(f"p_regex: {{name: p-{name}, arguments: {_yaml({'regex': f['regex'], 'ignore_null': ign})}, {cfg}}}")
+            cols[column].append(
+                f"p_regex: {{name: p-{name}, arguments: {_yaml({'regex': f['regex'], 'ignore_null': ign})}, {cfg}}}"
+            )
         elif rule_type == "uniqueness_expectation":
             cols[column].append(f"p_unique: {{name: p-{name}, {cfg}}}")
         elif rule_type == "statistic_range_expectation":
@@ -193,13 +268,23 @@ def plain_tests() -> dict[str, Any]:
             if "min_value" in f:
                 parts.append(f"{fn}({column}) >= {lit(f['min_value']) if fn != 'avg' else f['min_value']}")
             if "max_value" in f:
-                bound = f"timestamp '{f['max_value']}'" if column == "updated_at" else (lit(f["max_value"]) if fn != "avg" else f["max_value"])
+                bound = (
+                    f"timestamp '{f['max_value']}'"
+                    if column == "updated_at"
+                    else (lit(f["max_value"]) if fn != "avg" else f["max_value"])
+                )
                 parts.append(f"{fn}({column}) <= {bound}")
-            model.append(f"p_aggregate_is_true: {{name: p-{name}, arguments: {_yaml({'expression': ' and '.join(parts)})}, {cfg}}}")
+            model.append(
+                f"p_aggregate_is_true: {{name: p-{name}, arguments: {_yaml({'expression': ' and '.join(parts)})}, {cfg}}}"
+            )
         elif rule_type == "row_condition_expectation":
-            model.append(f"p_expression_is_true: {{name: p-{name}, arguments: {_yaml({'expression': f['sql_expression']})}, {cfg}}}")
+            model.append(
+                f"p_expression_is_true: {{name: p-{name}, arguments: {_yaml({'expression': f['sql_expression']})}, {cfg}}}"
+            )
         elif rule_type == "table_condition_expectation":
-            model.append(f"p_aggregate_is_true: {{name: p-{name}, arguments: {_yaml({'expression': f['sql_expression']})}, {cfg}}}")
+            model.append(
+                f"p_aggregate_is_true: {{name: p-{name}, arguments: {_yaml({'expression': f['sql_expression']})}, {cfg}}}"
+            )
         else:
             model.append(f"p_assertion: {{name: p-{name}, arguments: {_yaml({'sql': f['sql_statement']})}, {cfg}}}")
     return {"columns": cols, "model": model}
@@ -249,14 +334,31 @@ from agg
 def limit_metrics(row: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The 20 rules' metrics from L's single row, by the Dataplex semantics (SPEC 4)."""
     n = row["n"]
-    nulls = {"amount": row["null_amount"], "qty": row["null_qty"], "created_on": row["null_created"], "customer_id": row["null_customer"],
-             "email": row["null_email"], "status": row["null_status"], "id": row["null_id"], "updated_at": row["null_updated"]}
+    nulls = {
+        "amount": row["null_amount"],
+        "qty": row["null_qty"],
+        "created_on": row["null_created"],
+        "customer_id": row["null_customer"],
+        "email": row["null_email"],
+        "status": row["null_status"],
+        "id": row["null_id"],
+        "updated_at": row["null_updated"],
+    }
     passed_counts = {
-        "amount-range": "p_amount_range", "qty-range": "p_qty_range", "created-in-2024": "p_created",
-        "customer-not-null": "p_customer_nn", "amount-not-null": "p_amount_nn", "email-not-null": "p_email_nn",
-        "status-known": "p_status_set", "qty-small-set": "p_qty_set", "email-shape": "p_email_regex",
-        "status-lower": "p_status_regex", "id-unique": "p_id_unique", "customer-unique": "p_customer_unique",
-        "amount-not-negative": "p_amount_cond", "updated-after-created": "p_updated_cond",
+        "amount-range": "p_amount_range",
+        "qty-range": "p_qty_range",
+        "created-in-2024": "p_created",
+        "customer-not-null": "p_customer_nn",
+        "amount-not-null": "p_amount_nn",
+        "email-not-null": "p_email_nn",
+        "status-known": "p_status_set",
+        "qty-small-set": "p_qty_set",
+        "email-shape": "p_email_regex",
+        "status-lower": "p_status_regex",
+        "id-unique": "p_id_unique",
+        "customer-unique": "p_customer_unique",
+        "amount-not-negative": "p_amount_cond",
+        "updated-after-created": "p_updated_cond",
     }
     out: dict[str, dict[str, Any]] = {}
     for name, rule_type, column, f, common in RULES:
@@ -267,12 +369,20 @@ def limit_metrics(row: dict[str, Any]) -> dict[str, dict[str, Any]]:
             ratio = 1.0 if evaluated == 0 else passed / evaluated
             m.update(evaluated_count=evaluated, passed_count=passed, passed=ratio >= (common.get("threshold") or 1.0))
         elif rule_type == "statistic_range_expectation":
-            value = {"amount-mean": row["s_amount_mean"], "qty-min": row["s_qty_min"], "updated-max": row["s_updated_max"]}[name]
+            value = {
+                "amount-mean": row["s_amount_mean"],
+                "qty-min": row["s_qty_min"],
+                "updated-max": row["s_updated_max"],
+            }[name]
             ok = value is not None
             if ok and "min_value" in f:
-                ok = value >= (float(f["min_value"]) if name != "updated-max" else datetime.fromisoformat(f["min_value"]))
+                ok = value >= (
+                    float(f["min_value"]) if name != "updated-max" else datetime.fromisoformat(f["min_value"])
+                )
             if ok and "max_value" in f:
-                ok = value <= (float(f["max_value"]) if name != "updated-max" else datetime.fromisoformat(f["max_value"]))
+                ok = value <= (
+                    float(f["max_value"]) if name != "updated-max" else datetime.fromisoformat(f["max_value"])
+                )
             m.update(passed=ok, statistic_value=float(value) if isinstance(value, (int, float)) else None)
         elif rule_type == "table_condition_expectation":
             m.update(passed=bool({"has-rows": row["t_has_rows"], "amount-max-below-1000": row["t_amount_max"]}[name]))
@@ -284,19 +394,23 @@ def limit_metrics(row: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 # ----------------------------------------------------------------------------------------- running
 
+
 def write_project(work: Path, db: Path, threads: int) -> Path:
     proj = work / "project"
     (proj / "models").mkdir(parents=True)
     (proj / "macros").mkdir()
-    (proj / "dbt_project.yml").write_text(textwrap.dedent("""\
+    (proj / "dbt_project.yml").write_text(
+        textwrap.dedent("""\
         name: bench_scan
         version: "1.0"
         config-version: 2
         profile: bench_scan
         flags:
           send_anonymous_usage_stats: false
-        """))
-    (proj / "profiles.yml").write_text(textwrap.dedent(f"""\
+        """)
+    )
+    (proj / "profiles.yml").write_text(
+        textwrap.dedent(f"""\
         bench_scan:
           target: duckdb
           outputs:
@@ -304,7 +418,8 @@ def write_project(work: Path, db: Path, threads: int) -> Path:
               type: duckdb
               path: "{db}"
               threads: {threads}
-        """))
+        """)
+    )
     (proj / "packages.yml").write_text(f"packages:\n  - local: {REPO}\n")
     (proj / "macros" / "plain_tests.sql").write_text(PLAIN_MACROS)
     (proj / "models" / "schema.yml").write_text(schema_yml())
@@ -313,13 +428,22 @@ def write_project(work: Path, db: Path, threads: int) -> Path:
 
 def dbt(proj: Path, *args: str) -> tuple[float, dict[str, Any], str]:
     exe = Path(sys.executable).parent / "dbt"
-    cmd = [str(exe if exe.exists() else shutil.which("dbt")), *args, "--project-dir", str(proj), "--profiles-dir", str(proj)]
+    cmd = [
+        str(exe if exe.exists() else shutil.which("dbt")),
+        *args,
+        "--project-dir",
+        str(proj),
+        "--profiles-dir",
+        str(proj),
+    ]
     env = {**os.environ, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, cwd=proj, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - t0
     if proc.returncode not in (0, 1):
-        raise SystemExit(f"dbt {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
+        raise SystemExit(
+            f"dbt {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}"
+        )
     rr_path = proj / "target" / "run_results.json"
     return wall, json.loads(rr_path.read_text()) if rr_path.exists() else {}, proc.stdout
 
@@ -337,7 +461,13 @@ def dbt_run(proj: Path, tag: str) -> dict[str, Any]:
     wall, rr, _ = dbt(proj, "test", "--select", f"tag:{tag}")
     results = rr.get("results") or []
     nodes = {r["unique_id"].split(".")[2]: _execute_seconds(r) for r in results}
-    return {"wall": wall, "node": max(nodes.values(), default=0.0), "sum": sum(nodes.values()), "nodes": nodes, "run_results": rr}
+    return {
+        "wall": wall,
+        "node": max(nodes.values(), default=0.0),
+        "sum": sum(nodes.values()),
+        "nodes": nodes,
+        "run_results": rr,
+    }
 
 
 def limit_run(db: Path) -> tuple[float, dict[str, Any]]:
@@ -377,7 +507,11 @@ def stored_metrics(db: Path, proj: Path, tag: str) -> dict[str, dict[str, Any]]:
     import duckdb
 
     manifest = json.loads((proj / "target" / "manifest.json").read_text())
-    rels = [n["relation_name"] for n in manifest["nodes"].values() if n["resource_type"] == "test" and tag in (n.get("tags") or [])]
+    rels = [
+        n["relation_name"]
+        for n in manifest["nodes"].values()
+        if n["resource_type"] == "test" and tag in (n.get("tags") or [])
+    ]
     con = duckdb.connect(str(db), read_only=True)
     try:
         out = {}
@@ -392,7 +526,9 @@ def stored_metrics(db: Path, proj: Path, tag: str) -> dict[str, dict[str, Any]]:
         con.close()
 
 
-def compare(limit: dict[str, dict[str, Any]], scan: dict[str, dict[str, Any]], per_rule: dict[str, dict[str, Any]]) -> list[str]:
+def compare(
+    limit: dict[str, dict[str, Any]], scan: dict[str, dict[str, Any]], per_rule: dict[str, dict[str, Any]]
+) -> list[str]:
     problems = []
     for name, *_ in RULES:
         for label, rows in (("S", scan), ("R", per_rule)):
@@ -413,6 +549,7 @@ def compare(limit: dict[str, dict[str, Any]], scan: dict[str, dict[str, Any]], p
 
 # ----------------------------------------------------------------------------------------- post-hook
 
+
 def synthetic_invocation(target: Path, rules: int) -> None:
     """manifest.json + run_results.json of an invocation with `rules` rules: half in 50-rule scans,
     half per-rule tests, 100 rules per data source; plus the metrics rows as dicts (metrics.json)."""
@@ -425,8 +562,16 @@ def synthetic_invocation(target: Path, rules: int) -> None:
     per_source = 100
     for s in range(math.ceil(rules / per_source)):
         source = f"model.bench.orders_{s}"
-        nodes[source] = {"unique_id": source, "resource_type": "model", "name": f"orders_{s}", "relation_name": f'"db"."main"."orders_{s}"',
-                         "database": "db", "schema": "main", "alias": f"orders_{s}", "config": {"meta": {}}}
+        nodes[source] = {
+            "unique_id": source,
+            "resource_type": "model",
+            "name": f"orders_{s}",
+            "relation_name": f'"db"."main"."orders_{s}"',
+            "database": "db",
+            "schema": "main",
+            "alias": f"orders_{s}",
+            "config": {"meta": {}},
+        }
         n_here = min(per_source, rules - s * per_source)
         scan_uid = f"test.bench.orders_{s}_scan.{s:06x}"
         scan_rules = []
@@ -439,37 +584,114 @@ def synthetic_invocation(target: Path, rules: int) -> None:
             if in_scan:
                 scan_rules.append({"name": name, **({"column": column} if column else {}), **common, rule_type: fields})
             else:
-                nodes[test_uid] = {"unique_id": test_uid, "resource_type": "test", "name": name, "attached_node": source, "column_name": column,
-                                   "relation_name": f'"db"."audit"."dq_{i}"', "test_metadata": {"namespace": "dataplex_dq", "name": rule_type,
-                                   "kwargs": {**fields, **common}}}
-                results.append({"unique_id": test_uid, "status": "fail" if i % 7 == 0 else "pass", "failures": int(i % 7 == 0),
-                                "timing": [{"name": "execute", "started_at": now.isoformat() + "Z", "completed_at": (now + timedelta(seconds=1)).isoformat() + "Z"}]})
-            row_level = rule_type in ("range_expectation", "non_null_expectation", "set_expectation", "regex_expectation", "uniqueness_expectation", "row_condition_expectation")
+                nodes[test_uid] = {
+                    "unique_id": test_uid,
+                    "resource_type": "test",
+                    "name": name,
+                    "attached_node": source,
+                    "column_name": column,
+                    "relation_name": f'"db"."audit"."dq_{i}"',
+                    "test_metadata": {"namespace": "dataplex_dq", "name": rule_type, "kwargs": {**fields, **common}},
+                }
+                results.append(
+                    {
+                        "unique_id": test_uid,
+                        "status": "fail" if i % 7 == 0 else "pass",
+                        "failures": int(i % 7 == 0),
+                        "timing": [
+                            {
+                                "name": "execute",
+                                "started_at": now.isoformat() + "Z",
+                                "completed_at": (now + timedelta(seconds=1)).isoformat() + "Z",
+                            }
+                        ],
+                    }
+                )
+            row_level = rule_type in (
+                "range_expectation",
+                "non_null_expectation",
+                "set_expectation",
+                "regex_expectation",
+                "uniqueness_expectation",
+                "row_condition_expectation",
+            )
             passed = i % 7 != 0
-            spec = {"name": name, **({"column": column} if column else {}), **{k2: v for k2, v in common.items() if k2 != "ignore_null" or v}, rule_type: fields}
-            metrics.append({
-                "dq_invocation_id": invocation, "dq_test_unique_id": test_uid, "dq_data_source": source, "rule_index": k if in_scan else 0,
-                "rule_name": name, "rule_type": rule_type, "rule_column": column, "rule_dimension": common.get("dimension"),
-                "rule_threshold": (common.get("threshold") or 1.0) if row_level else None, "rule_ignore_null": bool(common.get("ignore_null")),
-                "rule_suspended": False, "rule_status": "PASSED" if passed else "FAILED", "row_count": 1000,
-                "evaluated_count": 1000 if row_level else None, "passed_count": (1000 if passed else 900) if row_level else None,
-                "null_count": 3 if column else None, "pass_ratio": (1.0 if passed else 0.9) if row_level else None, "passed": passed,
-                "assertion_row_count": (0 if passed else 5) if rule_type == "sql_assertion" else None,
-                "statistic_value": 42.0 if rule_type == "statistic_range_expectation" else None,
-                "failing_rows_query": f'select * from "db"."main"."orders_{s}" where not coalesce(x, false)' if row_level else None,
-                "rule_spec": json.dumps(spec), "rule_attributes": None, "debug_queries_sql": None, "scope_row_filter": None,
-                "scope_sampling_percent": None, "evaluated_at": now.isoformat(),
-            })
+            spec = {
+                "name": name,
+                **({"column": column} if column else {}),
+                **{k2: v for k2, v in common.items() if k2 != "ignore_null" or v},
+                rule_type: fields,
+            }
+            metrics.append(
+                {
+                    "dq_invocation_id": invocation,
+                    "dq_test_unique_id": test_uid,
+                    "dq_data_source": source,
+                    "rule_index": k if in_scan else 0,
+                    "rule_name": name,
+                    "rule_type": rule_type,
+                    "rule_column": column,
+                    "rule_dimension": common.get("dimension"),
+                    "rule_threshold": (common.get("threshold") or 1.0) if row_level else None,
+                    "rule_ignore_null": bool(common.get("ignore_null")),
+                    "rule_suspended": False,
+                    "rule_status": "PASSED" if passed else "FAILED",
+                    "row_count": 1000,
+                    "evaluated_count": 1000 if row_level else None,
+                    "passed_count": (1000 if passed else 900) if row_level else None,
+                    "null_count": 3 if column else None,
+                    "pass_ratio": (1.0 if passed else 0.9) if row_level else None,
+                    "passed": passed,
+                    "assertion_row_count": (0 if passed else 5) if rule_type == "sql_assertion" else None,
+                    "statistic_value": 42.0 if rule_type == "statistic_range_expectation" else None,
+                    "failing_rows_query": f'select * from "db"."main"."orders_{s}" where not coalesce(x, false)'
+                    if row_level
+                    else None,
+                    "rule_spec": json.dumps(spec),
+                    "rule_attributes": None,
+                    "debug_queries_sql": None,
+                    "scope_row_filter": None,
+                    "scope_sampling_percent": None,
+                    "evaluated_at": now.isoformat(),
+                }
+            )
         if scan_rules:
-            nodes[scan_uid] = {"unique_id": scan_uid, "resource_type": "test", "name": f"orders_{s}_scan", "attached_node": source,
-                               "relation_name": f'"db"."audit"."dq_scan_{s}"', "test_metadata": {"namespace": "dataplex_dq", "name": "data_quality_scan",
-                               "kwargs": {"rules": scan_rules}}}
-            results.append({"unique_id": scan_uid, "status": "fail", "failures": 1,
-                            "timing": [{"name": "execute", "started_at": now.isoformat() + "Z", "completed_at": (now + timedelta(seconds=2)).isoformat() + "Z"}]})
+            nodes[scan_uid] = {
+                "unique_id": scan_uid,
+                "resource_type": "test",
+                "name": f"orders_{s}_scan",
+                "attached_node": source,
+                "relation_name": f'"db"."audit"."dq_scan_{s}"',
+                "test_metadata": {
+                    "namespace": "dataplex_dq",
+                    "name": "data_quality_scan",
+                    "kwargs": {"rules": scan_rules},
+                },
+            }
+            results.append(
+                {
+                    "unique_id": scan_uid,
+                    "status": "fail",
+                    "failures": 1,
+                    "timing": [
+                        {
+                            "name": "execute",
+                            "started_at": now.isoformat() + "Z",
+                            "completed_at": (now + timedelta(seconds=2)).isoformat() + "Z",
+                        }
+                    ],
+                }
+            )
     assert len(metrics) == rules and set(kinds)
     target.mkdir(parents=True, exist_ok=True)
-    (target / "manifest.json").write_text(json.dumps({"metadata": {"project_name": "bench"}, "nodes": nodes, "sources": {}}))
-    (target / "run_results.json").write_text(json.dumps({"metadata": {"invocation_id": invocation, "generated_at": now.isoformat() + "Z"}, "results": results}))
+    (target / "manifest.json").write_text(
+        json.dumps({"metadata": {"project_name": "bench"}, "nodes": nodes, "sources": {}})
+    )
+    (target / "run_results.json").write_text(
+        json.dumps(
+            {"metadata": {"invocation_id": invocation, "generated_at": now.isoformat() + "Z"}, "results": results}
+        )
+    )
     (target / "metrics.json").write_text(json.dumps(metrics))
 
 
@@ -492,16 +714,28 @@ def posthook_once(target: Path, metrics_rows: list[dict[str, Any]]) -> tuple[flo
         by_source[o.data_source or "unknown"].append(o)
     rows = []
     for source_id, source_outcomes in by_source.items():
-        source = artifacts.data_sources.get(source_id) or DataSource(source_id, source_id, "unknown", None, None, None, None)
+        source = artifacts.data_sources.get(source_id) or DataSource(
+            source_id, source_id, "unknown", None, None, None, None
+        )
         card = score_rules(source_outcomes)
         row_count = row_count_of(source_outcomes)
         result = build_result(source_outcomes, card, row_count=row_count, test_order=test_order, debug_results={})
         result_to_json(result)
         result_to_bytes(result)
-        job = JobContext(invocation_id=artifacts.invocation_id, data_source_id=source_id, data_source_name=source.name,
-                         resource_type=source.resource_type, database=source.database, schema=source.schema, identifier=source.identifier,
-                         adapter_type="duckdb", start_time=artifacts.invocation_started_at, end_time=artifacts.generated_at,
-                         rows_scanned=row_count, labels={"dbt_project": "bench"})
+        job = JobContext(
+            invocation_id=artifacts.invocation_id,
+            data_source_id=source_id,
+            data_source_name=source.name,
+            resource_type=source.resource_type,
+            database=source.database,
+            schema=source.schema,
+            identifier=source.identifier,
+            adapter_type="duckdb",
+            start_time=artifacts.invocation_started_at,
+            end_time=artifacts.generated_at,
+            rows_scanned=row_count,
+            labels={"dbt_project": "bench"},
+        )
         rows.extend(result_rows(job, source_outcomes, card, {}))
     return time.perf_counter() - t0, len(rows)
 
@@ -517,11 +751,14 @@ def time_posthook(work: Path, rules: int, repeat: int) -> tuple[float, int]:
 
 # ----------------------------------------------------------------------------------------- main
 
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="data_quality_scan benchmark (see the module docstring)")
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=1, help="dbt threads (DuckDB itself uses every core in each query)")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="dbt threads (DuckDB itself uses every core in each query)"
+    )
     parser.add_argument("--posthook-rules", type=int, default=10_000)
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: P (dbt-utils-style), posthook")
@@ -541,33 +778,55 @@ def main() -> int:
         parts = ["L", "S", "R"] + ([] if "P" in skip else ["P"])
         timed = interleaved(proj, db, args.repeat, parts)
         limit_s, scan, per_rule, plain = timed["L"], timed["S"], timed["R"], timed.get("P")
-        problems = compare(limit_metrics(timed["L_row"]), stored_metrics(db, proj, "scan"), stored_metrics(db, proj, "per_rule"))
-        n_tests = {k: len(v["run_results"].get("results", [])) if v else 0 for k, v in (("S", scan), ("R", per_rule), ("P", plain))}
+        problems = compare(
+            limit_metrics(timed["L_row"]), stored_metrics(db, proj, "scan"), stored_metrics(db, proj, "per_rule")
+        )
+        n_tests = {
+            k: len(v["run_results"].get("results", [])) if v else 0
+            for k, v in (("S", scan), ("R", per_rule), ("P", plain))
+        }
 
         print()
-        print(f"{args.rows:,} rows, 20 rules (every rule type), median of {args.repeat} interleaved rounds after a warm-up, "
-              f"dbt threads={args.threads}, load average now {os.getloadavg()[0]:.2f}")
+        print(
+            f"{args.rows:,} rows, 20 rules (every rule type), median of {args.repeat} interleaved rounds after a warm-up, "
+            f"dbt threads={args.threads}, load average now {os.getloadavg()[0]:.2f}"
+        )
         print(f"{'':46s} {'seconds':>9s} {'x L':>7s}")
         print(f"{'L  hand-written single SQL (duckdb module)':46s} {limit_s:9.3f} {1:7.2f}")
         print(f"{'S  data_quality_scan: test node execution':46s} {scan['node']:9.3f} {scan['node'] / limit_s:7.2f}")
         print(f"{'S  data_quality_scan: whole dbt test command':46s} {scan['wall']:9.3f} {scan['wall'] / limit_s:7.2f}")
-        print(f"{'R  20 per-rule tests: sum of node executions':46s} {per_rule['sum']:9.3f} {per_rule['sum'] / limit_s:7.2f}")
-        print(f"{'R  20 per-rule tests: whole dbt test command':46s} {per_rule['wall']:9.3f} {per_rule['wall'] / limit_s:7.2f}")
+        print(
+            f"{'R  20 per-rule tests: sum of node executions':46s} {per_rule['sum']:9.3f} {per_rule['sum'] / limit_s:7.2f}"
+        )
+        print(
+            f"{'R  20 per-rule tests: whole dbt test command':46s} {per_rule['wall']:9.3f} {per_rule['wall'] / limit_s:7.2f}"
+        )
         if plain:
-            print(f"{'P  20 dbt-utils-style tests: sum of nodes':46s} {plain['sum']:9.3f} {plain['sum'] / limit_s:7.2f}")
-            print(f"{'P  20 dbt-utils-style tests: whole command':46s} {plain['wall']:9.3f} {plain['wall'] / limit_s:7.2f}")
-        print(f"S/L (node) {scan['node'] / limit_s:.2f}; R/L (nodes) {per_rule['sum'] / limit_s:.2f}"
-              + (f"; P/L (nodes) {plain['sum'] / limit_s:.2f}" if plain else "")
-              + f"; R/S: warehouse {per_rule['sum'] / scan['node']:.2f}, command {per_rule['wall'] / scan['wall']:.2f}")
+            print(
+                f"{'P  20 dbt-utils-style tests: sum of nodes':46s} {plain['sum']:9.3f} {plain['sum'] / limit_s:7.2f}"
+            )
+            print(
+                f"{'P  20 dbt-utils-style tests: whole command':46s} {plain['wall']:9.3f} {plain['wall'] / limit_s:7.2f}"
+            )
+        print(
+            f"S/L (node) {scan['node'] / limit_s:.2f}; R/L (nodes) {per_rule['sum'] / limit_s:.2f}"
+            + (f"; P/L (nodes) {plain['sum'] / limit_s:.2f}" if plain else "")
+            + f"; R/S: warehouse {per_rule['sum'] / scan['node']:.2f}, command {per_rule['wall'] / scan['wall']:.2f}"
+        )
         top = sorted(per_rule["nodes"].items(), key=lambda kv: -kv[1])
-        print("R per rule (node execution, s): " + ", ".join(f"{n} {t:.2f}" for n, t in top[:6])
-              + f"; the other {len(top) - 6}: {sum(t for _, t in top[6:]):.2f} together")
+        print(
+            "R per rule (node execution, s): "
+            + ", ".join(f"{n} {t:.2f}" for n, t in top[:6])
+            + f"; the other {len(top) - 6}: {sum(t for _, t in top[6:]):.2f} together"
+        )
         print(f"tests run: S {n_tests['S']}, R {n_tests['R']}, P {n_tests['P']}")
 
         if "posthook" not in skip:
             seconds, n_rows = time_posthook(work, args.posthook_rules, args.repeat)
-            print(f"post-hook, pure part (artifacts -> RuleMetrics -> combine -> scores -> DataQualityResult -> rows), "
-                  f"{args.posthook_rules:,} rules ({n_rows:,} export rows): {seconds:.3f}s")
+            print(
+                f"post-hook, pure part (artifacts -> RuleMetrics -> combine -> scores -> DataQualityResult -> rows), "
+                f"{args.posthook_rules:,} rules ({n_rows:,} export rows): {seconds:.3f}s"
+            )
 
         if problems:
             print(f"\nMISMATCH: S, R and L disagree on {len(problems)} metric(s):")

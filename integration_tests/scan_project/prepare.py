@@ -22,7 +22,11 @@ def prepare(dest: Path, package: Path = PACKAGE) -> Path:
     dest = Path(dest)
     if dest.exists():
         shutil.rmtree(dest)
-    shutil.copytree(HERE, dest, ignore=shutil.ignore_patterns("target", "dbt_packages", "logs", "*.duckdb", "__pycache__", "prepare.py"))
+    shutil.copytree(
+        HERE,
+        dest,
+        ignore=shutil.ignore_patterns("target", "dbt_packages", "logs", "*.duckdb", "__pycache__", "prepare.py"),
+    )
     for csv in sorted(SEEDS.glob("*.csv")):
         shutil.copy2(csv, dest / "seeds" / csv.name)
     configs = {s["name"]: s.get("config") or {} for s in yaml.safe_load((SEEDS / "seeds.yml").read_text())["seeds"]}

@@ -19,18 +19,24 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
-from importlib import metadata
 import os
 import re
 import threading
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 # BigQuery type names that ZetaSQL does not know (https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types)
 BIGQUERY_TYPE_ALIASES = {
-    "INT": "INT64", "INTEGER": "INT64", "BIGINT": "INT64", "SMALLINT": "INT64", "TINYINT": "INT64", "BYTEINT": "INT64",
-    "DECIMAL": "NUMERIC", "BIGDECIMAL": "BIGNUMERIC",
+    "INT": "INT64",
+    "INTEGER": "INT64",
+    "BIGINT": "INT64",
+    "SMALLINT": "INT64",
+    "TINYINT": "INT64",
+    "BYTEINT": "INT64",
+    "DECIMAL": "NUMERIC",
+    "BIGDECIMAL": "BIGNUMERIC",
 }
 
 
@@ -145,7 +151,9 @@ class _Wasm:
             resp = ex[f"ZetaSqlLocalService_{method}"](store, req, len(data), size_ptr)
             if resp == 0:
                 n = ex["wasm_get_last_error_size"](store)
-                msg = self._read(ex["wasm_get_last_error"](store), n).decode("utf-8", "replace") if n else "unknown error"
+                msg = (
+                    self._read(ex["wasm_get_last_error"](store), n).decode("utf-8", "replace") if n else "unknown error"
+                )
                 raise AnalyzerError(msg)
             size = int.from_bytes(self._read(size_ptr, 4), "little")
             out = self._read(resp, size)
@@ -178,11 +186,15 @@ class BigQueryAnalyzer:
 
         self._ls, self._cat, self._type = ls, simple_catalog_pb2, type_pb2
         self._wasm = _Wasm()
-        lang = self._wasm.call("GetLanguageOptions", ls.LanguageOptionsRequest(maximum_features=True), options_pb2.LanguageOptionsProto)
+        lang = self._wasm.call(
+            "GetLanguageOptions", ls.LanguageOptionsRequest(maximum_features=True), options_pb2.LanguageOptionsProto
+        )
         lang.product_mode = public_options_pb2.PRODUCT_EXTERNAL
         del lang.supported_statement_kinds[:]  # none listed: every statement kind (DDL, DML, MERGE)
         self._lang = lang
-        self._options = options_pb2.AnalyzerOptionsProto(language_options=lang, error_message_mode=public_options_pb2.ERROR_MESSAGE_ONE_LINE)
+        self._options = options_pb2.AnalyzerOptionsProto(
+            language_options=lang, error_message_mode=public_options_pb2.ERROR_MESSAGE_ONE_LINE
+        )
         self._types: dict[str, Any] = {}
         self._catalog_id: int | None = None
         self._stale = True
@@ -224,7 +236,10 @@ class BigQueryAnalyzer:
             *prefix, table = rel.path
             targets = []
             if len(prefix) == 2:
-                targets = [sub(sub(root, (prefix[0],), prefix[0]), tuple(prefix), prefix[1]), sub(root, ("~", prefix[1]), prefix[1])]
+                targets = [
+                    sub(sub(root, (prefix[0],), prefix[0]), tuple(prefix), prefix[1]),
+                    sub(root, ("~", prefix[1]), prefix[1]),
+                ]
             elif len(prefix) == 1:
                 targets = [sub(root, ("~", prefix[0]), prefix[0])]
             else:
@@ -255,7 +270,9 @@ class BigQueryAnalyzer:
         req = self._ls.RegisterCatalogRequest(simple_catalog=self._catalog_proto())
         new_id = self._wasm.call("RegisterCatalog", req, self._ls.RegisterResponse).registered_id
         if self._catalog_id is not None:
-            self._wasm.call("UnregisterCatalog", self._ls.UnregisterRequest(registered_id=self._catalog_id), empty_pb2.Empty)
+            self._wasm.call(
+                "UnregisterCatalog", self._ls.UnregisterRequest(registered_id=self._catalog_id), empty_pb2.Empty
+            )
         self._catalog_id, self._stale = new_id, False
 
     # ------------------------------------------------------------------ analysis

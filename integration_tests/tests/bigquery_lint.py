@@ -16,7 +16,7 @@ description or a SQL text stored in a literal does not count.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 MAX_STATEMENT_CHARS = 1_024_000
 
@@ -59,7 +59,10 @@ _TOKEN = re.compile(
     re.S | re.X,
 )
 _NAME = r"(?:`[^`]+`|[A-Za-z_][\w-]*)"
-_TABLESAMPLE = re.compile(rf"(?:\bfrom|\bjoin|,)\s*({_NAME}(?:\s*\.\s*{_NAME})*)\s+(?:(?:as\s+)?(?!tablesample\b)[A-Za-z_]\w*\s+)?tablesample\b", re.I)
+_TABLESAMPLE = re.compile(
+    rf"(?:\bfrom|\bjoin|,)\s*({_NAME}(?:\s*\.\s*{_NAME})*)\s+(?:(?:as\s+)?(?!tablesample\b)[A-Za-z_]\w*\s+)?tablesample\b",
+    re.I,
+)
 
 
 def code_only(sql: str, keep_identifiers: bool = False) -> str:
@@ -89,7 +92,7 @@ def lint(sql: str, is_table: Callable[[tuple[str, ...]], bool | None]) -> list[s
     for pattern, what in FOREIGN_CONSTRUCTS:
         m = re.search(pattern, code, re.I)
         if m:
-            problems.append(f"{what}: `{sql[max(0, m.start() - 30):m.end() + 30].strip()}`")
+            problems.append(f"{what}: `{sql[max(0, m.start() - 30) : m.end() + 30].strip()}`")
     with_names = code_only(sql, keep_identifiers=True)
     sampled: dict[tuple[str, ...], int] = {}
     for m in _TABLESAMPLE.finditer(with_names):
@@ -98,10 +101,14 @@ def lint(sql: str, is_table: Callable[[tuple[str, ...]], bool | None]) -> list[s
     for path, n in sampled.items():
         name = ".".join(path)
         if n > 1:
-            problems.append(f"table {name} is sampled {n} times in one statement; a sampled table can only appear once in a BigQuery statement")
+            problems.append(
+                f"table {name} is sampled {n} times in one statement; a sampled table can only appear once in a BigQuery statement"
+            )
         kind = is_table(path)
         if kind is not True:
-            problems.append(f"TABLESAMPLE on {name}, which is {'not a table' if kind is False else 'not known to be a table'}; BigQuery samples tables only (not views)")
+            problems.append(
+                f"TABLESAMPLE on {name}, which is {'not a table' if kind is False else 'not known to be a table'}; BigQuery samples tables only (not views)"
+            )
     problems.extend(_partition_problems(with_names))
     return problems
 
@@ -112,11 +119,13 @@ def _partition_problems(code: str) -> list[str]:
     if not m:
         return []
     # the table's options come before its AS (query); a window's PARTITION BY comes after
-    head = re.split(r"\bas\s*(?:\(|select\b|with\b)", code[m.end():], maxsplit=1, flags=re.I)[0]
+    head = re.split(r"\bas\s*(?:\(|select\b|with\b)", code[m.end() :], maxsplit=1, flags=re.I)[0]
     p = re.search(r"\bpartition\s+by\s+(.*?)(?=\bcluster\s+by\b|\boptions\s*\(|$)", head, re.I | re.S)
     if not p:
         return []
     expr = p.group(1).strip()
     if any(re.fullmatch(a, expr, re.I | re.S) for a in ALLOWED_PARTITIONS):
         return []
-    return [f"PARTITION BY {expr} is not one of BigQuery's partition expressions (a DATE column, DATE(ts), TIMESTAMP_TRUNC/DATETIME_TRUNC(col, DAY|HOUR|MONTH|YEAR), DATE_TRUNC(col, MONTH|YEAR), _PARTITIONDATE, RANGE_BUCKET(int_col, GENERATE_ARRAY(...)))"]
+    return [
+        f"PARTITION BY {expr} is not one of BigQuery's partition expressions (a DATE column, DATE(ts), TIMESTAMP_TRUNC/DATETIME_TRUNC(col, DAY|HOUR|MONTH|YEAR), DATE_TRUNC(col, MONTH|YEAR), _PARTITIONDATE, RANGE_BUCKET(int_col, GENERATE_ARRAY(...)))"
+    ]

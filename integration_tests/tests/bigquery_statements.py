@@ -41,7 +41,7 @@ def from_dbt_log(path: Path) -> list[Statement]:
         if head:
             flush()
             current = None
-            m = _ON.match(line[head.end():])
+            m = _ON.match(line[head.end() :])
             if m:
                 node, current = m.group(1), [m.group(2)]
         elif current is not None:
@@ -52,7 +52,10 @@ def from_dbt_log(path: Path) -> list[Statement]:
 
 def from_target_run(target_path: Path) -> list[Statement]:
     """The main statement of each node dbt ran (target/run/**.sql)."""
-    return [Statement(str(p.relative_to(target_path)), _clean(p.read_text())) for p in sorted((target_path / "run").rglob("*.sql"))]
+    return [
+        Statement(str(p.relative_to(target_path)), _clean(p.read_text()))
+        for p in sorted((target_path / "run").rglob("*.sql"))
+    ]
 
 
 def executed(target_path: Path) -> list[Statement]:

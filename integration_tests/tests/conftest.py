@@ -32,8 +32,8 @@ def target_unavailable(target: str) -> str | None:
         if not os.environ.get("DBT_PG_PORT"):
             return "PostgreSQL target: DBT_PG_PORT is not set; `make test` starts a local server (scripts/test_services.sh) and sets it"
         try:
+            import dbt.adapters.postgres
             import psycopg2  # noqa: F401  (comes with dbt-postgres)
-            import dbt.adapters.postgres  # noqa: F401
         except ImportError as exc:
             return f"PostgreSQL target: dbt-postgres is not installed ({exc}); install the `postgres` extra"
         return None
@@ -79,7 +79,9 @@ def target_env(target: str, work: Path, tag: str) -> dict[str, str]:
 
 
 def target_schema(target: str, env: dict[str, str]) -> str:
-    return {"duckdb": "main", "postgres": env.get("DBT_PG_SCHEMA", ""), "bigquery": env.get("DBT_BQ_DATASET", "")}[target]
+    return {"duckdb": "main", "postgres": env.get("DBT_PG_SCHEMA", ""), "bigquery": env.get("DBT_BQ_DATASET", "")}[
+        target
+    ]
 
 
 def drop_target_schemas(target: str, env: dict[str, str]) -> None:
@@ -93,7 +95,9 @@ def drop_target_schemas(target: str, env: dict[str, str]) -> None:
                 if target == "postgres":
                     db.execute(f'drop schema if exists "{s}" cascade')
                 else:
-                    db._connect().delete_dataset(f"{env['DBT_BQ_PROJECT']}.{s}", delete_contents=True, not_found_ok=True)
+                    db._connect().delete_dataset(
+                        f"{env['DBT_BQ_PROJECT']}.{s}", delete_contents=True, not_found_ok=True
+                    )
             except Exception:  # best effort: the server is thrown away at the end of `make test` anyway
                 pass
 
@@ -207,9 +211,16 @@ def demo_build(tmp_path_factory) -> DemoBuild:
     from dbt_harness import REPO_ROOT
 
     db = tmp_path_factory.mktemp("demo") / "demo.duckdb"
-    env = {**os.environ, "DBT_DUCKDB_PATH": str(db), "COLUMNS": "200", "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
-           "PYTHONPATH": str(REPO_ROOT / "python")}
-    proc = subprocess.run([sys.executable, str(REPO_ROOT / "demo" / "run_demo.py")], env=env, capture_output=True, text=True)
+    env = {
+        **os.environ,
+        "DBT_DUCKDB_PATH": str(db),
+        "COLUMNS": "200",
+        "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
+        "PYTHONPATH": str(REPO_ROOT / "python"),
+    }
+    proc = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "demo" / "run_demo.py")], env=env, capture_output=True, text=True
+    )
     return DemoBuild(db, proc.returncode, proc.stdout + proc.stderr, env)
 
 

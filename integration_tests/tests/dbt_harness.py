@@ -57,12 +57,24 @@ class DbtProject:
     target: str | None = None  # an output of profiles.yml; None = the profile's default (duckdb)
 
     def run(self, *args: str, check: bool = True) -> DbtResult:
-        cmd = [dbt_executable(), *args, "--project-dir", str(self.project_dir), "--profiles-dir", str(self.profiles_dir)]
+        cmd = [
+            dbt_executable(),
+            *args,
+            "--project-dir",
+            str(self.project_dir),
+            "--profiles-dir",
+            str(self.profiles_dir),
+        ]
         if args and args[0] != "deps":
             cmd += ["--target-path", str(self.target_path)]
             if self.target:
                 cmd += ["--target", self.target]
-        env = {**os.environ, **self.env, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", "DBT_LOG_PATH": str(self.target_path / "logs")}
+        env = {
+            **os.environ,
+            **self.env,
+            "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
+            "DBT_LOG_PATH": str(self.target_path / "logs"),
+        }
         proc = subprocess.run(cmd, cwd=self.project_dir, env=env, capture_output=True, text=True)
         result = DbtResult(list(args), proc.returncode, proc.stdout + proc.stderr, self.target_path)
         for name in ("run_results", "manifest"):
@@ -85,7 +97,9 @@ def dataplex_dq_relations(manifest: dict[str, Any]) -> list[str]:
     return [
         n["relation_name"]
         for n in manifest["nodes"].values()
-        if n["resource_type"] == "test" and (n.get("test_metadata") or {}).get("namespace") == "dataplex_dq" and n.get("relation_name")
+        if n["resource_type"] == "test"
+        and (n.get("test_metadata") or {}).get("namespace") == "dataplex_dq"
+        and n.get("relation_name")
     ]
 
 
@@ -111,8 +125,10 @@ class Db:
             import psycopg2
 
             self._con = psycopg2.connect(
-                host=self.env.get("DBT_PG_HOST", "127.0.0.1"), port=int(self.env.get("DBT_PG_PORT", "5432")),
-                user=self.env.get("DBT_PG_USER", "postgres"), password=self.env.get("DBT_PG_PASSWORD", ""),
+                host=self.env.get("DBT_PG_HOST", "127.0.0.1"),
+                port=int(self.env.get("DBT_PG_PORT", "5432")),
+                user=self.env.get("DBT_PG_USER", "postgres"),
+                password=self.env.get("DBT_PG_PASSWORD", ""),
                 dbname=self.env.get("DBT_PG_DBNAME", "postgres"),
             )
             self._con.autocommit = True
@@ -127,7 +143,7 @@ class Db:
             self._con.close()
         self._con = None
 
-    def __enter__(self) -> "Db":
+    def __enter__(self) -> Db:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -179,7 +195,8 @@ def bigquery_client(env: dict[str, str]) -> Any:
     from google.cloud import bigquery
 
     return bigquery.Client(
-        project=env["DBT_BQ_PROJECT"], credentials=AnonymousCredentials(),
+        project=env["DBT_BQ_PROJECT"],
+        credentials=AnonymousCredentials(),
         client_options=ClientOptions(api_endpoint=env["DBT_BQ_API_ENDPOINT"]),
     )
 
@@ -202,18 +219,36 @@ def fetch_metrics_rows(duckdb_path: Path, manifest: dict[str, Any]) -> dict[str,
 
 
 def render_results_sql(
-    project: DbtProject, target_path: Path, identifier: str, rows_json: str = "[]",
-    job_ids: tuple[str, ...] = ("job-1",), create: bool = False, schema: str | None = None,
+    project: DbtProject,
+    target_path: Path,
+    identifier: str,
+    rows_json: str = "[]",
+    job_ids: tuple[str, ...] = ("job-1",),
+    create: bool = False,
+    schema: str | None = None,
 ) -> tuple[dict[str, Any] | None, DbtResult]:
     """The results-table statements of the package for the project's target, rendered by
     `dbt run-operation render_results_sql` (integration_tests/macros/render_results_sql.sql):
     {relation, create, delete, insert[, created]}, or None when the operation failed. `target_path`
     keeps the operation's artifacts away from a build's."""
     ops = DbtProject(project.project_dir, project.profiles_dir, target_path, project.env, project.target)
-    args: dict[str, Any] = {"identifier": identifier, "rows_json": rows_json, "job_ids": list(job_ids), "create": create}
+    args: dict[str, Any] = {
+        "identifier": identifier,
+        "rows_json": rows_json,
+        "job_ids": list(job_ids),
+        "create": create,
+    }
     if schema:
         args["schema"] = schema
-    res = ops.run("run-operation", "render_results_sql", "--args", json.dumps(args, ensure_ascii=False), "--log-format", "json", check=False)
+    res = ops.run(
+        "run-operation",
+        "render_results_sql",
+        "--args",
+        json.dumps(args, ensure_ascii=False),
+        "--log-format",
+        "json",
+        check=False,
+    )
     for line in res.output.splitlines():
         try:
             event = json.loads(line)
@@ -221,7 +256,7 @@ def render_results_sql(
         except (json.JSONDecodeError, AttributeError):
             continue
         if isinstance(msg, str) and msg.startswith("DATAPLEX_DQ_RENDERED "):
-            return json.loads(msg[len("DATAPLEX_DQ_RENDERED "):]), res
+            return json.loads(msg[len("DATAPLEX_DQ_RENDERED ") :]), res
     return None, res
 
 
@@ -229,7 +264,9 @@ def parse_bigquery(sql: str, what: str) -> list[exp.Expression]:
     """Parse with sqlglot's bigquery dialect (errors raise), refusing statements sqlglot could only keep
     as an opaque command and PostgreSQL's `::` casts."""
     try:
-        statements = [s for s in sqlglot.parse(sql, read="bigquery", error_level=sqlglot.ErrorLevel.RAISE) if s is not None]
+        statements = [
+            s for s in sqlglot.parse(sql, read="bigquery", error_level=sqlglot.ErrorLevel.RAISE) if s is not None
+        ]
     except sqlglot.errors.SqlglotError as exc:
         raise AssertionError(f"{what}: not valid BigQuery SQL: {exc}\n--- SQL ---\n{sql}") from None
     assert statements, f"{what}: no statement"
@@ -240,8 +277,18 @@ def parse_bigquery(sql: str, what: str) -> list[exp.Expression]:
     return statements
 
 
-def run_dataplex_dq(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run_dataplex_dq(
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run the `dataplex-dq` command (this checkout's package) in a subprocess."""
     full_env = {**os.environ, **(env or {}), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", "COLUMNS": "200"}
-    full_env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT / "python"), full_env.get("PYTHONPATH", "")) if p)
-    return subprocess.run([sys.executable, "-m", "dataplex_dq.cli", *args], cwd=cwd or REPO_ROOT, env=full_env, capture_output=True, text=True)
+    full_env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(REPO_ROOT / "python"), full_env.get("PYTHONPATH", "")) if p
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "dataplex_dq.cli", *args],
+        cwd=cwd or REPO_ROOT,
+        env=full_env,
+        capture_output=True,
+        text=True,
+    )

@@ -19,12 +19,25 @@ def array(element: Any) -> tuple[str, Any]:
 
 
 RESULTS_SCHEMA: list[tuple[str, Any]] = [
-    ("data_quality_scan", struct(("resource_name", S), ("project_id", S), ("location", S), ("data_scan_id", S), ("display_name", S))),
-    ("data_source", struct(
-        ("resource_name", S), ("dataplex_entity_project_id", S), ("dataplex_entity_project_number", I),
-        ("dataplex_lake_id", S), ("dataplex_zone_id", S), ("dataplex_entity_id", S),
-        ("table_project_id", S), ("table_project_number", I), ("dataset_id", S), ("table_id", S),
-    )),
+    (
+        "data_quality_scan",
+        struct(("resource_name", S), ("project_id", S), ("location", S), ("data_scan_id", S), ("display_name", S)),
+    ),
+    (
+        "data_source",
+        struct(
+            ("resource_name", S),
+            ("dataplex_entity_project_id", S),
+            ("dataplex_entity_project_number", I),
+            ("dataplex_lake_id", S),
+            ("dataplex_zone_id", S),
+            ("dataplex_entity_id", S),
+            ("table_project_id", S),
+            ("table_project_number", I),
+            ("dataset_id", S),
+            ("table_id", S),
+        ),
+    ),
     ("data_quality_job_id", S),
     ("data_quality_job_configuration", J),
     ("job_labels", J),
@@ -50,10 +63,16 @@ RESULTS_SCHEMA: list[tuple[str, Any]] = [
     ("created_on", TS),
     ("last_updated", TS),
     ("rule_assertion_row_count", I),
-    ("debug_queries", array(struct(
-        ("description", S), ("sql_statement", S),
-        ("debug_query_results", array(struct(("name", S), ("type", S), ("value", S)))),
-    ))),
+    (
+        "debug_queries",
+        array(
+            struct(
+                ("description", S),
+                ("sql_statement", S),
+                ("debug_query_results", array(struct(("name", S), ("type", S), ("value", S)))),
+            )
+        ),
+    ),
     # extension columns
     ("rule_suspended", B),
     ("rule_attributes", J),
@@ -74,14 +93,28 @@ RESULTS_SCHEMA: list[tuple[str, Any]] = [
 ]
 
 # BigQuery's REST API reports the legacy names of some types.
-_API_TYPES = {"INTEGER": I, "INT64": I, "FLOAT": F, "FLOAT64": F, "BOOLEAN": B, "BOOL": B, "STRING": S, "TIMESTAMP": TS, "JSON": J}
+_API_TYPES = {
+    "INTEGER": I,
+    "INT64": I,
+    "FLOAT": F,
+    "FLOAT64": F,
+    "BOOLEAN": B,
+    "BOOL": B,
+    "STRING": S,
+    "TIMESTAMP": TS,
+    "JSON": J,
+}
 
 
 def schema_from_api(fields: Any) -> list[tuple[str, Any]]:
     """google.cloud.bigquery SchemaField list -> the notation above (REPEATED -> ARRAY, RECORD -> STRUCT)."""
     out = []
     for f in fields:
-        t: Any = struct(*schema_from_api(f.fields)) if f.field_type in ("RECORD", "STRUCT") else _API_TYPES.get(f.field_type, f.field_type)
+        t: Any = (
+            struct(*schema_from_api(f.fields))
+            if f.field_type in ("RECORD", "STRUCT")
+            else _API_TYPES.get(f.field_type, f.field_type)
+        )
         if f.mode == "REPEATED":
             t = array(t)
         out.append((f.name, t))

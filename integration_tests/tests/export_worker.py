@@ -24,8 +24,14 @@ def main() -> None:
             try:
                 relation = _results_relation(wh, {}, e["table"])
                 rows = [
-                    {"data_quality_job_id": e["job_id"], "rule_name": r, "rule_status": "PASSED", "rule_passed": True,
-                     "dbt_invocation_id": "inv-worker", "rule_rows_evaluated": 7}
+                    {
+                        "data_quality_job_id": e["job_id"],
+                        "rule_name": r,
+                        "rule_status": "PASSED",
+                        "rule_passed": True,
+                        "dbt_invocation_id": "inv-worker",
+                        "rule_rows_evaluated": 7,
+                    }
                     for r in e["rules"]
                 ]
                 write_results(wh, relation, rows, [e["job_id"]])

@@ -4,7 +4,7 @@ column by column, on any target (values as the test drivers return them)."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -22,7 +22,7 @@ def _norm(value: Any) -> Any:
         except json.JSONDecodeError:
             return value
     if isinstance(value, datetime) and value.tzinfo is not None:
-        return value.astimezone(timezone.utc).replace(tzinfo=None)
+        return value.astimezone(UTC).replace(tzinfo=None)
     if isinstance(value, Decimal):
         return float(value)
     if isinstance(value, dict):
@@ -42,7 +42,9 @@ def keyed(rows: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
 
 
 def differences(
-    hook_rows: list[dict[str, Any]], report_rows: list[dict[str, Any]], skip_jobs_times: set[str] | frozenset[str] = frozenset()
+    hook_rows: list[dict[str, Any]],
+    report_rows: list[dict[str, Any]],
+    skip_jobs_times: set[str] | frozenset[str] = frozenset(),
 ) -> list[str]:
     """Every (job, rule, column) where the two row sets differ, as readable lines; [] when equal.
     The time columns of the jobs in ``skip_jobs_times`` are not compared."""

@@ -37,16 +37,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import subprocess
-import sys
 import textwrap
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from conftest import drop_target_schemas, require_target, target_env, target_schema
 
+from conftest import drop_target_schemas, require_target, target_env, target_schema
 from dbt_harness import INTEGRATION_DIR, Db, DbtProject, run_dataplex_dq
 
 NOW = "2024-03-16"
@@ -56,7 +53,7 @@ WEEKS = [  # Fri .. Thu
     [22, 5, 6, 20, 21, 20, 21],
 ]
 TARGET_ROWS = 30
-TREND_VAR = 14 ** 2 / (7 * 98)  # mean distance of the Fridays (7, 14, 21) squared / within-weekday sum of squares
+TREND_VAR = 14**2 / (7 * 98)  # mean distance of the Fridays (7, 14, 21) squared / within-weekday sum of squares
 HALF_WIDTH = 3 * 1.0483 * math.log(22 / 21) * math.sqrt(1 + 1.571 / 3 + TREND_VAR)
 LOWER, UPPER = math.exp(math.log(23) - HALF_WIDTH) - 1, math.exp(math.log(23) + HALF_WIDTH) - 1
 
@@ -127,14 +124,16 @@ def _project(root: Path, target: str) -> DbtProject:
     if target == "bigquery":  # BigQuery's type names
         schema = schema.replace(": integer", ": int64").replace(": varchar", ": string")
     (proj / "seeds" / "schema.yml").write_text(schema)
-    (proj / "dbt_project.yml").write_text(textwrap.dedent(f"""\
+    (proj / "dbt_project.yml").write_text(
+        textwrap.dedent(f"""\
         name: anomaly_checks
         version: "1.0"
         config-version: 2
         profile: dataplex_dq_integration_tests
         vars:
           dataplex_dq_anomaly_now: "{NOW}"
-        """))
+        """)
+    )
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     env = target_env(target, root, "dq_anomaly")
     return DbtProject(proj, INTEGRATION_DIR, root / "target", env, target=target)
@@ -156,17 +155,28 @@ def anomaly_build(request, tmp_path_factory):
     assert second.returncode == 1, second.output  # two anomalies fail the orders test
     schema = target_schema(target, project.env)
     if target == "bigquery":
-        q = (lambda name: f"`{project.env['DBT_BQ_PROJECT']}`.`{schema}`.`{name}`")
+        q = lambda name: f"`{project.env['DBT_BQ_PROJECT']}`.`{schema}`.`{name}`"
     else:
-        q = (lambda name: f'"{schema}"."{name}"')
+        q = lambda name: f'"{schema}"."{name}"'
     with Db(target, project.env) as db:
         out = {
-            "project": project, "first": first, "second": second, "target": target,
-            "verdicts": db.query(f"select * from {q('dataplex_dq_anomaly_results')} where dq_invocation_id = '{second.run_results['metadata']['invocation_id']}' order by data_source, rule_index"),
-            "all_verdicts": db.query(f"select data_source, check_name, dq_invocation_id from {q('dataplex_dq_anomaly_results')}"),
-            "volume": db.query(f"select data_source, check_name, t, value, mode from {q('dataplex_dq_anomaly_volume')} order by data_source, t"),
+            "project": project,
+            "first": first,
+            "second": second,
+            "target": target,
+            "verdicts": db.query(
+                f"select * from {q('dataplex_dq_anomaly_results')} where dq_invocation_id = '{second.run_results['metadata']['invocation_id']}' order by data_source, rule_index"
+            ),
+            "all_verdicts": db.query(
+                f"select data_source, check_name, dq_invocation_id from {q('dataplex_dq_anomaly_results')}"
+            ),
+            "volume": db.query(
+                f"select data_source, check_name, t, value, mode from {q('dataplex_dq_anomaly_volume')} order by data_source, t"
+            ),
             "freshness": db.query(f"select check_name, t, value from {q('dataplex_dq_anomaly_freshness')} order by t"),
-            "data": db.query(f"select check_name, t, value from {q('dataplex_dq_anomaly_data')} order by check_name, t"),
+            "data": db.query(
+                f"select check_name, t, value from {q('dataplex_dq_anomaly_data')} order by check_name, t"
+            ),
         }
         rels = {}
         for r in second.run_results["results"]:
@@ -176,16 +186,29 @@ def anomaly_build(request, tmp_path_factory):
         out["metrics"] = {n: db.query(f"select * from {rel} order by rule_index") for n, rel in rels.items()}
     if target == "duckdb":  # the post-hook on the second run (one target is enough: it reads ordinary metrics rows)
         out["report"] = run_dataplex_dq(
-            "report", "--project-dir", str(project.project_dir), "--profiles-dir", str(INTEGRATION_DIR),
-            "--target", target, "--target-path", str(project.target_path), env=project.env)
+            "report",
+            "--project-dir",
+            str(project.project_dir),
+            "--profiles-dir",
+            str(INTEGRATION_DIR),
+            "--target",
+            target,
+            "--target-path",
+            str(project.target_path),
+            env=project.env,
+        )
         with Db(target, project.env) as db:
-            out["exported"] = db.query(f"select rule_name, rule_status, rule_passed, dbt_node_unique_id from {q('dataplex_dq_results')} order by rule_name")
+            out["exported"] = db.query(
+                f"select rule_name, rule_status, rule_passed, dbt_node_unique_id from {q('dataplex_dq_results')} order by rule_name"
+            )
     yield out
     drop_target_schemas(target, project.env)
 
 
 def _verdict(build, name):
-    rows = [v for v in build["verdicts"] if v["check_name"] == name and v["data_source"] == "seed.anomaly_checks.ad_orders"]
+    rows = [
+        v for v in build["verdicts"] if v["check_name"] == name and v["data_source"] == "seed.anomaly_checks.ad_orders"
+    ]
     assert len(rows) == 1, (name, build["verdicts"])
     return rows[0]
 
@@ -215,11 +238,24 @@ def test_freshness_null_fraction_and_mean_verdicts(anomaly_build):
 def test_checks_are_ordinary_rules_with_their_band(anomaly_build):
     rows = anomaly_build["metrics"]["orders-anomalies"]
     by_name = {r["rule_name"]: r for r in rows}
-    assert [r["rule_name"] for r in rows] == ["volume-anomaly", "freshness-anomaly", "null-fraction-email-anomaly", "null-fraction-amount-anomaly", "mean-amount-anomaly"]
+    assert [r["rule_name"] for r in rows] == [
+        "volume-anomaly",
+        "freshness-anomaly",
+        "null-fraction-email-anomaly",
+        "null-fraction-amount-anomaly",
+        "mean-amount-anomaly",
+    ]
     vol = by_name["volume-anomaly"]
-    assert (vol["rule_type"], vol["rule_dimension"], vol["rule_status"], bool(vol["passed"])) == ("table_condition_expectation", "VOLUME", "FAILED", False)
+    assert (vol["rule_type"], vol["rule_dimension"], vol["rule_status"], bool(vol["passed"])) == (
+        "table_condition_expectation",
+        "VOLUME",
+        "FAILED",
+        False,
+    )
     spec = json.loads(vol["rule_spec"])
-    assert spec["table_condition_expectation"]["sql_expression"] == "count(*) >= 17.89127708 and count(*) <= 27.00234191"
+    assert (
+        spec["table_condition_expectation"]["sql_expression"] == "count(*) >= 17.89127708 and count(*) <= 27.00234191"
+    )
     attrs = json.loads(vol["rule_attributes"])
     assert attrs["anomaly_check"] == "volume" and attrs["anomaly_status"] == "anomalous"
     assert (attrs["value"], attrs["expected"], attrs["training_count"]) == ("30", "22", "21")
@@ -227,7 +263,11 @@ def test_checks_are_ordinary_rules_with_their_band(anomaly_build):
     assert by_name["freshness-anomaly"]["rule_dimension"] == "FRESHNESS"
     assert by_name["null-fraction-email-anomaly"]["rule_dimension"] == "COMPLETENESS"
     mean = by_name["mean-amount-anomaly"]
-    assert json.loads(mean["rule_spec"])["statistic_range_expectation"] == {"statistic": "MEAN", "min_value": "10", "max_value": "10"}
+    assert json.loads(mean["rule_spec"])["statistic_range_expectation"] == {
+        "statistic": "MEAN",
+        "min_value": "10",
+        "max_value": "10",
+    }
     assert (mean["rule_status"], mean["statistic_value"], mean["rule_column"]) == ("PASSED", 10, "amount")
     results = anomaly_build["second"].results_by_name()
     assert results["orders-anomalies"]["failures"] == 2
@@ -236,7 +276,9 @@ def test_checks_are_ordinary_rules_with_their_band(anomaly_build):
 def test_per_job_history_in_a_scan_is_training(anomaly_build):
     rows = anomaly_build["metrics"]["jobs-scan"]
     assert [(r["rule_index"], r["rule_name"], r["rule_status"]) for r in rows] == [
-        (0, "non-null-id-0", "PASSED"), (1, "volume-anomaly", "TRAINING")]
+        (0, "non-null-id-0", "PASSED"),
+        (1, "volume-anomaly", "TRAINING"),
+    ]
     assert json.loads(rows[1]["rule_attributes"])["training_count"] == "1"
     jobs = [r for r in anomaly_build["volume"] if r["data_source"] == "seed.anomaly_checks.ad_jobs"]
     assert [(r["t"], r["value"], r["mode"]) for r in jobs] == [(1, 3, "job"), (2, 3, "job")]
@@ -256,13 +298,37 @@ def test_history_from_the_data_is_idempotent(anomaly_build):
 # ------------------------------------------------------------------ declaration errors (DuckDB)
 
 BAD = [
-    ("bad-bucket", "{time_bucket: month, volume: {}}", ["field 'anomaly_detection.time_bucket'", "hour, day or week, got month"]),
+    (
+        "bad-bucket",
+        "{time_bucket: month, volume: {}}",
+        ["field 'anomaly_detection.time_bucket'", "hour, day or week, got month"],
+    ),
     ("unknown-field", "{trainingDays: 3, volume: {}}", ["field 'anomaly_detection.trainingDays'", "unknown field"]),
-    ("no-such-column", "{data: {columns: [amt], metrics: [mean]}}", ["field 'anomaly_detection.data.columns[0]'", "'amt' does not exist"]),
-    ("mean-of-text", "{data: {columns: [name], metrics: [mean]}}", ["field 'anomaly_detection.data.metrics[0]'", "reads numeric columns"]),
-    ("ts-not-timestamp", "{timestamp_column: name, volume: {}}", ["field 'anomaly_detection.timestamp_column'", "must be a DATE, DATETIME or TIMESTAMP"]),
-    ("dow-on-hours", "{timestamp_column: created_on, time_bucket: hour, seasonality: day_of_week, volume: {}}", ["field 'anomaly_detection.seasonality'", "day_of_week needs time_bucket: day"]),
-    ("min-above-training", "{training_buckets: 5, min_training_buckets: 9, volume: {}}", ["field 'anomaly_detection.min_training_buckets'", "between 3 and training_buckets (5), got 9"]),
+    (
+        "no-such-column",
+        "{data: {columns: [amt], metrics: [mean]}}",
+        ["field 'anomaly_detection.data.columns[0]'", "'amt' does not exist"],
+    ),
+    (
+        "mean-of-text",
+        "{data: {columns: [name], metrics: [mean]}}",
+        ["field 'anomaly_detection.data.metrics[0]'", "reads numeric columns"],
+    ),
+    (
+        "ts-not-timestamp",
+        "{timestamp_column: name, volume: {}}",
+        ["field 'anomaly_detection.timestamp_column'", "must be a DATE, DATETIME or TIMESTAMP"],
+    ),
+    (
+        "dow-on-hours",
+        "{timestamp_column: created_on, time_bucket: hour, seasonality: day_of_week, volume: {}}",
+        ["field 'anomaly_detection.seasonality'", "day_of_week needs time_bucket: day"],
+    ),
+    (
+        "min-above-training",
+        "{training_buckets: 5, min_training_buckets: 9, volume: {}}",
+        ["field 'anomaly_detection.min_training_buckets'", "between 3 and training_buckets (5), got 9"],
+    ),
     ("no-checks", "{sensitivity: 2}", ["field 'anomaly_detection'", "declares no check"]),
     ("freshness-no-ts", "{freshness: {}}", ["field 'anomaly_detection.freshness'", "needs a timestamp"]),
 ]
@@ -281,8 +347,11 @@ def bad_declarations(tmp_path_factory):
         "version: 2\nseeds:\n  - name: ad_bad\n    config: {column_types: {id: integer, amount: integer, name: varchar, created_on: date}}\n"
         "    data_tests:\n" + tests + "\n"
         "  - name: ad_meta_only\n    config: {meta: {dataplex_dq: {anomaly_detection: {volume: {}}}}}\n"
-        "    data_tests:\n      - dataplex_dq.table_condition_expectation: {name: meta-not-run, arguments: {sql_expression: 'count(*) > 0'}}\n")
-    (proj / "dbt_project.yml").write_text("name: anomaly_bad\nversion: '1.0'\nconfig-version: 2\nprofile: dataplex_dq_integration_tests\n")
+        "    data_tests:\n      - dataplex_dq.table_condition_expectation: {name: meta-not-run, arguments: {sql_expression: 'count(*) > 0'}}\n"
+    )
+    (proj / "dbt_project.yml").write_text(
+        "name: anomaly_bad\nversion: '1.0'\nconfig-version: 2\nprofile: dataplex_dq_integration_tests\n"
+    )
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     project = DbtProject(proj, INTEGRATION_DIR, root / "target", {"DBT_DUCKDB_PATH": str(root / "bad.duckdb")})
     assert project.run("deps").returncode == 0
@@ -315,7 +384,12 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
     assert assets["resultTable"] == "dq_anomaly.main.dataplex_dq_anomaly_results"
     assert assets["volumeIntermediateTable"] == "dq_anomaly.main.dataplex_dq_anomaly_volume"
     assert orders["score"] == 60.0  # 3 of 5 checks normal
-    assert {d["dimension"]["name"]: d["score"] for d in orders["dimensions"]} == {"COMPLETENESS": 50.0, "CONSISTENCY": 100.0, "FRESHNESS": 100.0, "VOLUME": 0.0}
+    assert {d["dimension"]["name"]: d["score"] for d in orders["dimensions"]} == {
+        "COMPLETENESS": 50.0,
+        "CONSISTENCY": 100.0,
+        "FRESHNESS": 100.0,
+        "VOLUME": 0.0,
+    }
     jobs = json.loads((target / "seed.anomaly_checks.ad_jobs.json").read_text())
     assert [r["rule"]["name"] for r in jobs["rules"]] == ["non-null-id-0"]  # the training check is not in the proto
     assert jobs["score"] == 100.0

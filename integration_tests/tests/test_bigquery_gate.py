@@ -68,7 +68,11 @@ def gate(bigquery_build, incremental_run, tmp_path_factory) -> Gate:
     metrics = [bigquery_build.metrics]
     scan_build, scan_metrics, scan_project = build_scan_project("bigquery", tmp_path_factory)
     _, sampling_project, sampling_build, sampling_metrics = build_sampling_project("bigquery", tmp_path_factory)
-    projects = [(bigquery_build.build, bigquery_build.project.project_dir), (scan_build, scan_project.project_dir), (sampling_build, sampling_project.project_dir)]
+    projects = [
+        (bigquery_build.build, bigquery_build.project.project_dir),
+        (scan_build, scan_project.project_dir),
+        (sampling_build, sampling_project.project_dir),
+    ]
     metrics += [scan_metrics, sampling_metrics]
 
     started = time.monotonic()
@@ -139,7 +143,10 @@ def _report(items: list[tuple[Statement, str]]) -> str:
 
 
 def test_every_bigquery_statement_passes_the_analyzer(gate):
-    assert not gate.errors, f"{len(gate.errors)} of {len(gate.statements)} statements refused by ZetaSQL (BigQuery mode):\n\n" + _report(gate.errors)
+    assert not gate.errors, (
+        f"{len(gate.errors)} of {len(gate.statements)} statements refused by ZetaSQL (BigQuery mode):\n\n"
+        + _report(gate.errors)
+    )
 
 
 def test_every_bigquery_statement_passes_the_lint(gate):
@@ -152,7 +159,9 @@ def test_gate_covers_every_kind_of_statement(gate):
     origins = [s.origin for s in gate.statements]
     assert sum("create or replace table" in t for t in text) > 100  # the tests' metrics tables, the results model
     assert any(re.search(r"\bmerge into\b", t) for t in text), "no MERGE of the incremental results model"
-    assert any("__dbt_tmp" in t and "create or replace table" in t for t in text), "no temporary table of the incremental run"
+    assert any("__dbt_tmp" in t and "create or replace table" in t for t in text), (
+        "no temporary table of the incremental run"
+    )
     assert any("tablesample system" in t for t in text)
     assert sum(o.endswith("failing_rows_query") for o in origins) > 50
     assert sum(": debug query " in o for o in origins) >= 4
@@ -162,6 +171,7 @@ def test_gate_covers_every_kind_of_statement(gate):
 
 # ------------------------------------------------------------------ the gate catches what BigQuery refuses
 
+
 def test_analyzer_refuses_a_window_partitioned_by_float64():
     """The scan's window strategy on a FLOAT64 column (before the fix): BigQuery refuses it."""
     from bigquery_analyzer import AnalyzerError
@@ -169,11 +179,15 @@ def test_analyzer_refuses_a_window_partitioned_by_float64():
     a = _analyzer()
     a.add_table(("dq-local", "dq_it", "dq_all_null"), [("id", "INT64"), ("val", "FLOAT64")])
     with pytest.raises(AnalyzerError, match="Partitioning by expressions of type FLOAT64 is not allowed"):
-        a.analyze_script("with dq_scope as (select * from `dq-local`.`dq_it`.`dq_all_null`)\n"
-                         "select dq_scope.*, count(*) over (partition by `val`) as dq_u0 from dq_scope")
+        a.analyze_script(
+            "with dq_scope as (select * from `dq-local`.`dq_it`.`dq_all_null`)\n"
+            "select dq_scope.*, count(*) over (partition by `val`) as dq_u0 from dq_scope"
+        )
     # the grouped count of the fix is valid
-    a.analyze_script("with dq_scope as (select * from `dq-local`.`dq_it`.`dq_all_null`)\n"
-                     "select count(*) as dq_u0 from (select `val` from dq_scope where `val` is not null group by `val` having count(*) = 1) dq_singletons")
+    a.analyze_script(
+        "with dq_scope as (select * from `dq-local`.`dq_it`.`dq_all_null`)\n"
+        "select count(*) as dq_u0 from (select `val` from dq_scope where `val` is not null group by `val` having count(*) = 1) dq_singletons"
+    )
 
 
 def test_lint_refuses_a_table_sampled_twice_and_sampled_views():
@@ -181,27 +195,37 @@ def test_lint_refuses_a_table_sampled_twice_and_sampled_views():
     from bigquery_lint import lint
 
     scope = "select * from `dq-local`.`dq_it`.`sample_rows` tablesample system (50 percent) where (grp <> 'x')"
-    before = f"with dq_scope as (\n  {scope}\n)\nselect count(*) from dq_scope where id >= (select min(id) from ({scope}))"
+    before = (
+        f"with dq_scope as (\n  {scope}\n)\nselect count(*) from dq_scope where id >= (select min(id) from ({scope}))"
+    )
     assert lint(before, lambda p: True) == [
-        "table dq-local.dq_it.sample_rows is sampled 2 times in one statement; a sampled table can only appear once in a BigQuery statement"]
+        "table dq-local.dq_it.sample_rows is sampled 2 times in one statement; a sampled table can only appear once in a BigQuery statement"
+    ]
     after = f"with dq_scope as (\n  {scope}\n)\nselect count(*) from dq_scope where id >= (select min(id) from (select * from dq_scope))"
     assert lint(after, lambda p: True) == []
     assert lint(scope, lambda p: False) == [
-        "TABLESAMPLE on dq-local.dq_it.sample_rows, which is not a table; BigQuery samples tables only (not views)"]
+        "TABLESAMPLE on dq-local.dq_it.sample_rows, which is not a table; BigQuery samples tables only (not views)"
+    ]
 
 
-@pytest.mark.parametrize("sql, fragment", [
-    ("select cast(x as string)::int64 from t", "`::` cast"),
-    ("select count(*) filter (where x > 1) from t", "FILTER (WHERE"),
-    ("select * from t where name ilike 'a%'", "ILIKE"),
-    ("select * from t using sample 10 percent (bernoulli, 42)", "USING SAMPLE"),
-    ("select * from t where random() < 0.5", "random()"),
-    ("select regexp_matches(name, 'a') from t", "regexp_matches"),
-    ("select try_cast(x as double precision) from t", "TRY_CAST"),
-    ("with s as materialized (select 1) select * from s", "MATERIALIZED CTE"),
-    ("create table p.d.t partition by timestamp_trunc(ts, week) as select current_timestamp() as ts", "PARTITION BY timestamp_trunc(ts, week)"),
-    ("select 1 " + " " * 1_024_000, "1,024,009 characters"),
-])
+@pytest.mark.parametrize(
+    "sql, fragment",
+    [
+        ("select cast(x as string)::int64 from t", "`::` cast"),
+        ("select count(*) filter (where x > 1) from t", "FILTER (WHERE"),
+        ("select * from t where name ilike 'a%'", "ILIKE"),
+        ("select * from t using sample 10 percent (bernoulli, 42)", "USING SAMPLE"),
+        ("select * from t where random() < 0.5", "random()"),
+        ("select regexp_matches(name, 'a') from t", "regexp_matches"),
+        ("select try_cast(x as double precision) from t", "TRY_CAST"),
+        ("with s as materialized (select 1) select * from s", "MATERIALIZED CTE"),
+        (
+            "create table p.d.t partition by timestamp_trunc(ts, week) as select current_timestamp() as ts",
+            "PARTITION BY timestamp_trunc(ts, week)",
+        ),
+        ("select 1 " + " " * 1_024_000, "1,024,009 characters"),
+    ],
+)
 def test_lint_finds_what_bigquery_refuses(sql, fragment):
     from bigquery_lint import lint
 
@@ -214,10 +238,17 @@ def test_lint_ignores_literals_and_comments():
 
     sql = "select 'a::b ilike random()' as s, `weird::name` -- using sample\nfrom t /* filter (where */"
     assert lint(sql, lambda p: True) == []
-    assert lint("create or replace table `p`.`d`.`r` partition by timestamp_trunc(job_start_time, day) options() as (select 1)", lambda p: True) == []
+    assert (
+        lint(
+            "create or replace table `p`.`d`.`r` partition by timestamp_trunc(job_start_time, day) options() as (select 1)",
+            lambda p: True,
+        )
+        == []
+    )
 
 
 # ------------------------------------------------------------------ statements too long for BigQuery
+
 
 def _wide_scan_project(root: Path, rules: int, padding: int) -> Path:
     """A project with one seed and a data_quality_scan of `rules` distinct row conditions, each with
@@ -228,9 +259,15 @@ def _wide_scan_project(root: Path, rules: int, padding: int) -> Path:
     (proj / "seeds").mkdir(parents=True)
     (proj / "seeds" / "wide.csv").write_text("id\n1\n")
     pad = "x" * padding
-    rule_lines = "\n".join(f"            - {{name: r{i}, row_condition_expectation: {{sql_expression: \"id <> {i} or '{pad}' = ''\"}}}}" for i in range(rules))
-    (proj / "seeds" / "wide.yml").write_text(f"version: 2\nseeds:\n  - name: wide\n    data_tests:\n      - dataplex_dq.data_quality_scan:\n          name: wide_scan\n          arguments:\n            rules:\n{rule_lines}\n")
-    (proj / "dbt_project.yml").write_text(textwrap.dedent("""\
+    rule_lines = "\n".join(
+        f"            - {{name: r{i}, row_condition_expectation: {{sql_expression: \"id <> {i} or '{pad}' = ''\"}}}}"
+        for i in range(rules)
+    )
+    (proj / "seeds" / "wide.yml").write_text(
+        f"version: 2\nseeds:\n  - name: wide\n    data_tests:\n      - dataplex_dq.data_quality_scan:\n          name: wide_scan\n          arguments:\n            rules:\n{rule_lines}\n"
+    )
+    (proj / "dbt_project.yml").write_text(
+        textwrap.dedent("""\
         name: wide
         version: "1.0"
         config-version: 2
@@ -238,14 +275,18 @@ def _wide_scan_project(root: Path, rules: int, padding: int) -> Path:
         seeds:
           wide:
             +column_types: {id: "{{ 'INT64' if target.type == 'bigquery' else 'integer' }}"}
-        """))
+        """)
+    )
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     return proj
 
 
 def _size_error(output: str) -> tuple[int, int, int, int]:
-    m = re.search(r"seed 'wide', data_quality_scan 'wide_scan' \(dataplex_dq\.data_quality_scan\): the compiled SQL is ([\d,]+) characters, "
-                  r"more than the ([\d,]+) a \w+ statement may have; split (\d+) of its (\d+) rules off into another data_quality_scan on the same data source", output)
+    m = re.search(
+        r"seed 'wide', data_quality_scan 'wide_scan' \(dataplex_dq\.data_quality_scan\): the compiled SQL is ([\d,]+) characters, "
+        r"more than the ([\d,]+) a \w+ statement may have; split (\d+) of its (\d+) rules off into another data_quality_scan on the same data source",
+        output,
+    )
     assert m, output[-3000:]
     size, limit, split, total = (int(g.replace(",", "")) for g in m.groups())
     # moving `split` rules of the average size leaves a statement under the limit
@@ -270,7 +311,9 @@ def test_scan_over_bigquerys_statement_limit_is_a_compile_error(tmp_path):
 
     require_target("bigquery")
     proj = _wide_scan_project(tmp_path, rules=400, padding=900)
-    p = DbtProject(proj, INTEGRATION_DIR, tmp_path / "target", target_env("bigquery", tmp_path, "dq_wide"), target="bigquery")
+    p = DbtProject(
+        proj, INTEGRATION_DIR, tmp_path / "target", target_env("bigquery", tmp_path, "dq_wide"), target="bigquery"
+    )
     assert p.run("deps").returncode == 0
     res = p.run("compile", "--select", "wide_scan", check=False)
     assert res.returncode != 0

@@ -31,28 +31,46 @@ UPDATE_GOLDEN = os.environ.get("DATAPLEX_DQ_UPDATE_GOLDEN") == "1"
 
 # one rule per rule type, picked for what its SQL shows (escaping, ${data()}, row filter, dbt where)
 GOLDEN_RULES = {
-    "range_expectation": "qty-range-strict-both",          # strict bounds cast to INT64, a debug query
-    "non_null_expectation": "event-ts-not-null",           # the data source's row filter, a threshold
-    "set_expectation": "name-set-quoted",                  # quotes, backslashes, unicode in literals
-    "regex_expectation": "name-has-backslash",             # REGEXP_CONTAINS with an escaped backslash
-    "uniqueness_expectation": "customer-ref-unique-where", # dbt's `where` subquery
-    "statistic_range_expectation": "big-id-min-stat",      # MIN of an INT64 around 2^53
+    "range_expectation": "qty-range-strict-both",  # strict bounds cast to INT64, a debug query
+    "non_null_expectation": "event-ts-not-null",  # the data source's row filter, a threshold
+    "set_expectation": "name-set-quoted",  # quotes, backslashes, unicode in literals
+    "regex_expectation": "name-has-backslash",  # REGEXP_CONTAINS with an escaped backslash
+    "uniqueness_expectation": "customer-ref-unique-where",  # dbt's `where` subquery
+    "statistic_range_expectation": "big-id-min-stat",  # MIN of an INT64 around 2^53
     "row_condition_expectation": "event-date-after-scope-min",  # ${data()} in a scalar subquery
     "table_condition_expectation": "events-count-matches-data",  # ${data()} in an aggregate
-    "sql_assertion": "events-before-2024",                 # ${data()} as the FROM of the statement
+    "sql_assertion": "events-before-2024",  # ${data()} as the FROM of the statement
 }
 
 # One results-table row with every column set, and text that needs escaping in a BigQuery literal.
 EXAMPLE_ROW = {
-    "data_quality_scan": {"resource_name": None, "project_id": "dq-local", "location": None, "data_scan_id": "dbt-seed-dq-strings", "display_name": "seed dq_strings"},
+    "data_quality_scan": {
+        "resource_name": None,
+        "project_id": "dq-local",
+        "location": None,
+        "data_scan_id": "dbt-seed-dq-strings",
+        "display_name": "seed dq_strings",
+    },
     "data_source": {
         "resource_name": "//bigquery.googleapis.com/projects/dq-local/datasets/dq_it/tables/dq_strings",
-        "dataplex_entity_project_id": None, "dataplex_entity_project_number": None, "dataplex_lake_id": None,
-        "dataplex_zone_id": None, "dataplex_entity_id": None, "table_project_id": "dq-local",
-        "table_project_number": None, "dataset_id": "dq_it", "table_id": "dq_strings",
+        "dataplex_entity_project_id": None,
+        "dataplex_entity_project_number": None,
+        "dataplex_lake_id": None,
+        "dataplex_zone_id": None,
+        "dataplex_entity_id": None,
+        "table_project_id": "dq-local",
+        "table_project_number": None,
+        "dataset_id": "dq_it",
+        "table_id": "dq_strings",
     },
     "data_quality_job_id": "job-1",
-    "data_quality_job_configuration": {"trigger": "ondemand", "incremental": False, "sampling_percent": 100.0, "row_filter": "status <> 'test'", "incremental_column": None},
+    "data_quality_job_configuration": {
+        "trigger": "ondemand",
+        "incremental": False,
+        "sampling_percent": 100.0,
+        "row_filter": "status <> 'test'",
+        "incremental_column": None,
+    },
     "job_labels": {"dbt_project": "dataplex_dq_integration_tests", "dbt_target": "bigquery"},
     "job_start_time": "2024-01-02T03:04:05.123456",
     "job_end_time": "2024-01-02T03:04:06.000000",
@@ -60,7 +78,7 @@ EXAMPLE_ROW = {
     "job_dimension_result": {"VALIDITY": {"passed": False, "score": 16.67}},
     "job_rows_scanned": 18,
     "rule_name": "name-set-quoted",
-    "rule_description": "O'Brien said \"hi\" at C:\\temp\\new\nsecond line, Zoë 東京 🎉",
+    "rule_description": 'O\'Brien said "hi" at C:\\temp\\new\nsecond line, Zoë 東京 🎉',
     "rule_type": "Set check",
     "rule_evaluation_type": "Per row",
     "rule_column": "name",
@@ -76,8 +94,13 @@ EXAMPLE_ROW = {
     "created_on": "2024-01-02T03:04:05.123456",
     "last_updated": "2024-01-02T03:04:06.000000",
     "rule_assertion_row_count": None,
-    "debug_queries": [{"description": "largest", "sql_statement": "select max(qty) as m from ${data()}",
-                       "debug_query_results": [{"name": "m", "type": "NUMERIC", "value": "100"}]}],
+    "debug_queries": [
+        {
+            "description": "largest",
+            "sql_statement": "select max(qty) as m from ${data()}",
+            "debug_query_results": [{"name": "m", "type": "NUMERIC", "value": "100"}],
+        }
+    ],
     "rule_suspended": False,
     "rule_attributes": {"owner": "data-team"},
     "rule_status": "FAILED",
@@ -104,8 +127,11 @@ def bq(bigquery_build):
 def rendered(bq):
     """The post-hook's results-table statements for BigQuery, rendered by the package's macros."""
     out, res = render_results_sql(
-        bq.project, bq.project.target_path.parent / "target_ops", "dataplex_dq_results",
-        rows_json=json.dumps([EXAMPLE_ROW], ensure_ascii=False, separators=(",", ":")), job_ids=("job-1", "job-2"),
+        bq.project,
+        bq.project.target_path.parent / "target_ops",
+        "dataplex_dq_results",
+        rows_json=json.dumps([EXAMPLE_ROW], ensure_ascii=False, separators=(",", ":")),
+        job_ids=("job-1", "job-2"),
         schema="dq_it",
     )
     assert out is not None, res.output[-4000:]
@@ -128,8 +154,14 @@ def _check_golden(name: str, text: str) -> None:
     assert path.exists(), f"golden file {path} is missing: run `make golden` to write it"
     expected = path.read_text()
     if text != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), text.splitlines(True), f"golden/bigquery/{name}", "compiled now"))
-        pytest.fail(f"compiled BigQuery SQL drifted from golden/bigquery/{name}; if intended, run `make golden` and review the diff:\n{diff}")
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(True), text.splitlines(True), f"golden/bigquery/{name}", "compiled now"
+            )
+        )
+        pytest.fail(
+            f"compiled BigQuery SQL drifted from golden/bigquery/{name}; if intended, run `make golden` and review the diff:\n{diff}"
+        )
 
 
 def _compiled_sql_files(bq) -> list[Path]:
@@ -139,9 +171,14 @@ def _compiled_sql_files(bq) -> list[Path]:
 
 # ------------------------------------------------------------------------------- parsing
 
+
 def test_every_compiled_statement_parses(bq):
     files = _compiled_sql_files(bq)
-    tests = [n for n in bq.build.manifest["nodes"].values() if (n.get("test_metadata") or {}).get("namespace") == "dataplex_dq"]
+    tests = [
+        n
+        for n in bq.build.manifest["nodes"].values()
+        if (n.get("test_metadata") or {}).get("namespace") == "dataplex_dq"
+    ]
     compiled_tests = [f for f in files if "/compiled/" in str(f) and f.stem in {t["name"] for t in tests}]
     assert len(compiled_tests) == len(tests), "every dataplex_dq test should have compiled SQL"
     for f in files:
@@ -182,7 +219,10 @@ def test_results_model_ddl_partitioning(bq):
     create = next(s for s in statements if isinstance(s, exp.Create))
     partition = create.find(exp.PartitionedByProperty)
     assert partition is not None
-    assert re.sub(r"\s+", "", partition.this.sql("bigquery").upper()) in ("TIMESTAMP_TRUNC(JOB_START_TIME,DAY)", "DATE(JOB_START_TIME)")
+    assert re.sub(r"\s+", "", partition.this.sql("bigquery").upper()) in (
+        "TIMESTAMP_TRUNC(JOB_START_TIME,DAY)",
+        "DATE(JOB_START_TIME)",
+    )
 
 
 def test_insert_reads_every_column_in_order(rendered):
@@ -195,17 +235,24 @@ def test_insert_reads_every_column_in_order(rendered):
 
 # ------------------------------------------------------------------------------- golden files
 
+
 @pytest.mark.parametrize("rule_type", sorted(GOLDEN_RULES))
 def test_golden_rule_sql(bq, rule_type):
     rule = GOLDEN_RULES[rule_type]
     assert bq.metrics[rule]["rule_type"] == rule_type
     [path] = [p for p in _compiled_sql_files(bq) if "/compiled/" in str(p) and p.stem == rule]
-    _check_golden(f"{rule_type}.sql", f"-- rule {rule}: dbt's compiled test SQL on BigQuery\n" + _normalize(path.read_text(), bq))
+    _check_golden(
+        f"{rule_type}.sql", f"-- rule {rule}: dbt's compiled test SQL on BigQuery\n" + _normalize(path.read_text(), bq)
+    )
 
 
 @pytest.mark.parametrize("statement", ["create", "delete", "insert"])
 def test_golden_results_statements(bq, rendered, statement):
-    names = {"create": "results_table_create.sql", "delete": "results_export_delete.sql", "insert": "results_export_insert.sql"}
+    names = {
+        "create": "results_table_create.sql",
+        "delete": "results_export_delete.sql",
+        "insert": "results_export_insert.sql",
+    }
     header = {
         "create": "-- the post-hook's CREATE TABLE when the results table is missing (ensure_results_table)\n",
         "delete": "-- the post-hook removes the rows of the jobs it is about to write (idempotent re-export)\n",
@@ -216,10 +263,14 @@ def test_golden_results_statements(bq, rendered, statement):
 
 def test_golden_results_model(bq):
     [path] = [p for p in _compiled_sql_files(bq) if "/run/" in str(p) and p.name == "dataplex_dq_results.sql"]
-    _check_golden("results_table_model.sql", "-- `dbt build` of the package model dataplex_dq_results (first run)\n" + _normalize(path.read_text(), bq))
+    _check_golden(
+        "results_table_model.sql",
+        "-- `dbt build` of the package model dataplex_dq_results (first run)\n" + _normalize(path.read_text(), bq),
+    )
 
 
 # ------------------------------------------------------------------ the fused scan
+
 
 def _normalize_build(sql: str, build, dataset: str) -> str:
     sql = sql.replace(dataset, "dq_it")
@@ -247,14 +298,22 @@ def test_golden_sampled_scan(tmp_path_factory):
     assert code_only(sql).lower().count("tablesample") == 1
     assert "(select * from dq_scope)" in sql
     assert "partition by `id`" in sql and "group by `score`" in sql and "partition by `score`" not in sql
-    _check_golden("data_quality_scan_sampled.sql", "-- data_quality_scan sample_scan: every rule type on a sampled base table, ${data()} rules\n" + _normalize_build(sql, build, dataset))
+    _check_golden(
+        "data_quality_scan_sampled.sql",
+        "-- data_quality_scan sample_scan: every rule type on a sampled base table, ${data()} rules\n"
+        + _normalize_build(sql, build, dataset),
+    )
     queries = json.loads(metrics["scan-row-data-ref"]["debug_queries_sql"])
     assert [q["description"] for q in queries] == ["sampled rows", "a self-join"]
     # one `${data()}`: the table's sampler; two: a row-level random filter (a table is sampled once per statement)
     assert "tablesample system (50 percent)" in queries[0]["sql_statement"]
     assert "tablesample" not in queries[1]["sql_statement"] and queries[1]["sql_statement"].count("rand() < 0.5") == 2
     text = "".join(f"-- debug query: {q['description']}\n{q['sql_statement']};\n" for q in queries)
-    _check_golden("data_quality_scan_sampled_debug_queries.sql", "-- the debug queries of rule scan-row-data-ref, as handed out (${data()} expanded)\n" + _normalize_build(text, build, dataset))
+    _check_golden(
+        "data_quality_scan_sampled_debug_queries.sql",
+        "-- the debug queries of rule scan-row-data-ref, as handed out (${data()} expanded)\n"
+        + _normalize_build(text, build, dataset),
+    )
 
 
 def test_golden_scan_uniqueness_on_float64(tmp_path_factory):
@@ -265,14 +324,23 @@ def test_golden_scan_uniqueness_on_float64(tmp_path_factory):
     build, _, project = build_scan_project("bigquery", tmp_path_factory)
     sql = _compiled_test(build, "dq_all_null_scan")
     assert "partition by `val`" not in sql and "group by `val`" in sql
-    _check_golden("data_quality_scan_float_unique.sql", "-- data_quality_scan dq_all_null_scan: uniqueness on a FLOAT64 column\n" + _normalize_build(sql, build, project.env["DBT_BQ_DATASET"]))
+    _check_golden(
+        "data_quality_scan_float_unique.sql",
+        "-- data_quality_scan dq_all_null_scan: uniqueness on a FLOAT64 column\n"
+        + _normalize_build(sql, build, project.env["DBT_BQ_DATASET"]),
+    )
 
 
 def test_no_stale_golden_files():
     expected = {f"{t}.sql" for t in GOLDEN_RULES} | {
-        "results_table_create.sql", "results_export_delete.sql", "results_export_insert.sql", "results_table_model.sql",
+        "results_table_create.sql",
+        "results_export_delete.sql",
+        "results_export_insert.sql",
+        "results_table_model.sql",
         "catalog_publish.sql",  # test_post_scan_actions.py::test_bigquery_catalog_sql_golden
-        "data_quality_scan_sampled.sql", "data_quality_scan_sampled_debug_queries.sql", "data_quality_scan_float_unique.sql",
+        "data_quality_scan_sampled.sql",
+        "data_quality_scan_sampled_debug_queries.sql",
+        "data_quality_scan_float_unique.sql",
     }
     present = {p.name for p in GOLDEN_DIR.glob("*.sql")}
     assert present <= expected, f"golden files no test checks: {sorted(present - expected)}"

@@ -9,8 +9,11 @@ from dbt_harness import REPO_ROOT
 
 EXPECTED_SCORES = {"fct_orders": 50.0, "stg_customers": 87.5, "stg_orders": 80.0, "stg_payments": 100.0}
 EXPECTED_NOT_PASSING = {
-    "order-amount-max": "fail", "order-date-not-in-future": "fail", "order-paid-in-full": "fail",
-    "customer-email-unique": "warn", "orders-have-customers": "warn",
+    "order-amount-max": "fail",
+    "order-date-not-in-future": "fail",
+    "order-paid-in-full": "fail",
+    "customer-email-unique": "warn",
+    "orders-have-customers": "warn",
 }
 
 
@@ -23,7 +26,11 @@ def test_demo(demo_build):
         assert any(rule in line and f" {status} " in line for line in out.splitlines()), f"{rule} should be {status}"
     con = duckdb.connect(str(db), read_only=True)
     try:
-        scores = dict(con.execute("select table_id, score from main.dq_latest_scores where score_level = 'table' and dimension = '(overall)'").fetchall())
+        scores = dict(
+            con.execute(
+                "select table_id, score from main.dq_latest_scores where score_level = 'table' and dimension = '(overall)'"
+            ).fetchall()
+        )
         statuses = dict(con.execute("select rule_name, rule_status from main.dataplex_dq_results").fetchall())
     finally:
         con.close()

@@ -64,7 +64,12 @@ TABLE = [
 
 
 def run(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT / "python"), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", "COLUMNS": "200"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO_ROOT / "python"),
+        "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
+        "COLUMNS": "200",
+    }
     env.pop("DBT_PROFILES_DIR", None)
     env.pop("DBT_DUCKDB_PATH", None)
     return subprocess.run(list(args), cwd=cwd, env=env, capture_output=True, text=True)
@@ -77,7 +82,11 @@ def dq(cwd: Path, *args: str) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def demo_runs(tmp_path_factory):
     root = tmp_path_factory.mktemp("diff_demo") / "demo"
-    shutil.copytree(REPO_ROOT / "demo", root, ignore=shutil.ignore_patterns("target", "dbt_packages", "logs", "*.duckdb*", "__pycache__"))
+    shutil.copytree(
+        REPO_ROOT / "demo",
+        root,
+        ignore=shutil.ignore_patterns("target", "dbt_packages", "logs", "*.duckdb*", "__pycache__"),
+    )
     (root / "packages.yml").write_text(yaml.safe_dump({"packages": [{"local": str(REPO_ROOT)}]}))
     (root / "profiles.yml").write_text(PROFILES)
     assert run(root, dbt_executable(), "deps", "--quiet").returncode == 0
@@ -89,13 +98,19 @@ def demo_runs(tmp_path_factory):
 
     # the pull request: a planted regression in a model, and a new rule
     model = root / "models" / "staging" / "stg_customers.sql"
-    model.write_text(model.read_text().replace("nullif(upper(trim(country_code)), '')", "nullif(trim(country_code), '')"))
+    model.write_text(
+        model.read_text().replace("nullif(upper(trim(country_code)), '')", "nullif(trim(country_code), '')")
+    )
     schema = root / "models" / "schema.yml"
-    schema.write_text(schema.read_text().replace(
-        "      - name: loyalty_tier\n",
-        "      - name: full_name\n        data_tests:\n          - dataplex_dq.non_null_expectation:\n"
-        "              name: customer-name-present\n              arguments:\n                dimension: COMPLETENESS\n"
-        "      - name: loyalty_tier\n", 1))
+    schema.write_text(
+        schema.read_text().replace(
+            "      - name: loyalty_tier\n",
+            "      - name: full_name\n        data_tests:\n          - dataplex_dq.non_null_expectation:\n"
+            "              name: customer-name-present\n              arguments:\n                dimension: COMPLETENESS\n"
+            "      - name: loyalty_tier\n",
+            1,
+        )
+    )
     # CI: production's database cloned into the dev target, then only what changed is built
     shutil.copy(root / "prod.duckdb", root / "dev.duckdb")
     dev = dq(root, "build", "--target", "dev", "--profiles-dir", ".", "--select", "stg_customers+")
@@ -122,12 +137,31 @@ def test_diff_against_production_artifacts(demo_runs):
 
 def test_diff_against_production_results_table(demo_runs):
     root, _, _ = demo_runs
-    proc = dq(root, "diff", "--base-target", "prod", "--profiles-dir", ".", "--markdown", "from_table.md", "--json", "from_table.json")
+    proc = dq(
+        root,
+        "diff",
+        "--base-target",
+        "prod",
+        "--profiles-dir",
+        ".",
+        "--markdown",
+        "from_table.md",
+        "--json",
+        "from_table.json",
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     lines = (root / "from_table.md").read_text().splitlines()
     # the same diff as from the JSON artifacts: scores recomputed from the rows as the report computes them
-    assert lines[:4] == ["## Data quality diff", "", "**Regression:** 1 rule newly failing, 1 score drop above 0.00.", ""]
-    assert lines[4] == 'Compared with target `prod` ("prod"."main"."dataplex_dq_results"): 4 data sources, 3 changed, 1 not run.'
+    assert lines[:4] == [
+        "## Data quality diff",
+        "",
+        "**Regression:** 1 rule newly failing, 1 score drop above 0.00.",
+        "",
+    ]
+    assert (
+        lines[4]
+        == 'Compared with target `prod` ("prod"."main"."dataplex_dq_results"): 4 data sources, 3 changed, 1 not run.'
+    )
     assert lines[5:] == ["", *TABLE]
 
 

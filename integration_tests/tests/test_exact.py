@@ -58,7 +58,9 @@ class ExactRun:
         self.env = {**target_env(target, tmp, "dq_exact"), "DBT_LOG_PATH": str(tmp / "logs")}
         # on DuckDB (the profile's default target) dbt runs without --target: the report must still
         # record the target (issue 17 item 4: from run_results.json args, else the profile's default)
-        self.dbt = DbtProject(self.dir, INTEGRATION_DIR, self.dir / "target", self.env, target=None if target == "duckdb" else target)
+        self.dbt = DbtProject(
+            self.dir, INTEGRATION_DIR, self.dir / "target", self.env, target=None if target == "duckdb" else target
+        )
 
     @property
     def schema(self) -> str:
@@ -96,7 +98,11 @@ def run(dbt_target, tmp_path_factory):
     r.build = run_dataplex_dq("build", "--profiles-dir", str(INTEGRATION_DIR), *target_args, env=r.env, cwd=r.dir)
     r.build_invocation = r.invocation()
     out_dir = r.dir / "target" / "dataplex_dq"
-    r.build_protos = {uid: json.loads((out_dir / f"{uid}.json").read_text()) for uid in (SEED, BROKEN) if (out_dir / f"{uid}.json").exists()}
+    r.build_protos = {
+        uid: json.loads((out_dir / f"{uid}.json").read_text())
+        for uid in (SEED, BROKEN)
+        if (out_dir / f"{uid}.json").exists()
+    }
     r.steps = {}
     try:
         # 9 B step 1: `dbt retry` (reruns every rule that failed, errored or was skipped; the model
@@ -110,13 +116,15 @@ def run(dbt_target, tmp_path_factory):
         # 9 B step 2: remove one rule from the project, run one test with --select, report
         schema_yml = r.dir / "seeds" / "schema.yml"
         text = schema_yml.read_text()
-        removed = "          - dataplex_dq.range_expectation:\n              name: amount-min-exponent\n              arguments: {min_value: \"5e-3\"}\n"
+        removed = '          - dataplex_dq.range_expectation:\n              name: amount-min-exponent\n              arguments: {min_value: "5e-3"}\n'
         assert removed in text
         schema_yml.write_text(text.replace(removed, ""))
         one = r.dbt.run("build", "--select", "amount-set-exact")
         r.steps["select"] = (one, r.report(), r.invocation())
         r.seconds = time.monotonic() - started
-        print(f"\n[dataplex_dq] exactness project on {dbt_target}: build + retry + select with reports {r.seconds:.1f}s")
+        print(
+            f"\n[dataplex_dq] exactness project on {dbt_target}: build + retry + select with reports {r.seconds:.1f}s"
+        )
         yield r
     finally:
         drop_target_schemas(dbt_target, r.env)
@@ -151,7 +159,11 @@ def test_bounds_columns_and_statistics_are_exact(run):
             g["stat"] = row["rule_statistic_value_text"]
             # a number's text form may carry trailing zeros (the BigQuery emulator prints NUMERIC
             # with 9 decimals): compare numbers by value
-            if g["stat"] is not None and re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", exp["stat"]) and re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", g["stat"]):
+            if (
+                g["stat"] is not None
+                and re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", exp["stat"])
+                and re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", g["stat"])
+            ):
                 g["stat"] = exp["stat"] if Decimal(g["stat"]) == Decimal(exp["stat"]) else g["stat"]
         got[rule] = g
     assert got == want
@@ -205,8 +217,12 @@ def test_all_skipped_job_is_not_evaluated(run):
     assert sorted(r["rule_status"] for r in rows) == ["SKIPPED", "SKIPPED"]
     assert {_json(r["job_quality_result"])["passed"] for r in rows} == {None}
     assert {_json(r["job_quality_result"])["score"] for r in rows} == {None}
-    job = run.query(f"select * from {run.relation('dq_job_scores')} where dbt_invocation_id = '{run.build_invocation}' and dbt_node_unique_id = '{BROKEN}'")
-    assert [(j["passed"], j["score"], j["job_status"], j["rules_skipped"]) for j in job] == [(None, None, "NOT_EVALUATED", 2)]
+    job = run.query(
+        f"select * from {run.relation('dq_job_scores')} where dbt_invocation_id = '{run.build_invocation}' and dbt_node_unique_id = '{BROKEN}'"
+    )
+    assert [(j["passed"], j["score"], j["job_status"], j["rules_skipped"]) for j in job] == [
+        (None, None, "NOT_EVALUATED", 2)
+    ]
     # the proto: passed false (not a vacuous true), no score, no rule results
     proto = run.build_protos[BROKEN]
     assert (proto.get("passed", False), "score" in proto, proto.get("rules", [])) == (False, False, [])
@@ -219,7 +235,12 @@ def test_all_skipped_job_is_not_evaluated(run):
 
 
 def _latest(run) -> tuple[dict, dict]:
-    rules = {r["rule_name"]: r for r in run.query(f"select * from {run.relation('dq_rule_results_latest')} where dbt_node_unique_id = '{SEED}'")}
+    rules = {
+        r["rule_name"]: r
+        for r in run.query(
+            f"select * from {run.relation('dq_rule_results_latest')} where dbt_node_unique_id = '{SEED}'"
+        )
+    }
     overall = run.query(
         f"select * from {run.relation('dq_latest_scores')} where dbt_node_unique_id = '{SEED}' and score_level = 'table' and dimension = '(overall)'"
     )
@@ -245,7 +266,9 @@ def test_retry_updates_only_the_rules_it_ran(run):
     broken = [r for r in rows if r["dbt_node_unique_id"] == BROKEN]
     assert sorted(r["rule_status"] for r in broken) == ["SKIPPED", "SKIPPED"]
     seed_rows = [r for r in rows if r["dbt_node_unique_id"] == SEED]
-    assert {(r["job_run_rule_count"], r["job_declared_rule_count"]) for r in seed_rows} == {(len(seed_rows), len(SEED_RULES))}
+    assert {(r["job_run_rule_count"], r["job_declared_rule_count"]) for r in seed_rows} == {
+        (len(seed_rows), len(SEED_RULES))
+    }
 
     rules, overall = run.retry_latest
     assert set(rules) == set(SEED_RULES)  # every declared rule
@@ -258,14 +281,18 @@ def test_retry_updates_only_the_rules_it_ran(run):
     assert overall["score"] == _score(len(passed), len(evaluated))
     assert overall["dbt_invocation_id"] == invocation
     broken_latest = run.retry_broken_latest
-    assert [(b["score"], b["passed"], b["rules_total"], b["rules_skipped"]) for b in broken_latest] == [(None, None, 2, 2)]
+    assert [(b["score"], b["passed"], b["rules_total"], b["rules_skipped"]) for b in broken_latest] == [
+        (None, None, 2, 2)
+    ]
 
 
 def test_select_of_one_test_and_a_removed_rule(run):
     dbt_run, report, invocation = run.steps["select"]
     assert dbt_run.returncode == 1, dbt_run.output[-3000:]  # amount-set-exact fails (2 of 5)
     rows = run.results(invocation)
-    assert [(r["rule_name"], r["rule_status"], r["rule_rows_passed"]) for r in rows] == [("amount-set-exact", "FAILED", 2)]
+    assert [(r["rule_name"], r["rule_status"], r["rule_rows_passed"]) for r in rows] == [
+        ("amount-set-exact", "FAILED", 2)
+    ]
     n = len(SEED_RULES) - 1  # one rule removed
     assert (rows[0]["job_run_rule_count"], rows[0]["job_declared_rule_count"]) == (1, n)
     job = run.query(f"select * from {run.relation('dq_job_scores')} where dbt_invocation_id = '{invocation}'")

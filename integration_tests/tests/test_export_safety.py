@@ -24,13 +24,22 @@ PAYLOADS = {
 
 
 def _worker(tb, exports, env=None, background=False):
-    args = {"project_dir": str(INTEGRATION_DIR), "profiles_dir": str(INTEGRATION_DIR), "target": tb.target,
-            "manifest": str(tb.build.target_path / "manifest.json"), "exports": exports}
+    args = {
+        "project_dir": str(INTEGRATION_DIR),
+        "profiles_dir": str(INTEGRATION_DIR),
+        "target": tb.target,
+        "manifest": str(tb.build.target_path / "manifest.json"),
+        "exports": exports,
+    }
     full_env = {**os.environ, **tb.env, **(env or {}), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
-    full_env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT / "python"), full_env.get("PYTHONPATH", "")) if p)
+    full_env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(REPO_ROOT / "python"), full_env.get("PYTHONPATH", "")) if p
+    )
     cmd = [sys.executable, str(WORKER), json.dumps(args)]
     if background:
-        return subprocess.Popen(cmd, env=full_env, cwd=INTEGRATION_DIR, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        return subprocess.Popen(
+            cmd, env=full_env, cwd=INTEGRATION_DIR, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
     proc = subprocess.run(cmd, env=full_env, cwd=INTEGRATION_DIR, capture_output=True, text=True)
     return _lines(proc.stdout, proc.stderr, proc.returncode)
 
@@ -67,14 +76,19 @@ def test_results_table_is_parsed_validated_and_quoted(target_build):
         # the emulator refuses the results table's `PARTITION BY DATE(job_start_time)`, so the export
         # cannot create it there: create it (unpartitioned, same columns) and export into it
         _create_like_results(tb, odd, [n for n, _ in RESULTS_SCHEMA])
-    out = _worker(tb, [
-        {"table": payload, "job_id": "job-payload", "rules": ["a"]},
-        {"table": f"{tb.schema}.{odd}", "job_id": "job-odd", "rules": ["a", "b"]},
-    ])
+    out = _worker(
+        tb,
+        [
+            {"table": payload, "job_id": "job-payload", "rules": ["a"]},
+            {"table": f"{tb.schema}.{odd}", "job_id": "job-odd", "rules": ["a", "b"]},
+        ],
+    )
     assert "error" in out[0] and "a name may only contain letters, digits" in out[0]["error"], out
     assert out[1].get("ok") is True, out
     with tb.db() as db:
-        assert db.query(f"select count(*) as n from {tb.relation('dq_numbers')}")[0]["n"] == before  # the seed is intact
+        assert (
+            db.query(f"select count(*) as n from {tb.relation('dq_numbers')}")[0]["n"] == before
+        )  # the seed is intact
         rows = db.query(f"select rule_name, rule_rows_evaluated from {tb.relation(odd)} order by rule_name")
     assert [(r["rule_name"], r["rule_rows_evaluated"]) for r in rows] == [("a", 7), ("b", 7)]
 
@@ -87,10 +101,13 @@ def test_insert_names_its_columns_and_other_schemas_are_refused(target_build):
     swapped[i], swapped[j] = swapped[j], swapped[i]
     _create_like_results(tb, "dq_swapped", swapped)
     _create_like_results(tb, "dq_missing", [n for n in names if n != "rule_message"])
-    out = _worker(tb, [
-        {"table": "dq_swapped", "job_id": "job-swapped", "rules": ["r1"]},
-        {"table": "dq_missing", "job_id": "job-missing", "rules": ["r1"]},
-    ])
+    out = _worker(
+        tb,
+        [
+            {"table": "dq_swapped", "job_id": "job-swapped", "rules": ["r1"]},
+            {"table": "dq_missing", "job_id": "job-missing", "rules": ["r1"]},
+        ],
+    )
     assert out[0].get("ok"), out
     with tb.db() as db:
         rows = db.query(f"select rule_name, rule_status from {tb.relation('dq_swapped')}")
@@ -139,7 +156,9 @@ def test_postgres_literals_are_safe_without_standard_conforming_strings(tmp_path
     require_target("postgres")
     tb = _build_integration_project("postgres", tmp_path_factory)
     value = "a\\'); drop table dq_numbers; --\\"
-    out, res = render_results_sql(tb.project, tmp_path / "ops", "dq_scs", rows_json=json.dumps([{"rule_name": value, "data_quality_job_id": "j"}]))
+    out, res = render_results_sql(
+        tb.project, tmp_path / "ops", "dq_scs", rows_json=json.dumps([{"rule_name": value, "data_quality_job_id": "j"}])
+    )
     assert out is not None, res.output[-3000:]
     with Db("postgres", tb.env) as db:
         db.execute("set standard_conforming_strings = off")

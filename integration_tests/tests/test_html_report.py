@@ -9,11 +9,11 @@ are added to its results table first, so the trends have points to compare."""
 from __future__ import annotations
 
 import html as html_lib
-from decimal import ROUND_HALF_UP, Decimal
 import json
 import re
 import subprocess
 import sys
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import duckdb
@@ -26,7 +26,6 @@ DEMO = REPO_ROOT / "demo"
 RESULTS_DIR = DEMO / "target" / "dataplex_dq"
 PAGE = RESULTS_DIR / "index.html"
 EARLIER_JOBS = 4
-
 
 
 def _add_history(db: Path) -> None:
@@ -57,18 +56,40 @@ def report_page(demo_build):
     assert PAGE.exists(), "make demo should end by writing the HTML report"
     _add_history(demo_build.db)
     proc = subprocess.run(
-        [sys.executable, "-m", "dataplex_dq.cli", "report", "--html", "--profiles-dir", ".", "--no-fail-on-rule-failure"],
-        cwd=DEMO, env=demo_build.env, capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "dataplex_dq.cli",
+            "report",
+            "--html",
+            "--profiles-dir",
+            ".",
+            "--no-fail-on-rule-failure",
+        ],
+        cwd=DEMO,
+        env=demo_build.env,
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "HTML report written to" in proc.stdout, proc.stdout
     con = duckdb.connect(str(demo_build.db), read_only=True)
     try:
-        table = [dict(zip([d[0] for d in cur.description], row)) for cur in [con.execute("select * from main.dataplex_dq_results")] for row in cur.fetchall()]
+        table = [
+            dict(zip([d[0] for d in cur.description], row))
+            for cur in [con.execute("select * from main.dataplex_dq_results")]
+            for row in cur.fetchall()
+        ]
         failing = {}
         for r in table:
-            if r["rule_status"] == "FAILED" and r["rule_failed_records_query"] and not r["dbt_invocation_id"].startswith("earlier-"):
-                failing[r["rule_name"]] = con.execute(f"select count(*) from ({r['rule_failed_records_query']}) q").fetchone()[0]
+            if (
+                r["rule_status"] == "FAILED"
+                and r["rule_failed_records_query"]
+                and not r["dbt_invocation_id"].startswith("earlier-")
+            ):
+                failing[r["rule_name"]] = con.execute(
+                    f"select count(*) from ({r['rule_failed_records_query']}) q"
+                ).fetchone()[0]
     finally:
         con.close()
     results = {p.stem: json.loads(p.read_text()) for p in RESULTS_DIR.glob("*.json")}
@@ -90,7 +111,9 @@ def _current(table: list[dict]) -> list[dict]:
 
 
 def _visible_rules(driver) -> list[str]:
-    return driver.execute_script("return Array.from(document.querySelectorAll('tr.rule')).filter(r => r.offsetParent !== null).map(r => r.dataset.rule)")
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('tr.rule')).filter(r => r.offsetParent !== null).map(r => r.dataset.rule)"
+    )
 
 
 def test_overview_matches_result_files(page, report_page):
@@ -108,7 +131,12 @@ def test_overview_matches_result_files(page, report_page):
             assert int(cell(status)) == statuses.count(status), (node, status)
         assert int(cell("rows_scanned").replace(",", "")) == int(result["rowCount"])
     # the demo's one suspended rule is on stg_orders
-    assert page.find_element("css selector", '#overview tr[data-source-id="model.dataplex_dq_demo.stg_orders"] [data-field="SUSPENDED"]').text == "1"
+    assert (
+        page.find_element(
+            "css selector", '#overview tr[data-source-id="model.dataplex_dq_demo.stg_orders"] [data-field="SUSPENDED"]'
+        ).text
+        == "1"
+    )
 
 
 def test_trend_points_equal_results_table(page, report_page):
@@ -130,7 +158,10 @@ def test_trend_points_equal_results_table(page, report_page):
 def test_dimension_history_equals_results_table(page, report_page):
     node = "model.dataplex_dq_demo.stg_customers"
     section = page.find_element("css selector", f'section[data-source-id="{node}"]')
-    headers = [th.get_attribute("textContent").strip() for th in section.find_elements("css selector", "table.history thead th")]
+    headers = [
+        th.get_attribute("textContent").strip()
+        for th in section.find_elements("css selector", "table.history thead th")
+    ]
     assert headers[:4] == ["Job start", "Score", "Result", "Rows scanned"]
     dims = headers[4:]
     assert dims == ["COMPLETENESS", "UNIQUENESS", "VALIDITY", "VOLUME"]
@@ -145,7 +176,10 @@ def test_dimension_history_equals_results_table(page, report_page):
             assert float(text) == pytest.approx(round(100 * passed / len(evaluated), 2)), (job, dim)
     # job k=2 failed every VALIDITY rule: its line goes to 0 there
     k2 = section.find_element("css selector", "table.history tbody tr[data-job^='earlier-2-']")
-    assert k2.find_elements("css selector", "td")[4 + dims.index("VALIDITY")].get_attribute("textContent").strip() == "0.00"
+    assert (
+        k2.find_elements("css selector", "td")[4 + dims.index("VALIDITY")].get_attribute("textContent").strip()
+        == "0.00"
+    )
 
 
 def test_rule_rows_equal_results_and_failures_first(page, report_page):
@@ -161,9 +195,15 @@ def test_rule_rows_equal_results_and_failures_first(page, report_page):
         for rule in result["rules"]:
             tr = shown[rule["rule"]["name"]]
             if "evaluatedCount" in rule:
-                assert int(tr.find_element("css selector", '[data-field="evaluated"]').text.replace(",", "")) == int(rule["evaluatedCount"])
-                assert int(tr.find_element("css selector", '[data-field="passed"]').text.replace(",", "")) == int(rule["passedCount"])
-                assert tr.find_element("css selector", '[data-field="ratio"]').text.startswith(f"{rule['passRatio'] * 100:.2f}%")
+                assert int(tr.find_element("css selector", '[data-field="evaluated"]').text.replace(",", "")) == int(
+                    rule["evaluatedCount"]
+                )
+                assert int(tr.find_element("css selector", '[data-field="passed"]').text.replace(",", "")) == int(
+                    rule["passedCount"]
+                )
+                assert tr.find_element("css selector", '[data-field="ratio"]').text.startswith(
+                    f"{rule['passRatio'] * 100:.2f}%"
+                )
         statuses = [r.get_attribute("data-status") for r in rows]
         order = ["FAILED", "ERROR", "SKIPPED", "SUSPENDED", "PASSED"]
         assert statuses == sorted(statuses, key=order.index), node
@@ -219,7 +259,12 @@ def test_filters_and_search(page, report_page):
     search.clear()
     search.send_keys("payment")
     time.sleep(0.4)
-    expected = sorted(r["rule_name"] for r in table if "payment" in " ".join(str(r[k] or "") for k in ("rule_name", "rule_description", "rule_column", "rule_message")).lower())
+    expected = sorted(
+        r["rule_name"]
+        for r in table
+        if "payment"
+        in " ".join(str(r[k] or "") for k in ("rule_name", "rule_description", "rule_column", "rule_message")).lower()
+    )
     assert sorted(_visible_rules(page)) == expected and len(expected) >= 3
     search.clear()
     page.execute_script("document.getElementById('search').dispatchEvent(new Event('input'))")
@@ -231,10 +276,12 @@ def test_nothing_fetched_from_network(page):
     seen = requests(page)
     # the page's document asked for nothing but itself (Chromium's own chrome:// start page aside)
     assert [url for url, document in seen if document == PAGE.as_uri()] == [PAGE.as_uri()]
-    assert [url for url, _ in seen if not url.startswith(("chrome://", "chrome-untrusted://", "data:", "file://"))] == []
+    assert [
+        url for url, _ in seen if not url.startswith(("chrome://", "chrome-untrusted://", "data:", "file://"))
+    ] == []
     assert page.execute_script("return performance.getEntriesByType('resource').map(e => e.name)") == []
     html = PAGE.read_text()
-    for needle in ("http://", "https://", "<link rel=\"stylesheet\"", "src="):
+    for needle in ("http://", "https://", '<link rel="stylesheet"', "src="):
         assert needle not in html.replace("http://www.w3.org/2000/svg", ""), needle
 
 
@@ -271,7 +318,9 @@ def test_phone_width_and_screenshots(page, tmp_path_factory):
     page.set_window_size(390, 844)
     page.execute_script("window.scrollTo(0, 0)")
     # nothing sticks out sideways: wide tables scroll inside their own boxes
-    assert page.execute_script("return document.documentElement.scrollWidth") <= page.execute_script("return window.innerWidth")
+    assert page.execute_script("return document.documentElement.scrollWidth") <= page.execute_script(
+        "return window.innerWidth"
+    )
     overview = page.find_element("id", "overview")
     assert overview.is_displayed()
     page.save_screenshot(str(out / "report-390.png"))
@@ -285,8 +334,19 @@ def test_history_queries_on_each_target(target_build, tmp_path):
     tb = target_build
     out = tmp_path / "report.html"
     proc = run_dataplex_dq(
-        "report", "--project-dir", str(INTEGRATION_DIR), "--profiles-dir", str(INTEGRATION_DIR), "--target", tb.target,
-        "--target-path", str(tb.build.target_path), "--html", str(out), "--no-fail-on-rule-failure", env=tb.env,
+        "report",
+        "--project-dir",
+        str(INTEGRATION_DIR),
+        "--profiles-dir",
+        str(INTEGRATION_DIR),
+        "--target",
+        tb.target,
+        "--target-path",
+        str(tb.build.target_path),
+        "--html",
+        str(out),
+        "--no-fail-on-rule-failure",
+        env=tb.env,
     )
     assert proc.returncode in (0, 2), proc.stdout + proc.stderr  # 2: the integration project has erroring rules
     text = out.read_text()
@@ -301,17 +361,29 @@ def test_history_queries_on_each_target(target_build, tmp_path):
     for node in nodes:
         row = re.search(rf'<tr data-source-id="{re.escape(node)}">(.*?)</tr>', text, re.S).group(1)
         points = re.findall(r'data-job="([^"]+)" data-score="([^"]+)"', row)
-        scored = {r["data_quality_job_id"]: _json(r["job_quality_result"]).get("score") for r in rows if r["dbt_node_unique_id"] == node}
+        scored = {
+            r["data_quality_job_id"]: _json(r["job_quality_result"]).get("score")
+            for r in rows
+            if r["dbt_node_unique_id"] == node
+        }
         assert {j: float(s) for j, s in points} == {j: float(s) for j, s in scored.items() if s is not None}
-        section = re.search(rf'<section class="source" id="[^"]+" data-source-id="{re.escape(node)}"(.*?)</section>', text, re.S).group(1)
+        section = re.search(
+            rf'<section class="source" id="[^"]+" data-source-id="{re.escape(node)}"(.*?)</section>', text, re.S
+        ).group(1)
         history = re.search(r'<table class="history">(.*?)</table>', section, re.S).group(1)
         dims = [html_lib.unescape(d) for d in re.findall(r'<th scope="col" class="num">([^<]+)</th>', history)][2:]
         for job, cells in re.findall(r'<tr data-job="([^"]+)">(.*?)</tr>', history, re.S):
             values = re.findall(r"<td[^>]*>([^<]*)</td>", cells)[4:]
             for dim, value in zip(dims, values):
-                evaluated = [r for r in by_job[job] if r["rule_dimension"] == dim and r["rule_status"] in ("PASSED", "FAILED")]
+                evaluated = [
+                    r for r in by_job[job] if r["rule_dimension"] == dim and r["rule_status"] in ("PASSED", "FAILED")
+                ]
                 passed = sum(r["rule_status"] == "PASSED" for r in evaluated)
-                expected = "—" if not evaluated else str((Decimal(100 * passed) / len(evaluated)).quantize(Decimal("0.01"), ROUND_HALF_UP))
+                expected = (
+                    "—"
+                    if not evaluated
+                    else str((Decimal(100 * passed) / len(evaluated)).quantize(Decimal("0.01"), ROUND_HALF_UP))
+                )
                 assert value == expected, (tb.target, node, dim)
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -27,12 +26,23 @@ T = "2024-01-0{}"  # day -> date text
 
 # id -> (updated_at or None, amount or None)
 ROUND_ROWS = {
-    1: {1: ("2024-01-01 10:00:00", 10), 2: ("2024-01-02 10:00:00", 20), 3: ("2024-01-03 10:00:00", None),
-        4: ("2024-01-04 10:00:00", 500), 5: ("2024-01-05 10:00:00", 50), 6: (None, 60)},
+    1: {
+        1: ("2024-01-01 10:00:00", 10),
+        2: ("2024-01-02 10:00:00", 20),
+        3: ("2024-01-03 10:00:00", None),
+        4: ("2024-01-04 10:00:00", 500),
+        5: ("2024-01-05 10:00:00", 50),
+        6: (None, 60),
+    },
 }
 # round 2: appended 7, 8 (new), 9 (late: 2024-01-04 12:00, inside the scan's 1-day lookback only), 10 (NULL field)
-ROUND_ROWS[2] = {**ROUND_ROWS[1], 7: ("2024-01-06 10:00:00", 70), 8: ("2024-01-07 10:00:00", 700),
-                 9: ("2024-01-04 12:00:00", 80), 10: (None, 5)}
+ROUND_ROWS[2] = {
+    **ROUND_ROWS[1],
+    7: ("2024-01-06 10:00:00", 70),
+    8: ("2024-01-07 10:00:00", 700),
+    9: ("2024-01-04 12:00:00", 80),
+    10: (None, 5),
+}
 # round 3, inc_events: the newest row (8) deleted, nothing new -> an empty window, the watermark stays
 ROUND_ROWS[3] = {k: v for k, v in ROUND_ROWS[2].items() if k != 8}
 # round 3, inc_scan_events: row 11 arrives late (2024-01-06 12:00), inside the lookback
@@ -84,21 +94,56 @@ models:
 
 # expected per round: window (start, end) and counts
 EVENTS = {
-    1: {"window": (None, "2024-01-05 10:00:00"), "rows": [1, 2, 3, 4, 5], "range_passed": 3, "nulls": 1, "big": 1, "failing": {3, 4}},
-    2: {"window": ("2024-01-05 10:00:00", "2024-01-07 10:00:00"), "rows": [7, 8], "range_passed": 1, "nulls": 0, "big": 1, "failing": {8}},
-    3: {"window": ("2024-01-07 10:00:00", "2024-01-07 10:00:00"), "rows": [], "range_passed": 0, "nulls": 0, "big": 0, "failing": set()},
+    1: {
+        "window": (None, "2024-01-05 10:00:00"),
+        "rows": [1, 2, 3, 4, 5],
+        "range_passed": 3,
+        "nulls": 1,
+        "big": 1,
+        "failing": {3, 4},
+    },
+    2: {
+        "window": ("2024-01-05 10:00:00", "2024-01-07 10:00:00"),
+        "rows": [7, 8],
+        "range_passed": 1,
+        "nulls": 0,
+        "big": 1,
+        "failing": {8},
+    },
+    3: {
+        "window": ("2024-01-07 10:00:00", "2024-01-07 10:00:00"),
+        "rows": [],
+        "range_passed": 0,
+        "nulls": 0,
+        "big": 0,
+        "failing": set(),
+    },
 }
 SCAN = {
     1: {"window": (None, "2024-01-05 10:00:00"), "rows": [1, 2, 3, 4, 5], "range_passed": 3, "nulls": 1, "big": 1},
-    2: {"window": ("2024-01-04 10:00:00", "2024-01-07 10:00:00"), "rows": [5, 7, 8, 9], "range_passed": 3, "nulls": 0, "big": 1},
-    3: {"window": ("2024-01-06 10:00:00", "2024-01-07 10:00:00"), "rows": [8, 11], "range_passed": 1, "nulls": 0, "big": 1},
+    2: {
+        "window": ("2024-01-04 10:00:00", "2024-01-07 10:00:00"),
+        "rows": [5, 7, 8, 9],
+        "range_passed": 3,
+        "nulls": 0,
+        "big": 1,
+    },
+    3: {
+        "window": ("2024-01-06 10:00:00", "2024-01-07 10:00:00"),
+        "rows": [8, 11],
+        "range_passed": 1,
+        "nulls": 0,
+        "big": 1,
+    },
 }
 DAYS_END = {1: "2024-01-05", 2: "2024-01-07", 3: "2024-01-07"}
 DAYS_WINDOW_ROWS = {1: 5, 2: 2, 3: 0}  # rows 1-5; then 7, 8 (day > 01-05); then none (row 8 deleted)
 
 
 def _csv(rows: dict[int, tuple[str | None, int | None]]) -> str:
-    lines = ["id,updated_at,amount"] + [f"{i},{ts or ''},{'' if a is None else a}" for i, (ts, a) in sorted(rows.items())]
+    lines = ["id,updated_at,amount"] + [
+        f"{i},{ts or ''},{'' if a is None else a}" for i, (ts, a) in sorted(rows.items())
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -129,33 +174,50 @@ def incremental_runs(dbt_target, tmp_path_factory):
         "{{ config(materialized='view') }}\nselect id, cast(updated_at as date) as day, amount from {{ ref('inc_events') }}\n"
     )
     bq = dbt_target == "bigquery"
-    (proj / "dbt_project.yml").write_text(textwrap.dedent(f"""\
+    (proj / "dbt_project.yml").write_text(
+        textwrap.dedent(f"""\
         name: incremental
         version: "1.0"
         config-version: 2
         profile: dataplex_dq_integration_tests
         seeds:
           incremental:
-            +column_types: {{id: {'INT64' if bq else 'integer'}, updated_at: {'TIMESTAMP' if bq else 'timestamp'}, amount: {'INT64' if bq else 'integer'}}}
-        """))
+            +column_types: {{id: {"INT64" if bq else "integer"}, updated_at: {"TIMESTAMP" if bq else "timestamp"}, amount: {"INT64" if bq else "integer"}}}
+        """)
+    )
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     env = target_env(dbt_target, tmp, "dq_incr")
     project = DbtProject(proj, INTEGRATION_DIR, tmp / "target", env, target=dbt_target)
     assert project.run("deps").returncode == 0
     runs = {}
     schema = {"duckdb": "main", "postgres": env.get("DBT_PG_SCHEMA"), "bigquery": env.get("DBT_BQ_DATASET")}[dbt_target]
-    results = f"`{env.get('DBT_BQ_PROJECT')}`.`{schema}`.`dataplex_dq_results`" if bq else f'"{schema}"."dataplex_dq_results"'
+    results = (
+        f"`{env.get('DBT_BQ_PROJECT')}`.`{schema}`.`dataplex_dq_results`" if bq else f'"{schema}"."dataplex_dq_results"'
+    )
     try:
         for n in (1, 2, 3):
             (proj / "seeds" / "inc_events.csv").write_text(_csv(ROUND_ROWS[n]))
             (proj / "seeds" / "inc_scan_events.csv").write_text(_csv(SCAN_ROUND_ROWS[n]))
             res = run_dataplex_dq(
                 # this project's nodes and the results table only (not the package's result models)
-                "build", "--select", "package:incremental", "dataplex_dq_results", "--project-dir", str(proj), "--profiles-dir", str(INTEGRATION_DIR),
-                "--target", dbt_target, "--target-path", str(tmp / "target"),
-                env={**env, "DBT_LOG_PATH": str(tmp / "logs")}, cwd=proj,
+                "build",
+                "--select",
+                "package:incremental",
+                "dataplex_dq_results",
+                "--project-dir",
+                str(proj),
+                "--profiles-dir",
+                str(INTEGRATION_DIR),
+                "--target",
+                dbt_target,
+                "--target-path",
+                str(tmp / "target"),
+                env={**env, "DBT_LOG_PATH": str(tmp / "logs")},
+                cwd=proj,
             )
-            assert res.returncode in (0, 1), f"round {n}: exit {res.returncode}\n{res.stdout[-4000:]}\n{res.stderr[-3000:]}"
+            assert res.returncode in (0, 1), (
+                f"round {n}: exit {res.returncode}\n{res.stdout[-4000:]}\n{res.stderr[-3000:]}"
+            )
             invocation = json.loads((tmp / "target" / "run_results.json").read_text())["metadata"]["invocation_id"]
             with Db(dbt_target, env) as db:
                 rows = db.query(f"select * from {results} where dbt_invocation_id = '{invocation}'")
@@ -165,8 +227,13 @@ def incremental_runs(dbt_target, tmp_path_factory):
                     if r["rule_failed_records_query"]:
                         failing[name] = sorted(int(x["id"]) for x in db.query(r["rule_failed_records_query"]))
             protos = {p.stem: json.loads(p.read_text()) for p in (tmp / "target" / "dataplex_dq").glob("*.json")}
-            runs[n] = {"rows": by_rule, "failing": failing, "protos": protos, "output": res.stdout,
-                       "compiled": tmp / "target" / "compiled"}
+            runs[n] = {
+                "rows": by_rule,
+                "failing": failing,
+                "protos": protos,
+                "output": res.stdout,
+                "compiled": tmp / "target" / "compiled",
+            }
         yield dbt_target, runs
     finally:
         drop_target_schemas(dbt_target, env)
@@ -191,7 +258,11 @@ def test_per_rule_form_scans_each_increment(incremental_runs, n):
         assert cfg["incremental"] is True and cfg["incremental_column"] == "updated_at"
         assert r["job_rows_scanned"] == rowcount
     nn, rng = rows["inc-amount-not-null"], rows["inc-amount-range"]
-    assert (nn["rule_rows_evaluated"], nn["rule_rows_passed"], nn["rule_rows_null"]) == (rowcount, rowcount - exp["nulls"], exp["nulls"])
+    assert (nn["rule_rows_evaluated"], nn["rule_rows_passed"], nn["rule_rows_null"]) == (
+        rowcount,
+        rowcount - exp["nulls"],
+        exp["nulls"],
+    )
     assert (rng["rule_rows_evaluated"], rng["rule_rows_passed"]) == (rowcount, exp["range_passed"])
     assert rows["inc-big-amounts"]["rule_assertion_row_count"] == exp["big"]
     if rowcount == 0:
@@ -224,7 +295,11 @@ def test_scan_form_with_camel_case_lookback(incremental_runs, n):
     # the lookback re-checks late rows: start = previous end - 1 day
     assert (_ts(q["incremental_start"]), _ts(q["incremental_end"])) == exp["window"]
     nn, rng = rows["scan-amount-not-null"], rows["scan-amount-range"]
-    assert (nn["rule_rows_evaluated"], nn["rule_rows_passed"], nn["rule_rows_null"]) == (rowcount, rowcount - exp["nulls"], exp["nulls"])
+    assert (nn["rule_rows_evaluated"], nn["rule_rows_passed"], nn["rule_rows_null"]) == (
+        rowcount,
+        rowcount - exp["nulls"],
+        exp["nulls"],
+    )
     assert (rng["rule_rows_evaluated"], rng["rule_rows_passed"]) == (rowcount, exp["range_passed"])
     assert rows["scan-big-amounts"]["rule_assertion_row_count"] == exp["big"]
     assert sorted(run["failing"]["scan-amount-range"]) == sorted(

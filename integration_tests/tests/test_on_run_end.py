@@ -113,8 +113,14 @@ def _rows(p: DbtProject, invocation: str | None = None) -> list[dict]:
 
 def _report(p: DbtProject):
     return run_dataplex_dq(
-        "report", "--project-dir", str(p.project_dir), "--profiles-dir", str(p.profiles_dir),
-        "--target-path", str(p.target_path), env=p.env,
+        "report",
+        "--project-dir",
+        str(p.project_dir),
+        "--profiles-dir",
+        str(p.profiles_dir),
+        "--target-path",
+        str(p.target_path),
+        env=p.env,
     )
 
 
@@ -138,7 +144,8 @@ def partial(tmp_path_factory):
     (proj / "seeds" / "others.csv").write_text("id,code\n1,a\n2,b\n3,b\n4,c\n")
     (proj / "models" / "broken_model.sql").write_text("select qty from {{ ref('items') }} where no_such_column = 1\n")
     (proj / "models" / "schema.yml").write_text(SCHEMA)
-    (proj / "dbt_project.yml").write_text(textwrap.dedent("""\
+    (proj / "dbt_project.yml").write_text(
+        textwrap.dedent("""\
         name: hook_partial
         version: "1.0"
         config-version: 2
@@ -147,7 +154,8 @@ def partial(tmp_path_factory):
           hook_partial:
             +column_types: {id: integer, qty: integer, code: varchar}
         on-run-end: "{{ dataplex_dq.on_run_end(results) }}"
-        """))
+        """)
+    )
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     p = DbtProject(proj, INTEGRATION_DIR, tmp / "target", {"DBT_DUCKDB_PATH": str(tmp / "partial.duckdb")})
     assert p.run("deps").returncode == 0
@@ -169,7 +177,10 @@ def test_errored_skipped_and_scan_rules_equal_the_python_export(partial):
     by_rule = {r["rule_name"]: r for r in hook_rows}
     # 3 item rules, 4 scan rules, 2 skipped downstream rules (one per-rule test, one scan rule)
     assert len(hook_rows) == 9, sorted(by_rule)
-    assert by_rule["broken-expression"]["rule_status"] == "ERROR" and "no_such_column" in by_rule["broken-expression"]["rule_message"]
+    assert (
+        by_rule["broken-expression"]["rule_status"] == "ERROR"
+        and "no_such_column" in by_rule["broken-expression"]["rule_message"]
+    )
     assert by_rule["downstream-present"]["rule_status"] == "SKIPPED"
     assert by_rule["downstream-range"]["rule_status"] == "SKIPPED"
     assert by_rule["non-null-code-3"]["rule_status"] == "SUSPENDED"
@@ -189,7 +200,12 @@ def test_select_and_retry_runs_are_partial_jobs(partial):
     selected = p.run("build", "--select", "others")
     invocation = _invocation(p)
     hook_rows = _rows(p, invocation)
-    assert sorted(r["rule_name"] for r in hook_rows) == ["non-null-code-3", "set-code-0", "table-condition-2", "uniqueness-code-1"]
+    assert sorted(r["rule_name"] for r in hook_rows) == [
+        "non-null-code-3",
+        "set-code-0",
+        "table-condition-2",
+        "uniqueness-code-1",
+    ]
     assert selected.returncode == 1
     assert len(_rows(p)) == len(before) + 4
     _report(p)
@@ -235,8 +251,16 @@ def test_report_from_the_results_table_without_artifacts(partial, tmp_path):
     artifact_rows = _rows(p, invocation)
     empty = tmp_path / "no_artifacts"
     res = run_dataplex_dq(
-        "report", "--from-results-table", "--latest", "--project-dir", str(p.project_dir),
-        "--profiles-dir", str(p.profiles_dir), "--target-path", str(empty), env=p.env,
+        "report",
+        "--from-results-table",
+        "--latest",
+        "--project-dir",
+        str(p.project_dir),
+        "--profiles-dir",
+        str(p.profiles_dir),
+        "--target-path",
+        str(empty),
+        env=p.env,
     )
     assert res.returncode == 2, res.stdout + res.stderr  # a rule errored, as in the artifact-based report
     assert "broken-expression" in res.stdout
@@ -250,9 +274,17 @@ def test_report_from_the_results_table_without_artifacts(partial, tmp_path):
     for name, want in by_artifacts.items():
         got = rebuilt[name]
         assert (got.score, got.passed, got.row_count) == (want.score, want.passed, want.row_count), name
-        assert [(d.dimension.name, d.score, d.passed) for d in got.dimensions] == [(d.dimension.name, d.score, d.passed) for d in want.dimensions]
+        assert [(d.dimension.name, d.score, d.passed) for d in got.dimensions] == [
+            (d.dimension.name, d.score, d.passed) for d in want.dimensions
+        ]
         assert [(c.column, c.score) for c in got.columns] == [(c.column, c.score) for c in want.columns]
-        assert sorted((r.rule.name, r.passed, r.evaluated_count, r.passed_count, r.null_count, r.pass_ratio, r.failing_rows_query)
-                      for r in got.rules) == sorted((r.rule.name, r.passed, r.evaluated_count, r.passed_count, r.null_count, r.pass_ratio, r.failing_rows_query)
-                                                     for r in want.rules), name
-        assert sorted([(x.name, x.value) for s in r.debug_queries_result_sets for x in s.results] for r in got.rules) == sorted([(x.name, x.value) for s in r.debug_queries_result_sets for x in s.results] for r in want.rules)
+        assert sorted(
+            (r.rule.name, r.passed, r.evaluated_count, r.passed_count, r.null_count, r.pass_ratio, r.failing_rows_query)
+            for r in got.rules
+        ) == sorted(
+            (r.rule.name, r.passed, r.evaluated_count, r.passed_count, r.null_count, r.pass_ratio, r.failing_rows_query)
+            for r in want.rules
+        ), name
+        assert sorted(
+            [(x.name, x.value) for s in r.debug_queries_result_sets for x in s.results] for r in got.rules
+        ) == sorted([(x.name, x.value) for s in r.debug_queries_result_sets for x in s.results] for r in want.rules)

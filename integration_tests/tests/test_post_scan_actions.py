@@ -115,9 +115,14 @@ class _Smtp:
         outer = self
 
         class Handler:
-            async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's name)
-                outer.messages.append((envelope.mail_from, list(envelope.rcpt_tos),
-                                       email.message_from_bytes(envelope.original_content, policy=policy.default)))
+            async def handle_DATA(self, server, session, envelope):
+                outer.messages.append(
+                    (
+                        envelope.mail_from,
+                        list(envelope.rcpt_tos),
+                        email.message_from_bytes(envelope.original_content, policy=policy.default),
+                    )
+                )
                 return "250 OK"
 
         kwargs = {}
@@ -138,7 +143,7 @@ class _Webhook:
         outer = self
 
         class H(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802
+            def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 outer.posts.append(json.loads(body))
                 self.send_response(200)
@@ -162,7 +167,9 @@ def _json(value):
 
 def _comment(db: Db, target: str, schema: str, table: str) -> str | None:
     if target == "duckdb":
-        rows = db.query(f"select comment from duckdb_tables() where schema_name = '{schema}' and table_name = '{table}'")
+        rows = db.query(
+            f"select comment from duckdb_tables() where schema_name = '{schema}' and table_name = '{table}'"
+        )
     else:
         rows = db.query(f"select obj_description('\"{schema}\".\"{table}\"'::regclass, 'pg_class') as comment")
     return rows[0]["comment"] if rows else None
@@ -179,12 +186,15 @@ def actions_run(request, tmp_path_factory):
     hook = _Webhook()
     smtp = _Smtp()
     (proj / "models" / "schema.yml").write_text(SCHEMA.replace("WEBHOOK_URL", hook.url))
-    (proj / "models" / "orders_v.sql").write_text("{{ config(materialized='view') }}\nselect * from {{ ref('orders') }}\n")
+    (proj / "models" / "orders_v.sql").write_text(
+        "{{ config(materialized='view') }}\nselect * from {{ ref('orders') }}\n"
+    )
     (proj / "seeds" / "orders.csv").write_text("id,amount\n1,10\n2,500\n3,20\n")
     (proj / "seeds" / "customers.csv").write_text("id,name\n1,a\n2,b\n")
     (proj / "seeds" / "payments.csv").write_text("id,amount\n1,5\n")
     (proj / "seeds" / "quiet.csv").write_text("id\n1\n")
-    (proj / "dbt_project.yml").write_text(textwrap.dedent("""\
+    (proj / "dbt_project.yml").write_text(
+        textwrap.dedent("""\
         name: actions
         version: "1.0"
         config-version: 2
@@ -192,27 +202,59 @@ def actions_run(request, tmp_path_factory):
         seeds:
           actions:
             +column_types: {id: integer, amount: integer}
-        """))
+        """)
+    )
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     env = target_env(target, tmp, "dq_actions")
-    smtp_env = {"DATAPLEX_DQ_SMTP_HOST": "127.0.0.1", "DATAPLEX_DQ_SMTP_PORT": str(smtp.port),
-                "DATAPLEX_DQ_SMTP_STARTTLS": "false", "DATAPLEX_DQ_SMTP_SENDER": "dq-bot@example.com"}
+    smtp_env = {
+        "DATAPLEX_DQ_SMTP_HOST": "127.0.0.1",
+        "DATAPLEX_DQ_SMTP_PORT": str(smtp.port),
+        "DATAPLEX_DQ_SMTP_STARTTLS": "false",
+        "DATAPLEX_DQ_SMTP_SENDER": "dq-bot@example.com",
+    }
     project = DbtProject(proj, INTEGRATION_DIR, tmp / "target", env, target=target)
     assert project.run("deps").returncode == 0
-    common = ["--project-dir", str(proj), "--profiles-dir", str(INTEGRATION_DIR), "--target", target, "--target-path", str(tmp / "target")]
+    common = [
+        "--project-dir",
+        str(proj),
+        "--profiles-dir",
+        str(INTEGRATION_DIR),
+        "--target",
+        target,
+        "--target-path",
+        str(tmp / "target"),
+    ]
     run_env = {**env, **smtp_env, "DBT_LOG_PATH": str(tmp / "logs")}
     try:
-        build = run_dataplex_dq("build", "--select", "package:actions", "dataplex_dq_results", *common, env=run_env, cwd=proj)
+        build = run_dataplex_dq(
+            "build", "--select", "package:actions", "dataplex_dq_results", *common, env=run_env, cwd=proj
+        )
         invocation = json.loads((tmp / "target" / "run_results.json").read_text())["metadata"]["invocation_id"]
-        state = {"target": target, "env": env, "tmp": tmp, "proj": proj, "common": common, "run_env": run_env, "build": build,
-                 "invocation": invocation, "messages": list(smtp.messages), "posts": list(hook.posts), "smtp": smtp, "hook": hook}
+        state = {
+            "target": target,
+            "env": env,
+            "tmp": tmp,
+            "proj": proj,
+            "common": common,
+            "run_env": run_env,
+            "build": build,
+            "invocation": invocation,
+            "messages": list(smtp.messages),
+            "posts": list(hook.posts),
+            "smtp": smtp,
+            "hook": hook,
+        }
         schema = {"duckdb": "main", "postgres": env.get("DBT_PG_SCHEMA")}[target]
         state["schema"] = schema
         with Db(target, env) as db:
-            state["rows"] = db.query(f'select * from "{schema}"."dataplex_dq_results" where dbt_invocation_id = \'{invocation}\'')
+            state["rows"] = db.query(
+                f'select * from "{schema}"."dataplex_dq_results" where dbt_invocation_id = \'{invocation}\''
+            )
             state["extra_rows"] = db.query(f'select * from "{schema}"."dq_extra_results"')
             state["comment"] = _comment(db, target, schema, "orders")
-        state["protos"] = {p.stem.split(".")[-1]: json.loads(p.read_text()) for p in (tmp / "target" / "dataplex_dq").glob("*.json")}
+        state["protos"] = {
+            p.stem.split(".")[-1]: json.loads(p.read_text()) for p in (tmp / "target" / "dataplex_dq").glob("*.json")
+        }
         # a second report of the same invocation: the marked comment line is replaced, not added
         smtp.messages.clear()
         hook.posts.clear()
@@ -230,7 +272,11 @@ def test_one_message_per_trigger_and_none_without(actions_run):
     s = actions_run
     assert s["build"].returncode == 2, s["build"].stdout[-3000:]  # payments-broken errored
     by_rcpt = {tuple(rcpts): (sender, msg) for sender, rcpts, msg in s["messages"]}
-    assert sorted(by_rcpt) == [("crm@example.com",), ("owner@example.com", "team@example.com"), ("payments@example.com",)]
+    assert sorted(by_rcpt) == [
+        ("crm@example.com",),
+        ("owner@example.com", "team@example.com"),
+        ("payments@example.com",),
+    ]
     assert len(s["messages"]) == 3  # none for `quiet`: its threshold (10) is below its score (100)
     sender, orders = by_rcpt[("owner@example.com", "team@example.com")]
     assert sender == "dq-bot@example.com"
@@ -257,14 +303,22 @@ def test_one_message_per_trigger_and_none_without(actions_run):
     post = s["posts"][0]
     assert post["text"].startswith("[dataplex-dq] seed 'orders': score 50.00")
     assert post["blocks"][0]["type"] == "header" and "orders-amount-range" in post["blocks"][1]["text"]["text"]
-    assert "seed 'orders': notification succeeded: sent (score_threshold_trigger): email to owner@example.com, team@example.com and webhook" in s["build"].stdout
+    assert (
+        "seed 'orders': notification succeeded: sent (score_threshold_trigger): email to owner@example.com, team@example.com and webhook"
+        in s["build"].stdout
+    )
 
 
 def test_notification_outcome_in_results_table(actions_run):
     rows = {r["rule_name"]: r for r in actions_run["rows"]}
     orders = _json(rows["orders-amount-range"]["job_notification_result"])
-    assert orders == {"state": "SUCCEEDED", "message": "sent (score_threshold_trigger): email to owner@example.com, team@example.com and webhook",
-                      "triggers": ["score_threshold_trigger"], "emails": ["owner@example.com", "team@example.com"], "webhook": True}
+    assert orders == {
+        "state": "SUCCEEDED",
+        "message": "sent (score_threshold_trigger): email to owner@example.com, team@example.com and webhook",
+        "triggers": ["score_threshold_trigger"],
+        "emails": ["owner@example.com", "team@example.com"],
+        "webhook": True,
+    }
     assert _json(rows["quiet-has-rows"]["job_notification_result"])["state"] == "SKIPPED"
     assert _json(rows["quiet-has-rows"]["job_notification_result"])["message"] == "no trigger fired"
     assert rows["orders-v-has-rows"]["job_notification_result"] is None  # no notification_report
@@ -280,7 +334,11 @@ def test_extra_export_and_post_scan_actions_result(actions_run):
     assert "Exported 6 rows to" in out and "dataplex_dq_results" in out
     assert re.search(r'Exported 2 rows to \S*dq_extra_results"? \(bigquery_export\)\.', out), out[-2000:]
     orders = s["protos"]["orders"]["postScanActionsResult"]["bigqueryExportResult"]
-    assert orders["state"] == "SUCCEEDED" and orders["message"].startswith("exported 2 rows to ") and "dq_extra_results" in orders["message"]
+    assert (
+        orders["state"] == "SUCCEEDED"
+        and orders["message"].startswith("exported 2 rows to ")
+        and "dq_extra_results" in orders["message"]
+    )
     customers = s["protos"]["customers"]["postScanActionsResult"]["bigqueryExportResult"]
     assert customers == {"state": "SKIPPED", "message": "no post_scan_actions.bigquery_export.results_table is set"}
 
@@ -295,7 +353,11 @@ def test_catalog_publishing_keeps_persist_docs_text(actions_run):
     assert s["protos"]["orders"]["catalogPublishingStatus"] == {"state": "SUCCEEDED"}
     # reported again: the marked line is replaced, the rest kept
     again = s["comment_again"].splitlines()
-    assert again[0] == "Orders table." and len(again) == 2 and again[1].startswith("[dataplex-dq] data quality score 50.00")
+    assert (
+        again[0] == "Orders table."
+        and len(again) == 2
+        and again[1].startswith("[dataplex-dq] data quality score 50.00")
+    )
     # a view cannot carry it: SKIPPED with the reason
     assert s["protos"]["orders_v"]["catalogPublishingStatus"] == {"state": "SKIPPED"}
     assert "model 'orders_v': catalog publishing skipped:" in s["build"].stdout and "is a view" in s["build"].stdout
@@ -312,10 +374,24 @@ def test_smtp_failure_keeps_results_and_exits_2(actions_run, case):
         env["DATAPLEX_DQ_SMTP_PORT"] = str(_free_port())
     else:
         server = _Smtp(reject_login=True)
-        env.update({"DATAPLEX_DQ_SMTP_PORT": str(server.port), "DATAPLEX_DQ_SMTP_USER": "dq", "DATAPLEX_DQ_SMTP_PASSWORD": "wrong"})
+        env.update(
+            {
+                "DATAPLEX_DQ_SMTP_PORT": str(server.port),
+                "DATAPLEX_DQ_SMTP_USER": "dq",
+                "DATAPLEX_DQ_SMTP_PASSWORD": "wrong",
+            }
+        )
     try:
         if "orders_build" not in s:
-            s["orders_build"] = run_dataplex_dq("build", "--no-fail-on-rule-failure", "--select", "orders", *s["common"], env=s["run_env"], cwd=s["proj"])
+            s["orders_build"] = run_dataplex_dq(
+                "build",
+                "--no-fail-on-rule-failure",
+                "--select",
+                "orders",
+                *s["common"],
+                env=s["run_env"],
+                cwd=s["proj"],
+            )
             assert s["orders_build"].returncode == 0, s["orders_build"].stdout[-3000:]
         res = run_dataplex_dq("report", "--no-fail-on-rule-failure", *s["common"], env=env, cwd=s["proj"])
     finally:
@@ -324,11 +400,16 @@ def test_smtp_failure_keeps_results_and_exits_2(actions_run, case):
             server.stop()
     assert res.returncode == 2, res.stdout[-3000:]
     reason = "ConnectionRefusedError" if case == "unreachable" else "the SMTP server rejected the login (535"
-    assert "post-scan action failed: seed 'orders': notification failed: email to owner@example.com, team@example.com not sent: " in res.stdout
+    assert (
+        "post-scan action failed: seed 'orders': notification failed: email to owner@example.com, team@example.com not sent: "
+        in res.stdout
+    )
     assert reason in res.stdout
     invocation = json.loads((s["tmp"] / "target" / "run_results.json").read_text())["metadata"]["invocation_id"]
     with Db(s["target"], s["env"]) as db:
-        rows = db.query(f'select * from "{s["schema"]}"."dataplex_dq_results" where dbt_invocation_id = \'{invocation}\'')
+        rows = db.query(
+            f'select * from "{s["schema"]}"."dataplex_dq_results" where dbt_invocation_id = \'{invocation}\''
+        )
     # the export happened, and the failed notification is kept with its reason
     assert sorted(r["rule_name"] for r in rows) == ["orders-amount-not-null", "orders-amount-range"]
     outcome = _json(rows[0]["job_notification_result"])
@@ -344,9 +425,18 @@ def test_bigquery_catalog_sql_golden(tmp_path):
     env = target_env("bigquery", tmp_path, "dq_catalog")
     project = DbtProject(INTEGRATION_DIR, INTEGRATION_DIR, tmp_path / "target", env, target="bigquery")
     assert project.run("deps").returncode == 0
-    args = {"comment": "Orders table.\n[dataplex-dq] data quality score 66.67, passed false, job 7c9e6679-7425-40de-944b-e07fc1f90ae7, 2026-01-02 03:04:05 UTC",
-            "labels": {"team": "sales", "dataplex-dq-score": "66_67", "dataplex-dq-passed": "false", "dataplex-dq-job": "7c9e6679-7425-40de-944b-e07fc1f90ae7"}}
-    res = project.run("run-operation", "render_catalog_sql", "--args", json.dumps(args), "--log-format", "json", check=False)
+    args = {
+        "comment": "Orders table.\n[dataplex-dq] data quality score 66.67, passed false, job 7c9e6679-7425-40de-944b-e07fc1f90ae7, 2026-01-02 03:04:05 UTC",
+        "labels": {
+            "team": "sales",
+            "dataplex-dq-score": "66_67",
+            "dataplex-dq-passed": "false",
+            "dataplex-dq-job": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+        },
+    }
+    res = project.run(
+        "run-operation", "render_catalog_sql", "--args", json.dumps(args), "--log-format", "json", check=False
+    )
     sql = None
     for line in res.output.splitlines():
         try:
@@ -354,9 +444,14 @@ def test_bigquery_catalog_sql_golden(tmp_path):
         except (json.JSONDecodeError, AttributeError):
             continue
         if isinstance(msg, str) and msg.startswith("DATAPLEX_DQ_RENDERED "):
-            sql = json.loads(msg[len("DATAPLEX_DQ_RENDERED "):])["sql"]
+            sql = json.loads(msg[len("DATAPLEX_DQ_RENDERED ") :])["sql"]
     assert sql is not None, res.output[-3000:]
     sql = sql.replace(env["DBT_BQ_DATASET"], "dq_it")
     parse_bigquery(sql, "catalog publishing")
     assert sql.startswith("alter table `dq-local`.`dq_it`.`orders` set options (description = ")
-    _check_golden("catalog_publish.sql", "-- catalog publishing (SPEC 11): the labels and the marked description line of a table\n" + sql.rstrip() + "\n")
+    _check_golden(
+        "catalog_publish.sql",
+        "-- catalog publishing (SPEC 11): the labels and the marked description line of a table\n"
+        + sql.rstrip()
+        + "\n",
+    )

@@ -3,11 +3,10 @@ BigQuery): protos, scores, and the rows of the results table in the warehouse.""
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-
-import json
 
 import pytest
 import yaml
@@ -19,16 +18,49 @@ from dbt_harness import INTEGRATION_DIR, run_dataplex_dq
 EXPECTED: dict = yaml.safe_load((INTEGRATION_DIR / "expected_metrics.yml").read_text())
 
 EXPORT_COLUMNS = [
-    "data_quality_scan", "data_source", "data_quality_job_id", "data_quality_job_configuration", "job_labels",
-    "job_start_time", "job_end_time", "job_quality_result", "job_dimension_result", "job_rows_scanned",
-    "rule_name", "rule_description", "rule_type", "rule_evaluation_type", "rule_column", "rule_dimension",
-    "rule_threshold_percent", "rule_parameters", "rule_passed", "rule_rows_evaluated", "rule_rows_passed",
-    "rule_rows_passed_percent", "rule_rows_null", "rule_failed_records_query", "created_on", "last_updated",
-    "rule_assertion_row_count", "debug_queries",
-    "rule_suspended", "rule_attributes", "rule_status", "rule_message", "rule_statistic_value",
-    "job_row_weighted_score", "dbt_invocation_id", "dbt_test_unique_id", "dbt_node_unique_id",
+    "data_quality_scan",
+    "data_source",
+    "data_quality_job_id",
+    "data_quality_job_configuration",
+    "job_labels",
+    "job_start_time",
+    "job_end_time",
+    "job_quality_result",
+    "job_dimension_result",
+    "job_rows_scanned",
+    "rule_name",
+    "rule_description",
+    "rule_type",
+    "rule_evaluation_type",
+    "rule_column",
+    "rule_dimension",
+    "rule_threshold_percent",
+    "rule_parameters",
+    "rule_passed",
+    "rule_rows_evaluated",
+    "rule_rows_passed",
+    "rule_rows_passed_percent",
+    "rule_rows_null",
+    "rule_failed_records_query",
+    "created_on",
+    "last_updated",
+    "rule_assertion_row_count",
+    "debug_queries",
+    "rule_suspended",
+    "rule_attributes",
+    "rule_status",
+    "rule_message",
+    "rule_statistic_value",
+    "job_row_weighted_score",
+    "dbt_invocation_id",
+    "dbt_test_unique_id",
+    "dbt_node_unique_id",
     "job_notification_result",
-    "rule_statistic_value_text", "dbt_target", "job_declared_rules", "job_declared_rule_count", "job_run_rule_count",
+    "rule_statistic_value_text",
+    "dbt_target",
+    "job_declared_rules",
+    "job_declared_rule_count",
+    "job_run_rule_count",
 ]
 
 
@@ -44,8 +76,15 @@ def reported(target_build):
     tb = target_build
     if "reported" not in tb.extra:
         args = [
-            "report", "--project-dir", str(INTEGRATION_DIR), "--profiles-dir", str(INTEGRATION_DIR),
-            "--target", tb.target, "--target-path", str(tb.build.target_path),
+            "report",
+            "--project-dir",
+            str(INTEGRATION_DIR),
+            "--profiles-dir",
+            str(INTEGRATION_DIR),
+            "--target",
+            tb.target,
+            "--target-path",
+            str(tb.build.target_path),
         ]
         first = run_dataplex_dq(*args, env=tb.env)
         second = run_dataplex_dq(*args, env=tb.env)
@@ -153,7 +192,9 @@ def test_results_table_rows(reported):
         if exp.get("evaluated_count") is not None and exp["status"] != "SUSPENDED":
             assert row["rule_rows_evaluated"] == exp["evaluated_count"]
             assert row["rule_rows_passed"] == exp["passed_count"]
-            assert row["rule_rows_passed_percent"] == pytest.approx(100 * float(Fraction(str(exp["pass_ratio"]))), abs=1e-9)
+            assert row["rule_rows_passed_percent"] == pytest.approx(
+                100 * float(Fraction(str(exp["pass_ratio"]))), abs=1e-9
+            )
             assert row["rule_evaluation_type"] == "Per row"
             threshold = metrics[name]["rule_threshold"]
             assert row["rule_threshold_percent"] == pytest.approx(threshold * 100)
@@ -185,7 +226,9 @@ def test_results_table_rows(reported):
         assert config["trigger"] == "ondemand" and config["incremental"] is False
         assert _json(row["job_labels"])["dbt_target"] == tb.target
         attributes = _json(row["rule_attributes"])
-        assert attributes == (json.loads(metrics[name]["rule_attributes"]) if metrics[name]["rule_attributes"] else None)
+        assert attributes == (
+            json.loads(metrics[name]["rule_attributes"]) if metrics[name]["rule_attributes"] else None
+        )
 
 
 def test_results_table_debug_queries(reported):

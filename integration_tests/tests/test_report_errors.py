@@ -45,7 +45,8 @@ def project(tmp_path_factory):
     (proj / "seeds" / "items.csv").write_text("id,qty\n1,1\n2,\n3,9\n")
     (proj / "models" / "broken_model.sql").write_text("select qty from {{ ref('items') }} where no_such_column = 1\n")
     (proj / "models" / "schema.yml").write_text(SCHEMA)
-    (proj / "dbt_project.yml").write_text(textwrap.dedent("""\
+    (proj / "dbt_project.yml").write_text(
+        textwrap.dedent("""\
         name: report_errors
         version: "1.0"
         config-version: 2
@@ -53,7 +54,8 @@ def project(tmp_path_factory):
         seeds:
           report_errors:
             +column_types: {id: integer, qty: integer}
-        """))
+        """)
+    )
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     db = tmp / "errors.duckdb"
     p = DbtProject(proj, INTEGRATION_DIR, tmp / "target", {"DBT_DUCKDB_PATH": str(db)})
@@ -64,15 +66,24 @@ def project(tmp_path_factory):
 
 def _report(p: DbtProject, target_path=None, *extra: str):
     return run_dataplex_dq(
-        "report", "--project-dir", str(p.project_dir), "--profiles-dir", str(p.profiles_dir),
-        "--target-path", str(target_path or p.target_path), *extra, env=p.env,
+        "report",
+        "--project-dir",
+        str(p.project_dir),
+        "--profiles-dir",
+        str(p.profiles_dir),
+        "--target-path",
+        str(target_path or p.target_path),
+        *extra,
+        env=p.env,
     )
 
 
 def _rows(db):
     con = duckdb.connect(str(db), read_only=True)
     try:
-        res = con.execute("select rule_name, rule_status, rule_message, rule_passed, job_quality_result.score from main.dataplex_dq_results order by rule_name")
+        res = con.execute(
+            "select rule_name, rule_status, rule_message, rule_passed, job_quality_result.score from main.dataplex_dq_results order by rule_name"
+        )
         return res.fetchall()
     finally:
         con.close()
@@ -151,7 +162,8 @@ def test_build_command_runs_dbt_then_the_report(tmp_path):
     (proj / "seeds").mkdir(parents=True)
     (proj / "models").mkdir()
     (proj / "seeds" / "items.csv").write_text("id,qty\n1,1\n2,2\n3,9\n")
-    (proj / "models" / "schema.yml").write_text(textwrap.dedent("""\
+    (proj / "models" / "schema.yml").write_text(
+        textwrap.dedent("""\
         version: 2
         seeds:
           - name: items
@@ -160,8 +172,11 @@ def test_build_command_runs_dbt_then_the_report(tmp_path):
                 data_tests:
                   - dataplex_dq.range_expectation: {name: qty-small, arguments: {max_value: 5, threshold: 0.6}}
                   - dataplex_dq.range_expectation: {name: qty-tiny, arguments: {max_value: 1}}
-        """))
-    (proj / "dbt_project.yml").write_text('name: build_cmd\nversion: "1.0"\nconfig-version: 2\nprofile: dataplex_dq_integration_tests\n')
+        """)
+    )
+    (proj / "dbt_project.yml").write_text(
+        'name: build_cmd\nversion: "1.0"\nconfig-version: 2\nprofile: dataplex_dq_integration_tests\n'
+    )
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     env = {"DBT_DUCKDB_PATH": str(tmp_path / "b.duckdb")}
     p = DbtProject(proj, INTEGRATION_DIR, proj / "target", env)
@@ -175,6 +190,8 @@ def test_build_command_runs_dbt_then_the_report(tmp_path):
     con = duckdb.connect(str(tmp_path / "b.duckdb"), read_only=True)
     try:
         # two invocations, two jobs, two rules each
-        assert con.execute("select count(*), count(distinct data_quality_job_id) from main.dataplex_dq_results").fetchone() == (4, 2)
+        assert con.execute(
+            "select count(*), count(distinct data_quality_job_id) from main.dataplex_dq_results"
+        ).fetchone() == (4, 2)
     finally:
         con.close()

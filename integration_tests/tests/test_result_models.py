@@ -31,29 +31,50 @@ ORDERS, CUSTOMERS = "model.shop.orders", "model.shop.customers"
 #  [(rule, column, dimension, rule_status, rule_passed, rule_suspended)])
 JOBS = [
     # orders, first job: 3 of 5 evaluated rules pass -> 60.0; VALIDITY 1 of 3 -> 33.33
-    ("job-1", ORDERS, (1, 10), 60.0, False, [
-        ("amount-not-null", "amount", "COMPLETENESS", "PASSED", True, False),
-        ("amount-range", "amount", "VALIDITY", "FAILED", False, False),
-        ("status-set", "status", "VALIDITY", "FAILED", False, False),
-        ("table-not-empty", None, "VALIDITY", "PASSED", True, False),
-        ("amount-unique", "amount", "UNIQUENESS", "PASSED", True, False),  # only in this job
-    ]),
+    (
+        "job-1",
+        ORDERS,
+        (1, 10),
+        60.0,
+        False,
+        [
+            ("amount-not-null", "amount", "COMPLETENESS", "PASSED", True, False),
+            ("amount-range", "amount", "VALIDITY", "FAILED", False, False),
+            ("status-set", "status", "VALIDITY", "FAILED", False, False),
+            ("table-not-empty", None, "VALIDITY", "PASSED", True, False),
+            ("amount-unique", "amount", "UNIQUENESS", "PASSED", True, False),  # only in this job
+        ],
+    ),
     # orders, latest job: 4 of 5 evaluated -> 80.0; VALIDITY 2 of 3 -> 66.67; ACCURACY only errored
-    ("job-2", ORDERS, (2, 10), 80.0, False, [
-        ("amount-not-null", "amount", "COMPLETENESS", "PASSED", True, False),
-        ("amount-range", "amount", "VALIDITY", "PASSED", True, False),
-        ("status-set", "status", "VALIDITY", "FAILED", False, False),
-        ("table-not-empty", None, "VALIDITY", "PASSED", True, False),
-        ("status-regex", "status", "VALIDITY", "SUSPENDED", None, True),
-        ("amount-mean", "amount", "ACCURACY", "ERROR", None, False),
-        ("name-not-null", "name", None, "PASSED", True, False),
-    ]),
+    (
+        "job-2",
+        ORDERS,
+        (2, 10),
+        80.0,
+        False,
+        [
+            ("amount-not-null", "amount", "COMPLETENESS", "PASSED", True, False),
+            ("amount-range", "amount", "VALIDITY", "PASSED", True, False),
+            ("status-set", "status", "VALIDITY", "FAILED", False, False),
+            ("table-not-empty", None, "VALIDITY", "PASSED", True, False),
+            ("status-regex", "status", "VALIDITY", "SUSPENDED", None, True),
+            ("amount-mean", "amount", "ACCURACY", "ERROR", None, False),
+            ("name-not-null", "name", None, "PASSED", True, False),
+        ],
+    ),
     # customers, one job: 1 of 3 -> 33.33; one row without rule_status (derived: FAILED)
-    ("job-3", CUSTOMERS, (1, 12), 33.33, False, [
-        ("email-not-null", "email", "COMPLETENESS", "PASSED", True, False),
-        ("email-regex", "email", "COMPLETENESS", "FAILED", False, False),
-        ("email-unique", "email", "COMPLETENESS", None, False, False),
-    ]),
+    (
+        "job-3",
+        CUSTOMERS,
+        (1, 12),
+        33.33,
+        False,
+        [
+            ("email-not-null", "email", "COMPLETENESS", "PASSED", True, False),
+            ("email-regex", "email", "COMPLETENESS", "FAILED", False, False),
+            ("email-unique", "email", "COMPLETENESS", None, False, False),
+        ],
+    ),
 ]
 
 
@@ -70,21 +91,51 @@ def _sql_bool(v) -> str:
 # project after job-1, so it drops out of the latest results. job-4: a `--select` of one test on
 # orders, later. job-5: the same orders table reported by another target (ci).
 DECLARED = {
-    "job-2": ["amount-not-null", "amount-range", "status-set", "table-not-empty", "status-regex", "amount-mean", "name-not-null"],
+    "job-2": [
+        "amount-not-null",
+        "amount-range",
+        "status-set",
+        "table-not-empty",
+        "status-regex",
+        "amount-mean",
+        "name-not-null",
+    ],
     "job-3": ["email-not-null", "email-regex", "email-unique"],
-    "job-4": ["amount-not-null", "amount-range", "status-set", "table-not-empty", "status-regex", "amount-mean", "name-not-null"],
+    "job-4": [
+        "amount-not-null",
+        "amount-range",
+        "status-set",
+        "table-not-empty",
+        "status-regex",
+        "amount-mean",
+        "name-not-null",
+    ],
     "job-5": ["amount-not-null"],
 }
 TARGETS = {"job-5": "ci"}
 LATER_JOBS = [
     # orders, partial run (one test): status-set now passes -> that job alone: 1 of 1 -> 100.0
-    ("job-4", ORDERS, (3, 10), 100.0, True, [
-        ("status-set", "status", "VALIDITY", "PASSED", True, False),
-    ]),
+    (
+        "job-4",
+        ORDERS,
+        (3, 10),
+        100.0,
+        True,
+        [
+            ("status-set", "status", "VALIDITY", "PASSED", True, False),
+        ],
+    ),
     # orders on the ci target, latest of all by time: must not hide the default target's orders
-    ("job-5", ORDERS, (4, 10), 0.0, False, [
-        ("amount-not-null", "amount", "COMPLETENESS", "FAILED", False, False),
-    ]),
+    (
+        "job-5",
+        ORDERS,
+        (4, 10),
+        0.0,
+        False,
+        [
+            ("amount-not-null", "amount", "COMPLETENESS", "FAILED", False, False),
+        ],
+    ),
 ]
 
 
@@ -93,7 +144,7 @@ def insert_sql(relation: str, jobs=None) -> str:
     for job, node, (day, hour), score, passed, rules in jobs or JOBS:
         table = node.rsplit(".", 1)[1]
         declared = DECLARED.get(job)
-        declared_json = _sql_str('[' + ','.join(f'"{r}"' for r in sorted(declared)) + ']') if declared else "null"
+        declared_json = _sql_str("[" + ",".join(f'"{r}"' for r in sorted(declared)) + "]") if declared else "null"
         for rule, column, dimension, status, rule_passed, suspended in rules:
             rows.append(f"""
             select
@@ -122,7 +173,7 @@ def insert_sql(relation: str, jobs=None) -> str:
               '{node}' as dbt_node_unique_id,
               {_sql_str(TARGETS.get(job))} as dbt_target,
               {declared_json} as job_declared_rules,
-              {len(declared) if declared else 'null'} as job_declared_rule_count,
+              {len(declared) if declared else "null"} as job_declared_rule_count,
               {len(rules)} as job_run_rule_count""")
     return f"insert into {relation} by name\n" + "\nunion all\n".join(rows)
 
@@ -135,12 +186,14 @@ def _exact(passed: int, evaluated: int) -> Decimal:
 def _project(tmp_path) -> DbtProject:
     proj = tmp_path / "proj"
     (proj / "models").mkdir(parents=True)
-    (proj / "dbt_project.yml").write_text(textwrap.dedent("""\
+    (proj / "dbt_project.yml").write_text(
+        textwrap.dedent("""\
         name: result_models_check
         version: "1.0"
         config-version: 2
         profile: dataplex_dq_integration_tests
-        """))
+        """)
+    )
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     # every (passed, evaluated) pair up to 200 rules through the package's score macro
     (proj / "models" / "score_grid.sql").write_text(
@@ -188,7 +241,7 @@ def test_builds_on_an_empty_results_table(built):
         assert statuses.get(model) == "success", (model, statuses)
     tests = [r for r in empty.run_results["results"] if r["unique_id"].startswith("test.")]
     assert tests and all(r["status"] == "pass" for r in tests), [(r["unique_id"], r["status"]) for r in tests]
-    assert counts == {m: 0 for m in RESULT_MODELS}
+    assert counts == dict.fromkeys(RESULT_MODELS, 0)
 
 
 def test_reruns_keep_the_rows(built):
@@ -215,23 +268,53 @@ def test_job_scores(built):
     _, _, _, _, db = built
     rows = {r["data_quality_job_id"]: r for r in _query(db, "select * from main.dq_job_scores")}
     assert sorted(rows) == ["job-1", "job-2", "job-3"]
-    counts = ["rules_total", "rules_evaluated", "rules_passed", "rules_failed", "rules_errored", "rules_skipped", "rules_suspended"]
+    counts = [
+        "rules_total",
+        "rules_evaluated",
+        "rules_passed",
+        "rules_failed",
+        "rules_errored",
+        "rules_skipped",
+        "rules_suspended",
+    ]
     assert {j: [rows[j][c] for c in counts] for j in rows} == {
         "job-1": [5, 5, 3, 2, 0, 0, 0],
         "job-2": [7, 5, 4, 1, 1, 0, 1],
         "job-3": [3, 3, 1, 2, 0, 0, 0],
     }
-    assert {j: (rows[j]["score"], rows[j]["passed"]) for j in rows} == {"job-1": (60.0, False), "job-2": (80.0, False), "job-3": (33.33, False)}
+    assert {j: (rows[j]["score"], rows[j]["passed"]) for j in rows} == {
+        "job-1": (60.0, False),
+        "job-2": (80.0, False),
+        "job-3": (33.33, False),
+    }
     j2 = rows["job-2"]
-    assert (j2["dbt_node_unique_id"], j2["table_id"], j2["dataset_id"], j2["table_project_id"]) == (ORDERS, "orders", "main", "shopdb")
-    assert (j2["row_weighted_score"], j2["rows_scanned"], j2["dbt_invocation_id"], j2["data_scan_id"]) == (97.5, 1000, "inv-job-2", "scan-orders")
+    assert (j2["dbt_node_unique_id"], j2["table_id"], j2["dataset_id"], j2["table_project_id"]) == (
+        ORDERS,
+        "orders",
+        "main",
+        "shopdb",
+    )
+    assert (j2["row_weighted_score"], j2["rows_scanned"], j2["dbt_invocation_id"], j2["data_scan_id"]) == (
+        97.5,
+        1000,
+        "inv-job-2",
+        "scan-orders",
+    )
     assert str(j2["job_start_time"]) == "2024-01-02 10:00:00" and str(j2["job_end_time"]) == "2024-01-02 10:05:00"
 
 
 def test_dimension_scores(built):
     _, _, _, _, db = built
-    rows = {(r["data_quality_job_id"], r["dimension"]): (r["score"], r["passed"], r["rules_evaluated"], r["rules_errored"], r["rules_suspended"])
-            for r in _query(db, "select * from main.dq_dimension_scores")}
+    rows = {
+        (r["data_quality_job_id"], r["dimension"]): (
+            r["score"],
+            r["passed"],
+            r["rules_evaluated"],
+            r["rules_errored"],
+            r["rules_suspended"],
+        )
+        for r in _query(db, "select * from main.dq_dimension_scores")
+    }
     assert rows == {
         ("job-1", "COMPLETENESS"): (100.0, True, 1, 0, 0),
         ("job-1", "VALIDITY"): (33.33, False, 3, 0, 0),
@@ -245,8 +328,10 @@ def test_dimension_scores(built):
 
 def test_column_scores(built):
     _, _, _, _, db = built
-    cols = {(r["data_quality_job_id"], r["column_name"]): (r["score"], r["passed"], r["rules_evaluated"], r["rules_total"])
-            for r in _query(db, "select * from main.dq_column_scores")}
+    cols = {
+        (r["data_quality_job_id"], r["column_name"]): (r["score"], r["passed"], r["rules_evaluated"], r["rules_total"])
+        for r in _query(db, "select * from main.dq_column_scores")
+    }
     assert cols == {
         ("job-1", "amount"): (66.67, False, 3, 3),
         ("job-1", "status"): (0.0, False, 1, 1),
@@ -255,8 +340,10 @@ def test_column_scores(built):
         ("job-2", "name"): (100.0, True, 1, 1),
         ("job-3", "email"): (33.33, False, 3, 3),
     }
-    dims = {(r["data_quality_job_id"], r["column_name"], r["dimension"]): (r["score"], r["passed"])
-            for r in _query(db, "select * from main.dq_column_dimension_scores")}
+    dims = {
+        (r["data_quality_job_id"], r["column_name"], r["dimension"]): (r["score"], r["passed"])
+        for r in _query(db, "select * from main.dq_column_dimension_scores")
+    }
     assert dims == {
         ("job-1", "amount", "COMPLETENESS"): (100.0, True),
         ("job-1", "amount", "VALIDITY"): (0.0, False),
@@ -273,7 +360,14 @@ def test_column_scores(built):
 def test_latest_scores(built):
     _, _, _, _, db = built
     rows = _query(db, "select * from main.dq_latest_scores")
-    got = {(r["dbt_node_unique_id"], r["score_level"], r["column_name"], r["dimension"]): (r["data_quality_job_id"], r["score"], r["passed"]) for r in rows}
+    got = {
+        (r["dbt_node_unique_id"], r["score_level"], r["column_name"], r["dimension"]): (
+            r["data_quality_job_id"],
+            r["score"],
+            r["passed"],
+        )
+        for r in rows
+    }
     assert got == {
         (ORDERS, "table", None, "(overall)"): ("job-2", 80.0, False),
         (ORDERS, "table", None, "COMPLETENESS"): ("job-2", 100.0, True),
@@ -297,7 +391,9 @@ def test_latest_scores(built):
 
 def test_rule_results_latest(built):
     _, _, _, _, db = built
-    rows = {(r["dbt_node_unique_id"], r["rule_name"]): r for r in _query(db, "select * from main.dq_rule_results_latest")}
+    rows = {
+        (r["dbt_node_unique_id"], r["rule_name"]): r for r in _query(db, "select * from main.dq_rule_results_latest")
+    }
     assert {k: (r["data_quality_job_id"], r["rule_status"]) for k, r in rows.items()} == {
         (ORDERS, "amount-not-null"): ("job-2", "PASSED"),
         (ORDERS, "amount-range"): ("job-2", "PASSED"),
@@ -312,8 +408,14 @@ def test_rule_results_latest(built):
         (CUSTOMERS, "email-unique"): ("job-3", "FAILED"),  # no rule_status: derived from rule_passed
     }
     r = rows[(ORDERS, "amount-range")]
-    assert (r["table_id"], r["job_score"], r["rule_column"], r["rule_dimension"], r["rule_rows_passed_percent"], r["rule_failed_records_query"]) == (
-        "orders", 80.0, "amount", "VALIDITY", 90.0, "select 1")
+    assert (
+        r["table_id"],
+        r["job_score"],
+        r["rule_column"],
+        r["rule_dimension"],
+        r["rule_rows_passed_percent"],
+        r["rule_failed_records_query"],
+    ) == ("orders", 80.0, "amount", "VALIDITY", 90.0, "select 1")
 
 
 @pytest.fixture(scope="module")
@@ -335,8 +437,10 @@ def later(built, tmp_path_factory):
 def test_partial_run_updates_only_the_rules_it_ran(later):
     """issue 9 B: job-4 ran one rule of orders; the latest picture keeps the other six declared rules'
     latest results (job-2) and takes status-set from job-4: 5 of 5 evaluated -> 100.0, not '1 rule'."""
-    rules = {(r["dbt_target"], r["rule_name"]): (r["data_quality_job_id"], r["rule_status"])
-             for r in _query(later, f"select * from main.dq_rule_results_latest where dbt_node_unique_id = '{ORDERS}'")}
+    rules = {
+        (r["dbt_target"], r["rule_name"]): (r["data_quality_job_id"], r["rule_status"])
+        for r in _query(later, f"select * from main.dq_rule_results_latest where dbt_node_unique_id = '{ORDERS}'")
+    }
     assert rules == {
         (None, "amount-not-null"): ("job-2", "PASSED"),
         (None, "amount-range"): ("job-2", "PASSED"),
@@ -347,18 +451,29 @@ def test_partial_run_updates_only_the_rules_it_ran(later):
         (None, "name-not-null"): ("job-2", "PASSED"),
         ("ci", "amount-not-null"): ("job-5", "FAILED"),
     }
-    scores = {(r["dbt_target"], r["score_level"], r["column_name"], r["dimension"]): (r["data_quality_job_id"], r["score"], r["passed"], r["rules_total"], r["rules_declared"])
-              for r in _query(later, f"select * from main.dq_latest_scores where dbt_node_unique_id = '{ORDERS}'")}
+    scores = {
+        (r["dbt_target"], r["score_level"], r["column_name"], r["dimension"]): (
+            r["data_quality_job_id"],
+            r["score"],
+            r["passed"],
+            r["rules_total"],
+            r["rules_declared"],
+        )
+        for r in _query(later, f"select * from main.dq_latest_scores where dbt_node_unique_id = '{ORDERS}'")
+    }
     assert scores[(None, "table", None, "(overall)")] == ("job-4", 100.0, True, 7, 7)
     assert scores[(None, "table", None, "VALIDITY")] == ("job-4", 100.0, True, 4, 7)  # 3 evaluated + 1 suspended
     assert scores[(None, "column", "status", "(overall)")] == ("job-4", 100.0, True, 2, 7)
-    jobs = {r["data_quality_job_id"]: (r["score"], r["rules_total"], r["rules_declared"]) for r in _query(later, "select * from main.dq_job_scores")}
+    jobs = {
+        r["data_quality_job_id"]: (r["score"], r["rules_total"], r["rules_declared"])
+        for r in _query(later, "select * from main.dq_job_scores")
+    }
     assert jobs["job-4"] == (100.0, 1, 7)  # the job itself says it ran 1 of 7 declared rules
 
 
 def test_targets_stay_apart(later):
     """issue 17 item 4: job-5 (target ci, the latest by time) does not hide the default target's orders."""
-    rows = _query(later, f"select * from main.dq_latest_scores where score_level = 'table' and dimension = '(overall)'")
+    rows = _query(later, "select * from main.dq_latest_scores where score_level = 'table' and dimension = '(overall)'")
     got = {(r["dbt_node_unique_id"], r["dbt_target"]): (r["data_quality_job_id"], r["score"]) for r in rows}
     assert got == {
         (ORDERS, None): ("job-4", 100.0),

@@ -19,7 +19,13 @@ EMULATOR_NO_DATE_PARTITION = "Not supported by Crucible: PARTITION BY date(job_s
 def _postgres_type(t: Any) -> str:
     if isinstance(t, tuple) or t == "JSON":  # STRUCT, ARRAY and JSON are jsonb on PostgreSQL
         return "jsonb"
-    return {"STRING": "text", "INT64": "bigint", "FLOAT64": "double precision", "BOOL": "boolean", "TIMESTAMP": "timestamp without time zone"}[t]
+    return {
+        "STRING": "text",
+        "INT64": "bigint",
+        "FLOAT64": "double precision",
+        "BOOL": "boolean",
+        "TIMESTAMP": "timestamp without time zone",
+    }[t]
 
 
 def _duckdb_type(t: Any) -> str:
@@ -27,7 +33,14 @@ def _duckdb_type(t: Any) -> str:
         return "STRUCT(" + ", ".join(f"{n} {_duckdb_type(s)}" for n, s in t[1]) + ")"
     if isinstance(t, tuple):
         return _duckdb_type(t[1]) + "[]"
-    return {"STRING": "VARCHAR", "INT64": "BIGINT", "FLOAT64": "DOUBLE", "BOOL": "BOOLEAN", "TIMESTAMP": "TIMESTAMP", "JSON": "JSON"}[t]
+    return {
+        "STRING": "VARCHAR",
+        "INT64": "BIGINT",
+        "FLOAT64": "DOUBLE",
+        "BOOL": "BOOLEAN",
+        "TIMESTAMP": "TIMESTAMP",
+        "JSON": "JSON",
+    }[t]
 
 
 def _columns_with_types(tb, identifier: str) -> list[tuple[str, Any]]:
@@ -40,7 +53,10 @@ def _columns_with_types(tb, identifier: str) -> list[tuple[str, Any]]:
     with tb.db() as db:
         if tb.target == "duckdb":
             # DuckDB quotes struct field names that are keywords ("location")
-            return [(r["column_name"], r["column_type"].replace('"', "")) for r in db.query(f"describe {tb.schema}.{identifier}")]
+            return [
+                (r["column_name"], r["column_type"].replace('"', ""))
+                for r in db.query(f"describe {tb.schema}.{identifier}")
+            ]
         rows = db.query(
             "select column_name, data_type from information_schema.columns "
             f"where table_schema = '{tb.schema}' and table_name = '{identifier}' order by ordinal_position"

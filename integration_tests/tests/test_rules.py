@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 import yaml
@@ -14,7 +13,14 @@ import yaml
 from dbt_harness import INTEGRATION_DIR
 
 EXPECTED: dict = yaml.safe_load((INTEGRATION_DIR / "expected_metrics.yml").read_text())
-ROW_LEVEL = {"range_expectation", "non_null_expectation", "set_expectation", "regex_expectation", "uniqueness_expectation", "row_condition_expectation"}
+ROW_LEVEL = {
+    "range_expectation",
+    "non_null_expectation",
+    "set_expectation",
+    "regex_expectation",
+    "uniqueness_expectation",
+    "row_condition_expectation",
+}
 COUNTS = ["row_count", "evaluated_count", "passed_count", "null_count", "assertion_row_count"]
 
 
@@ -26,7 +32,9 @@ def _ratio(value) -> float | None:
 
 def test_every_rule_has_an_expectation(target_build):
     build, metrics = target_build.build, target_build.metrics
-    dq_tests = [n for n in build.manifest["nodes"].values() if (n.get("test_metadata") or {}).get("namespace") == "dataplex_dq"]
+    dq_tests = [
+        n for n in build.manifest["nodes"].values() if (n.get("test_metadata") or {}).get("namespace") == "dataplex_dq"
+    ]
     assert len(dq_tests) == len(EXPECTED), "each dataplex_dq test of the project needs an entry in expected_metrics.yml"
     assert sorted(metrics) == sorted(EXPECTED), "a rule left no metrics row, or has no expectation"
 

@@ -88,9 +88,18 @@ models:
 
 # what the compiled scope of each data source must contain, per target
 SAMPLER = {
-    "duckdb": {"table-sample-filtered": "using sample 50 percent (bernoulli, 42)", "view-sample-filtered": "using sample 50 percent (bernoulli, 42)"},
-    "postgres": {"table-sample-filtered": "tablesample bernoulli (50) repeatable (42) where (grp <> 'x')", "view-sample-filtered": "random() < 0.5"},
-    "bigquery": {"table-sample-filtered": "tablesample system (50 percent) where (grp <> 'x')", "view-sample-filtered": "rand() < 0.5"},
+    "duckdb": {
+        "table-sample-filtered": "using sample 50 percent (bernoulli, 42)",
+        "view-sample-filtered": "using sample 50 percent (bernoulli, 42)",
+    },
+    "postgres": {
+        "table-sample-filtered": "tablesample bernoulli (50) repeatable (42) where (grp <> 'x')",
+        "view-sample-filtered": "random() < 0.5",
+    },
+    "bigquery": {
+        "table-sample-filtered": "tablesample system (50 percent) where (grp <> 'x')",
+        "view-sample-filtered": "rand() < 0.5",
+    },
 }
 
 
@@ -104,7 +113,9 @@ def build_sampling_project(dbt_target: str, tmp_path_factory) -> tuple:
     reads the same build): (target, project, build, metrics rows)."""
     from conftest import shared_build
 
-    return shared_build("sampling", dbt_target, lambda register_env: _build_sampling_project(dbt_target, tmp_path_factory, register_env))
+    return shared_build(
+        "sampling", dbt_target, lambda register_env: _build_sampling_project(dbt_target, tmp_path_factory, register_env)
+    )
 
 
 def _build_sampling_project(dbt_target: str, tmp_path_factory, register_env) -> tuple:
@@ -112,12 +123,19 @@ def _build_sampling_project(dbt_target: str, tmp_path_factory, register_env) -> 
     proj = tmp / "proj"
     (proj / "seeds").mkdir(parents=True)
     (proj / "models").mkdir()
-    lines = ["id,grp,val,score"] + [f"{i},{'x' if i % 4 == 0 else 'a'},{'' if i % 10 == 0 else i},{i / 4}" for i in range(1, ROWS + 1)]
+    lines = ["id,grp,val,score"] + [
+        f"{i},{'x' if i % 4 == 0 else 'a'},{'' if i % 10 == 0 else i},{i / 4}" for i in range(1, ROWS + 1)
+    ]
     (proj / "seeds" / "sample_rows.csv").write_text("\n".join(lines) + "\n")
-    (proj / "models" / "plain_view.sql").write_text("{{ config(materialized='view') }}\nselect * from {{ ref('sample_rows') }}\n")
-    (proj / "models" / "sample_view.sql").write_text("{{ config(materialized='view') }}\nselect * from {{ ref('sample_rows') }}\n")
+    (proj / "models" / "plain_view.sql").write_text(
+        "{{ config(materialized='view') }}\nselect * from {{ ref('sample_rows') }}\n"
+    )
+    (proj / "models" / "sample_view.sql").write_text(
+        "{{ config(materialized='view') }}\nselect * from {{ ref('sample_rows') }}\n"
+    )
     (proj / "models" / "schema.yml").write_text(SCHEMA)
-    (proj / "dbt_project.yml").write_text(textwrap.dedent("""\
+    (proj / "dbt_project.yml").write_text(
+        textwrap.dedent("""\
         name: sampling
         version: "1.0"
         config-version: 2
@@ -129,7 +147,8 @@ def _build_sampling_project(dbt_target: str, tmp_path_factory, register_env) -> 
               grp: "{{ 'STRING' if target.type == 'bigquery' else 'varchar' }}"
               val: "{{ 'INT64' if target.type == 'bigquery' else 'integer' }}"
               score: "{{ 'FLOAT64' if target.type == 'bigquery' else 'double precision' }}"
-        """))
+        """)
+    )
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     env = target_env(dbt_target, tmp, "dq_sampling")
     register_env(env)
@@ -197,8 +216,18 @@ def test_data_reference_with_and_without_alias(sampled):
         assert all(a == [] for a in added.values()), added
 
 
-SCAN_RULES = ["scan-range", "scan-not-null", "scan-set", "scan-regex", "scan-unique-id", "scan-unique-score", "scan-max-id",
-              "scan-row-data-ref", "scan-table-data-ref", "scan-assertion-data-ref"]
+SCAN_RULES = [
+    "scan-range",
+    "scan-not-null",
+    "scan-set",
+    "scan-regex",
+    "scan-unique-id",
+    "scan-unique-score",
+    "scan-max-id",
+    "scan-row-data-ref",
+    "scan-table-data-ref",
+    "scan-assertion-data-ref",
+]
 
 
 def test_sampled_scan_reads_one_sample(sampled):

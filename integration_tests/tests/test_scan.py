@@ -22,7 +22,12 @@ from dbt_harness import INTEGRATION_DIR, DbtProject, fetch_metrics_rows, run_dat
 SCAN_PROJECT = INTEGRATION_DIR / "scan_project"
 EXPECTED: dict = yaml.safe_load((INTEGRATION_DIR / "expected_metrics.yml").read_text())
 # per-rule tests scoped by dbt's `where` config: not expressible in a scan (see scan_project/seeds/scans.yml)
-WHERE_RULES = {"qty-range-where-cat-a", "qty-not-null-cat-a-threshold-equal", "event-ts-web-first-half", "customer-ref-unique-where"}
+WHERE_RULES = {
+    "qty-range-where-cat-a",
+    "qty-not-null-cat-a-threshold-equal",
+    "event-ts-web-first-half",
+    "customer-ref-unique-where",
+}
 SCAN_RULES = sorted(set(EXPECTED) - WHERE_RULES)
 EXTRA_PER_RULE = "big-id-not-null-per-rule"  # a per-rule test next to the dq_bigints scan
 COUNTS = ["row_count", "evaluated_count", "passed_count", "null_count", "assertion_row_count"]
@@ -43,8 +48,10 @@ class ScanBuild:
         self.project, self.build, self.metrics, self.db = project, build, metrics, db
         nodes = build.manifest["nodes"]
         self.scans = {
-            n["name"]: n for n in nodes.values()
-            if (n.get("test_metadata") or {}).get("namespace") == "dataplex_dq" and n["test_metadata"]["name"] == "data_quality_scan"
+            n["name"]: n
+            for n in nodes.values()
+            if (n.get("test_metadata") or {}).get("namespace") == "dataplex_dq"
+            and n["test_metadata"]["name"] == "data_quality_scan"
         }
 
 
@@ -73,6 +80,7 @@ def _project_free(uid: str | None) -> str | None:
 
 
 # ------------------------------------------------------------------ the same rules, the same results
+
 
 def test_every_rule_of_the_per_rule_suite_is_in_a_scan(scan_build):
     assert sorted(set(scan_build.metrics) - {EXTRA_PER_RULE}) == SCAN_RULES
@@ -141,6 +149,7 @@ def test_failing_rows_queries_run(scan_build):
 
 # ------------------------------------------------------------------ dbt: one test per seed
 
+
 def test_dbt_shows_one_test_per_seed_failing_iff_a_rule_failed(scan_build):
     results = scan_build.build.results_by_name()
     for name, scan in scan_build.scans.items():
@@ -168,7 +177,9 @@ def _table_scans(db: Path, sql: str, table: str, tmp_path: Path) -> int:
     scans = []
 
     def walk(node):
-        if node.get("type") == "TABLE_SCAN" and str((node.get("extra_info") or {}).get("Table", "")).endswith(f".{table}"):
+        if node.get("type") == "TABLE_SCAN" and str((node.get("extra_info") or {}).get("Table", "")).endswith(
+            f".{table}"
+        ):
             scans.append(node)
         for child in node.get("children", []):
             walk(child)
@@ -180,7 +191,9 @@ def _table_scans(db: Path, sql: str, table: str, tmp_path: Path) -> int:
 
 
 def _compiled_scan(target_path: Path, seed: str) -> str:
-    return (target_path / "compiled" / "dataplex_dq_scan_tests" / "seeds" / "scans.yml" / f"{seed}_scan.sql").read_text()
+    return (
+        target_path / "compiled" / "dataplex_dq_scan_tests" / "seeds" / "scans.yml" / f"{seed}_scan.sql"
+    ).read_text()
 
 
 def _scan_counts(scan_build, seed: str) -> tuple[int, int]:
@@ -213,9 +226,19 @@ def compiled_strategies(scan_build):
     """The scan project compiled with the two single-scan uniqueness strategies."""
     out = {}
     for strategy in ("grouped_one_scan", "window"):
-        project = DbtProject(scan_build.project.project_dir, INTEGRATION_DIR, scan_build.build.target_path.parent / f"target_{strategy}",
-                             scan_build.project.env)
-        result = project.run("compile", "--select", "test_name:data_quality_scan", "--vars", f"{{dataplex_dq_scan_uniqueness: {strategy}}}")
+        project = DbtProject(
+            scan_build.project.project_dir,
+            INTEGRATION_DIR,
+            scan_build.build.target_path.parent / f"target_{strategy}",
+            scan_build.project.env,
+        )
+        result = project.run(
+            "compile",
+            "--select",
+            "test_name:data_quality_scan",
+            "--vars",
+            f"{{dataplex_dq_scan_uniqueness: {strategy}}}",
+        )
         assert result.returncode == 0, result.output
         out[strategy] = project.target_path
     return out
@@ -232,7 +255,9 @@ def _rows(db: Path, sql: str) -> list[tuple]:
 
 @pytest.mark.parametrize("strategy", ["grouped_one_scan", "window"])
 @pytest.mark.parametrize("seed", SEEDS_WITH_UNIQUENESS)
-def test_single_scan_strategies_read_the_table_once_with_the_same_results(scan_build, compiled_strategies, strategy, seed, tmp_path):
+def test_single_scan_strategies_read_the_table_once_with_the_same_results(
+    scan_build, compiled_strategies, strategy, seed, tmp_path
+):
     """'grouped_one_scan' (DuckDB streams the materialized scope CTE to every consumer) reads the table
     once -- checked on the executed plan -- and 'window' references the scope once; both give the same
     rows as the default."""
@@ -256,10 +281,18 @@ def test_single_scan_strategies_read_the_table_once_with_the_same_results(scan_b
 
 # ------------------------------------------------------------------ the post-hook
 
+
 @pytest.fixture(scope="module")
 def scan_report(scan_build):
-    args = ["report", "--project-dir", str(scan_build.project.project_dir), "--profiles-dir", str(INTEGRATION_DIR),
-            "--target-path", str(scan_build.build.target_path)]
+    args = [
+        "report",
+        "--project-dir",
+        str(scan_build.project.project_dir),
+        "--profiles-dir",
+        str(INTEGRATION_DIR),
+        "--target-path",
+        str(scan_build.build.target_path),
+    ]
     proc = run_dataplex_dq(*args, env={"DBT_DUCKDB_PATH": str(scan_build.db)})
     return proc
 
@@ -313,6 +346,7 @@ def test_report_exports_one_row_per_scan_rule(scan_build, scan_report):
 
 # ------------------------------------------------------------------ the other warehouses
 
+
 @pytest.fixture(scope="module")
 def scan_on_target(dbt_target, tmp_path_factory):
     """The scan project on each server target of the suite (PostgreSQL, the BigQuery emulator), where
@@ -357,7 +391,9 @@ def test_scan_on_other_warehouses_matches_the_hand_computed_metrics(scan_on_targ
             problems.append(f"{rule}: status {row['rule_status']}")
     assert not problems, "\n".join(problems)
     results = build.results_by_name()
-    for rule_names in [[r for r in SCAN_RULES if EXPECTED[r]["seed"] == seed] for seed in {e["seed"] for e in EXPECTED.values()}]:
+    for rule_names in [
+        [r for r in SCAN_RULES if EXPECTED[r]["seed"] == seed] for seed in {e["seed"] for e in EXPECTED.values()}
+    ]:
         seed = EXPECTED[rule_names[0]]["seed"]
         assert results[f"{seed}_scan"]["failures"] == sum(1 for r in rule_names if not EXPECTED[r]["passed"]), seed
 
@@ -368,45 +404,103 @@ SEED = "id,amount,name,created_on\n1,5,a,2024-01-01\n2,,b,2024-02-01\n"
 
 # (scan test name, the scan's arguments as YAML, expected fragments of the compile error or None when valid)
 SCAN_CASES = [
-    ("scan_bad_threshold", """{rules: [{name: ok-rule, column: amount, nonNullExpectation: {}},
+    (
+        "scan_bad_threshold",
+        """{rules: [{name: ok-rule, column: amount, nonNullExpectation: {}},
         {name: bad-threshold, column: amount, nonNullExpectation: {}, threshold: 1.5},
         {column: amount, rangeExpectation: {minValue: "0"}}]}""",
-     ["seed 'checks'", "rule #1 'bad-threshold'", "data_quality_scan non_null_expectation", "field 'threshold'", "between 0 and 1"]),
-    ("scan_camel_unknown_field", "{rules: [{name: camel-range, column: amount, rangeExpectation: {minValue: '0', maxVal: '3'}}]}",
-     ["rule #0 'camel-range'", "field 'range_expectation.maxVal'", "unknown field", "min_value, max_value"]),
-    ("scan_camel_unknown_key", "{rules: [{name: ok-two, column: amount, nonNullExpectation: {}}, {name: camel-key, column: amount, ignoreNulls: true, uniquenessExpectation: {}}]}",
-     ["rule #1 'camel-key'", "field 'ignoreNulls'", "unknown key"]),
-    ("scan_unnamed_bad_bound", "{rules: [{column: amount, rangeExpectation: {minValue: abc}}]}",
-     ["rule #0 'range-amount-0'", "field 'min_value'", "'abc' is not an integer"]),
-    ("scan_duplicate_names", "{rules: [{name: twice, column: amount, nonNullExpectation: {}}, {name: other, sqlAssertion: {sqlStatement: 'select 1'}}, {name: twice, tableConditionExpectation: {sqlExpression: 'count(*) > 0'}}]}",
-     ["rule #2 'twice'", "field 'name'", "rule #0 of this scan has the same name"]),
-    ("scan_name_of_a_per_rule_test", "{rules: [{name: per-rule-name, column: amount, nonNullExpectation: {}}]}",
-     ["rule #0 'per-rule-name'", "field 'name'", "another rule on the same data source is also named 'per-rule-name'"]),
-    ("scan_no_rule_type", "{rules: [{name: typeless, column: amount, dimension: VALIDITY}]}",
-     ["rule #0 'typeless'", "has no rule type"]),
-    ("scan_two_rule_types", "{rules: [{name: two-types, column: amount, nonNullExpectation: {}, uniquenessExpectation: {}}]}",
-     ["rule #0 'two-types'", "exactly one rule type"]),
-    ("scan_both_spellings", "{rules: [{name: both-spellings, column: amount, ignore_null: true, ignoreNull: false, uniquenessExpectation: {}}]}",
-     ["rule #0 'both-spellings'", "field 'ignore_null'", "given twice"]),
-    ("scan_missing_column", "{rules: [{name: no-such-col, column: amnt, nonNullExpectation: {}}]}",
-     ["rule #0 'no-such-col'", "field 'column'", "'amnt' does not exist"]),
-    ("scan_semicolon", "{rules: [{name: semi, sqlAssertion: {sqlStatement: 'select 1; select 2'}}]}",
-     ["rule #0 'semi'", "field 'sql_statement'", "semicolon"]),
-    ("scan_unknown_argument", "{rowfilter: 'id > 1', rules: [{name: arg-ok, column: amount, nonNullExpectation: {}}]}",
-     ["data_quality_scan 'scan_unknown_argument'", "field 'rowfilter'", "unknown argument"]),
-    ("scan_bad_sampling", "{samplingPercent: 150, rules: [{name: sampling-ok, column: amount, nonNullExpectation: {}}]}",
-     ["data_quality_scan 'scan_bad_sampling'", "field 'sampling_percent'", "between 0 and 100, got 150"]),
+        [
+            "seed 'checks'",
+            "rule #1 'bad-threshold'",
+            "data_quality_scan non_null_expectation",
+            "field 'threshold'",
+            "between 0 and 1",
+        ],
+    ),
+    (
+        "scan_camel_unknown_field",
+        "{rules: [{name: camel-range, column: amount, rangeExpectation: {minValue: '0', maxVal: '3'}}]}",
+        ["rule #0 'camel-range'", "field 'range_expectation.maxVal'", "unknown field", "min_value, max_value"],
+    ),
+    (
+        "scan_camel_unknown_key",
+        "{rules: [{name: ok-two, column: amount, nonNullExpectation: {}}, {name: camel-key, column: amount, ignoreNulls: true, uniquenessExpectation: {}}]}",
+        ["rule #1 'camel-key'", "field 'ignoreNulls'", "unknown key"],
+    ),
+    (
+        "scan_unnamed_bad_bound",
+        "{rules: [{column: amount, rangeExpectation: {minValue: abc}}]}",
+        ["rule #0 'range-amount-0'", "field 'min_value'", "'abc' is not an integer"],
+    ),
+    (
+        "scan_duplicate_names",
+        "{rules: [{name: twice, column: amount, nonNullExpectation: {}}, {name: other, sqlAssertion: {sqlStatement: 'select 1'}}, {name: twice, tableConditionExpectation: {sqlExpression: 'count(*) > 0'}}]}",
+        ["rule #2 'twice'", "field 'name'", "rule #0 of this scan has the same name"],
+    ),
+    (
+        "scan_name_of_a_per_rule_test",
+        "{rules: [{name: per-rule-name, column: amount, nonNullExpectation: {}}]}",
+        [
+            "rule #0 'per-rule-name'",
+            "field 'name'",
+            "another rule on the same data source is also named 'per-rule-name'",
+        ],
+    ),
+    (
+        "scan_no_rule_type",
+        "{rules: [{name: typeless, column: amount, dimension: VALIDITY}]}",
+        ["rule #0 'typeless'", "has no rule type"],
+    ),
+    (
+        "scan_two_rule_types",
+        "{rules: [{name: two-types, column: amount, nonNullExpectation: {}, uniquenessExpectation: {}}]}",
+        ["rule #0 'two-types'", "exactly one rule type"],
+    ),
+    (
+        "scan_both_spellings",
+        "{rules: [{name: both-spellings, column: amount, ignore_null: true, ignoreNull: false, uniquenessExpectation: {}}]}",
+        ["rule #0 'both-spellings'", "field 'ignore_null'", "given twice"],
+    ),
+    (
+        "scan_missing_column",
+        "{rules: [{name: no-such-col, column: amnt, nonNullExpectation: {}}]}",
+        ["rule #0 'no-such-col'", "field 'column'", "'amnt' does not exist"],
+    ),
+    (
+        "scan_semicolon",
+        "{rules: [{name: semi, sqlAssertion: {sqlStatement: 'select 1; select 2'}}]}",
+        ["rule #0 'semi'", "field 'sql_statement'", "semicolon"],
+    ),
+    (
+        "scan_unknown_argument",
+        "{rowfilter: 'id > 1', rules: [{name: arg-ok, column: amount, nonNullExpectation: {}}]}",
+        ["data_quality_scan 'scan_unknown_argument'", "field 'rowfilter'", "unknown argument"],
+    ),
+    (
+        "scan_bad_sampling",
+        "{samplingPercent: 150, rules: [{name: sampling-ok, column: amount, nonNullExpectation: {}}]}",
+        ["data_quality_scan 'scan_bad_sampling'", "field 'sampling_percent'", "between 0 and 100, got 150"],
+    ),
     ("scan_no_rules", "{rules: []}", ["data_quality_scan 'scan_no_rules'", "field 'rules'", "non-empty list"]),
     # on a seed of its own (seed checks_many): 1001 rules would put every scan of `checks` over the limit
-    ("scan_too_many_rules", "{rules: [" + ", ".join(["{nonNullExpectation: {}, column: name}"] * 1001) + "]}",
-     ["seed 'checks_many'", "field 'rules'", "1001 rules", "at most 1000"]),
-    ("scan_valid", """{rowFilter: "id > 0", samplingPercent: 100, postScanActions: {bigqueryExport: {resultsTable: x}}, catalogPublishingEnabled: false,
+    (
+        "scan_too_many_rules",
+        "{rules: [" + ", ".join(["{nonNullExpectation: {}, column: name}"] * 1001) + "]}",
+        ["seed 'checks_many'", "field 'rules'", "1001 rules", "at most 1000"],
+    ),
+    (
+        "scan_valid",
+        """{rowFilter: "id > 0", samplingPercent: 100, postScanActions: {bigqueryExport: {resultsTable: x}}, catalogPublishingEnabled: false,
         rules: [{column: amount, nonNullExpectation: {}, dimension: COMPLETENESS}, {column: amount, rangeExpectation: {minValue: '0'}, ignoreNull: true},
                 {tableConditionExpectation: {sqlExpression: 'count(*) = 2'}}, {column: name, setExpectation: {values: [a]}, suspended: true}]}""",
-     None),
-    ("scan_sampled", """{samplingPercent: 50, rules: [{name: sampled-unique, column: name, uniquenessExpectation: {}},
+        None,
+    ),
+    (
+        "scan_sampled",
+        """{samplingPercent: 50, rules: [{name: sampled-unique, column: name, uniquenessExpectation: {}},
         {name: sampled-count, tableConditionExpectation: {sqlExpression: 'count(*) >= 0'}}, {name: sampled-not-null, column: name, nonNullExpectation: {}}]}""",
-     None),
+        None,
+    ),
 ]
 
 
@@ -417,7 +511,8 @@ def scan_checks(tmp_path_factory):
     (proj / "seeds").mkdir(parents=True)
     (proj / "seeds" / "checks.csv").write_text(SEED)
     (proj / "seeds" / "checks_many.csv").write_text(SEED)
-    (proj / "dbt_project.yml").write_text(textwrap.dedent("""\
+    (proj / "dbt_project.yml").write_text(
+        textwrap.dedent("""\
         name: scan_checks
         version: "1.0"
         config-version: 2
@@ -425,12 +520,15 @@ def scan_checks(tmp_path_factory):
         seeds:
           scan_checks:
             +column_types: {id: integer, amount: integer, name: varchar, created_on: date}
-        """))
+        """)
+    )
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
+
     def scans(names):
         return "\n".join(
             f"      - dataplex_dq.data_quality_scan:\n          name: {name}\n          arguments: {textwrap.indent(args, '  ').strip()}"
-            for name, args, _ in SCAN_CASES if name in names
+            for name, args, _ in SCAN_CASES
+            if name in names
         )
 
     many = {"scan_too_many_rules"}
@@ -466,7 +564,9 @@ def test_valid_scan_with_camel_case_settings_runs(scan_checks):
     node = next(n for n in result.manifest["nodes"].values() if n["name"] == "scan_valid")
     con = duckdb.connect(str(db), read_only=True)
     try:
-        rows = con.execute(f"select rule_index, rule_name, rule_status, row_count, scope_row_filter from {node['relation_name']} order by rule_index").fetchall()
+        rows = con.execute(
+            f"select rule_index, rule_name, rule_status, row_count, scope_row_filter from {node['relation_name']} order by rule_index"
+        ).fetchall()
     finally:
         con.close()
     assert rows == [
@@ -485,7 +585,9 @@ def test_sampled_scan_samples_once_for_all_rules(scan_checks):
     node = next(n for n in result.manifest["nodes"].values() if n["name"] == "scan_sampled")
     con = duckdb.connect(str(db), read_only=True)
     try:
-        rows = con.execute(f"select rule_name, row_count, evaluated_count, scope_sampling_percent from {node['relation_name']} order by rule_index").fetchall()
+        rows = con.execute(
+            f"select rule_name, row_count, evaluated_count, scope_sampling_percent from {node['relation_name']} order by rule_index"
+        ).fetchall()
     finally:
         con.close()
     assert [r[0] for r in rows] == ["sampled-unique", "sampled-count", "sampled-not-null"]
@@ -495,18 +597,36 @@ def test_sampled_scan_samples_once_for_all_rules(scan_checks):
 
 def test_report_of_an_errored_scan_has_one_error_per_declared_rule(scan_checks):
     project, result, db = scan_checks
-    proc = run_dataplex_dq("report", "--project-dir", str(project.project_dir), "--profiles-dir", str(INTEGRATION_DIR),
-                           "--target-path", str(result.target_path), env={"DBT_DUCKDB_PATH": str(db)})
+    proc = run_dataplex_dq(
+        "report",
+        "--project-dir",
+        str(project.project_dir),
+        "--profiles-dir",
+        str(INTEGRATION_DIR),
+        "--target-path",
+        str(result.target_path),
+        env={"DBT_DUCKDB_PATH": str(db)},
+    )
     assert proc.returncode != 0, proc.stdout + proc.stderr
     con = duckdb.connect(str(db), read_only=True)
     try:
-        rows = con.execute("select dbt_test_unique_id, rule_name, rule_status, rule_message from main.dataplex_dq_results").fetchall()
+        rows = con.execute(
+            "select dbt_test_unique_id, rule_name, rule_status, rule_message from main.dataplex_dq_results"
+        ).fetchall()
     finally:
         con.close()
     by_test = defaultdict(list)
     for uid, name, status, message in rows:
         by_test[uid.split(".")[2]].append((name, status))
-    assert sorted(by_test["scan_bad_threshold"]) == [("bad-threshold", "ERROR"), ("ok-rule", "ERROR"), ("range-amount-2", "ERROR")]
-    assert sorted(by_test["scan_valid"]) == [("non-null-amount-0", "FAILED"), ("range-amount-1", "PASSED"),
-                                             ("set-name-3", "SUSPENDED"), ("table-condition-2", "PASSED")]
+    assert sorted(by_test["scan_bad_threshold"]) == [
+        ("bad-threshold", "ERROR"),
+        ("ok-rule", "ERROR"),
+        ("range-amount-2", "ERROR"),
+    ]
+    assert sorted(by_test["scan_valid"]) == [
+        ("non-null-amount-0", "FAILED"),
+        ("range-amount-1", "PASSED"),
+        ("set-name-3", "SUSPENDED"),
+        ("table-condition-2", "PASSED"),
+    ]
     assert by_test["scan_too_many_rules"] == [] or len(by_test["scan_too_many_rules"]) == 1001

@@ -13,14 +13,16 @@ import duckdb
 import pytest
 import yaml
 
-from dbt_harness import INTEGRATION_DIR, DbtProject
 from dataplex_dq.spec import load_spec_file
+from dbt_harness import INTEGRATION_DIR, DbtProject
 
 SPECS = INTEGRATION_DIR / "specs"
 INDEX = yaml.safe_load((SPECS / "index.yml").read_text())["specs"]
 # GoogleSQL functions run on BigQuery only; execution_spec.field is an incremental scan (not built here)
-SKIP = {"googlesql_functions.yaml": "GoogleSQL functions: BigQuery only",
-        "terraform_full_quality_state.json": "execution_spec.field: an incremental scan"}
+SKIP = {
+    "googlesql_functions.yaml": "GoogleSQL functions: BigQuery only",
+    "terraform_full_quality_state.json": "execution_spec.field: an incremental scan",
+}
 FILES = sorted(f for f in INDEX if f not in SKIP)
 COUNTS = "rule_index, rule_name, rule_status, evaluated_count, passed_count, null_count, passed"
 
@@ -51,12 +53,26 @@ def corpus_build(tmp_path_factory):
         canonical = load_spec_file(SPECS / f).spec
         for suffix, args in (("", as_is), ("_canon", canonical)):
             (proj / "models" / f"spec_{stem}{suffix}.sql").write_text(f"select * from {{{{ ref('{seed}') }}}}\n")
-            models.append({"name": f"spec_{stem}{suffix}", "data_tests": [
-                {"dataplex_dq.data_quality_scan": {"name": f"scan_{stem}{suffix}", "arguments": args}}]})
-    schema = {"version": 2, "models": models,
-              "seeds": [{"name": s["name"], "config": {"column_types": s["config"]["column_types"]}} for s in seeds_cfg if s["name"] in used]}
+            models.append(
+                {
+                    "name": f"spec_{stem}{suffix}",
+                    "data_tests": [
+                        {"dataplex_dq.data_quality_scan": {"name": f"scan_{stem}{suffix}", "arguments": args}}
+                    ],
+                }
+            )
+    schema = {
+        "version": 2,
+        "models": models,
+        "seeds": [
+            {"name": s["name"], "config": {"column_types": s["config"]["column_types"]}}
+            for s in seeds_cfg
+            if s["name"] in used
+        ],
+    }
     (proj / "models" / "schema.yml").write_text(yaml.safe_dump(schema, sort_keys=False, allow_unicode=True))
-    (proj / "dbt_project.yml").write_text(textwrap.dedent("""\
+    (proj / "dbt_project.yml").write_text(
+        textwrap.dedent("""\
         name: spec_corpus
         version: "1.0"
         config-version: 2
@@ -64,7 +80,8 @@ def corpus_build(tmp_path_factory):
         models:
           spec_corpus:
             +materialized: view
-        """))
+        """)
+    )
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     db = tmp / "corpus.duckdb"
     p = DbtProject(proj, INTEGRATION_DIR, tmp / "target", {"DBT_DUCKDB_PATH": str(db)})
@@ -87,8 +104,11 @@ def test_a_pasted_spec_builds_with_the_counts_of_its_canonical_form(corpus_build
     nodes = build.manifest["nodes"]
     # keyed by the model the scan is on: dbt takes a DataScan's own `name:` (gcloud describe) in
     # `arguments` as the test's name, so the pasted resource's test is named after the DataScan
-    by_model = {(nodes[r["unique_id"]].get("attached_node") or "").split(".")[-1]: (r, nodes[r["unique_id"]])
-                for r in build.run_results["results"] if nodes.get(r["unique_id"], {}).get("resource_type") == "test"}
+    by_model = {
+        (nodes[r["unique_id"]].get("attached_node") or "").split(".")[-1]: (r, nodes[r["unique_id"]])
+        for r in build.run_results["results"]
+        if nodes.get(r["unique_id"], {}).get("resource_type") == "test"
+    }
     stem = _stem(spec_file)
     as_is, as_is_node = by_model[f"spec_{stem}"]
     canon, canon_node = by_model[f"spec_{stem}_canon"]

@@ -19,9 +19,9 @@ from dbt_harness import INTEGRATION_DIR, REPO_ROOT, dbt_executable
 
 sys.path.insert(0, str(REPO_ROOT / "python"))
 
-from dataplex_dq.import_spec import import_spec  # noqa: E402
-from dataplex_dq.proto import DataQualitySpec  # noqa: E402
-from dataplex_dq.spec import load_spec_file, spec_to_dict  # noqa: E402
+from dataplex_dq.import_spec import import_spec
+from dataplex_dq.proto import DataQualitySpec
+from dataplex_dq.spec import load_spec_file, spec_to_dict
 
 CORPUS = INTEGRATION_DIR / "specs"
 CORPUS_FILES = sorted(p for p in CORPUS.iterdir() if p.suffix in (".yaml", ".json"))
@@ -29,17 +29,26 @@ FORMS = ("tests", "scan")
 
 
 def env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(REPO_ROOT / "python"), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", "COLUMNS": "200"}
+    return {
+        **os.environ,
+        "PYTHONPATH": str(REPO_ROOT / "python"),
+        "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
+        "COLUMNS": "200",
+    }
 
 
 def dataplex_dq(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "dataplex_dq.cli", *args], cwd=cwd, env=env(), capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "dataplex_dq.cli", *args], cwd=cwd, env=env(), capture_output=True, text=True
+    )
 
 
 def new_project(root: Path, name: str) -> Path:
     root.mkdir(parents=True)
     (root / "models").mkdir()
-    (root / "dbt_project.yml").write_text(f"name: {name}\nversion: '1.0'\nconfig-version: 2\nprofile: dataplex_dq_integration_tests\n")
+    (root / "dbt_project.yml").write_text(
+        f"name: {name}\nversion: '1.0'\nconfig-version: 2\nprofile: dataplex_dq_integration_tests\n"
+    )
     (root / "packages.yml").write_text(yaml.safe_dump({"packages": [{"local": str(REPO_ROOT)}]}))
     shutil.copy(INTEGRATION_DIR / "profiles.yml", root / "profiles.yml")  # found in the current directory, as dbt does
     subprocess.run([dbt_executable(), "deps", "--quiet"], cwd=root, env=env(), check=True, capture_output=True)
@@ -64,7 +73,14 @@ def roundtrip(tmp_path_factory):
         for form in FORMS:
             model = f"rt_{form}_{spec.stem}"
             (root / "models" / f"{model}.sql").write_text("select 1 as id\n")
-            import_spec(spec, model, form=form, dialect="bigquery", schema_file=root / "models" / f"{model}.yml", project_dir=root)
+            import_spec(
+                spec,
+                model,
+                form=form,
+                dialect="bigquery",
+                schema_file=root / "models" / f"{model}.yml",
+                project_dir=root,
+            )
             models[model] = (spec, form)
     proc = dataplex_dq(root, "export-spec", "--out", "exported")
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -85,7 +101,9 @@ def test_exported_files_are_camel_case_proto_json_gcloud_reads(roundtrip):
     root, models, output = roundtrip
     for model in models:
         text = (root / "exported" / f"{model}.yaml").read_text()
-        assert text.startswith(f"# Dataplex DataQualitySpec of model '{model}' (model.spec_roundtrip.{model}), exported by dataplex-dq export-spec.\n")
+        assert text.startswith(
+            f"# Dataplex DataQualitySpec of model '{model}' (model.spec_roundtrip.{model}), exported by dataplex-dq export-spec.\n"
+        )
         body = yaml.safe_load(text)
         for rule in body["rules"]:
             rule.pop("attributes", None)  # Dataplex's DataQualityRule.attributes; not in the given proto
@@ -93,16 +111,31 @@ def test_exported_files_are_camel_case_proto_json_gcloud_reads(roundtrip):
     body = yaml.safe_load((root / "exported" / "rt_tests_notifications_snake.yaml").read_text())
     assert body["postScanActions"]["notificationReport"] == {
         "recipients": {"emails": ["data-oncall@example.com", "analytics-team@example.com"]},
-        "scoreThresholdTrigger": {"scoreThreshold": 85.0}, "jobFailureTrigger": {}, "jobEndTrigger": {},
+        "scoreThresholdTrigger": {"scoreThreshold": 85.0},
+        "jobFailureTrigger": {},
+        "jobEndTrigger": {},
     }
     # the data source of the Terraform scan was incremental: said, since a spec cannot carry it
-    assert "note: model 'rt_tests_terraform_full_quality_state': incremental_field 'event_ts' is not part of a DataQualitySpec: pass --incremental-field=event_ts to gcloud" in output
+    assert (
+        "note: model 'rt_tests_terraform_full_quality_state': incremental_field 'event_ts' is not part of a DataQualitySpec: pass --incremental-field=event_ts to gcloud"
+        in output
+    )
     assert len(list((root / "exported").iterdir())) == len(models)
 
 
 def test_export_json_format_and_select(roundtrip):
     root, _, _ = roundtrip
-    proc = dataplex_dq(root, "export-spec", "--out", "selected", "--format", "json", "--select", "rt_scan_rest_api_bare_camel", "--no-parse")
+    proc = dataplex_dq(
+        root,
+        "export-spec",
+        "--out",
+        "selected",
+        "--format",
+        "json",
+        "--select",
+        "rt_scan_rest_api_bare_camel",
+        "--no-parse",
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert [p.name for p in (root / "selected").iterdir()] == ["rt_scan_rest_api_bare_camel.json"]
     body = json.loads((root / "selected" / "rt_scan_rest_api_bare_camel.json").read_text())
@@ -113,7 +146,10 @@ def test_export_json_format_and_select(roundtrip):
 def test_export_errors_exit_2(tmp_path):
     proc = dataplex_dq(tmp_path, "export-spec", "--out", "x", "--no-parse")
     assert proc.returncode == 2
-    assert proc.stdout.strip() == "dataplex-dq export-spec failed: target/manifest.json not found: run `dbt parse` first (or drop --no-parse)"
+    assert (
+        proc.stdout.strip()
+        == "dataplex-dq export-spec failed: target/manifest.json not found: run `dbt parse` first (or drop --no-parse)"
+    )
 
 
 def test_googlesql_imported_for_duckdb_runs_with_dataplex_counts(tmp_path):
@@ -121,22 +157,44 @@ def test_googlesql_imported_for_duckdb_runs_with_dataplex_counts(tmp_path):
     root = new_project(tmp_path / "project", "spec_transpiled")
     (root / "seeds").mkdir()
     shutil.copy(INTEGRATION_DIR / "seeds" / "dq_events.csv", root / "seeds")
-    config = next(s for s in yaml.safe_load((INTEGRATION_DIR / "seeds" / "seeds.yml").read_text())["seeds"] if s["name"] == "dq_events")
+    config = next(
+        s
+        for s in yaml.safe_load((INTEGRATION_DIR / "seeds" / "seeds.yml").read_text())["seeds"]
+        if s["name"] == "dq_events"
+    )
     column_types = {k: v for k, v in config["config"]["column_types"].items()}
-    (root / "seeds" / "seeds.yml").write_text(yaml.safe_dump({"version": 2, "seeds": [{"name": "dq_events", "config": {"column_types": column_types}}]}))
+    (root / "seeds" / "seeds.yml").write_text(
+        yaml.safe_dump({"version": 2, "seeds": [{"name": "dq_events", "config": {"column_types": column_types}}]})
+    )
     proc = dataplex_dq(root, "import-spec", str(CORPUS / "googlesql_functions.yaml"), "--model", "dq_events")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "Transpiled to duckdb: rule 'web-events-at-least-five' sql_expression: COUNTIF(source_system = 'web') >= 5  ->  COUNT_IF(source_system = 'web') >= 5" in proc.stdout
-    build = subprocess.run([dbt_executable(), "build", "--select", "dq_events"], cwd=root, env={**env(), "DBT_DUCKDB_PATH": str(tmp_path / "t.duckdb")}, capture_output=True, text=True)
+    assert (
+        "Transpiled to duckdb: rule 'web-events-at-least-five' sql_expression: COUNTIF(source_system = 'web') >= 5  ->  COUNT_IF(source_system = 'web') >= 5"
+        in proc.stdout
+    )
+    build = subprocess.run(
+        [dbt_executable(), "build", "--select", "dq_events"],
+        cwd=root,
+        env={**env(), "DBT_DUCKDB_PATH": str(tmp_path / "t.duckdb")},
+        capture_output=True,
+        text=True,
+    )
     assert build.returncode == 0, build.stdout[-3000:]
     import duckdb
 
     con = duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True)
     try:
-        tables = [r[0] for r in con.execute("select table_name from information_schema.tables where table_schema = 'main_dbt_test__audit'").fetchall()]
+        tables = [
+            r[0]
+            for r in con.execute(
+                "select table_name from information_schema.tables where table_schema = 'main_dbt_test__audit'"
+            ).fetchall()
+        ]
         rows = {}
         for t in tables:
-            for r in con.execute(f'select rule_name, rule_status, row_count, evaluated_count, passed_count, assertion_row_count from main_dbt_test__audit."{t}"').fetchall():
+            for r in con.execute(
+                f'select rule_name, rule_status, row_count, evaluated_count, passed_count, assertion_row_count from main_dbt_test__audit."{t}"'
+            ).fetchall():
                 rows[r[0]] = r[1:]
     finally:
         con.close()

@@ -59,9 +59,12 @@ def user_project(tmp_path_factory):
     home.mkdir()
     (proj / "seeds" / "items.csv").write_text("id,qty\n1,1\n2,\n3,9\n")
     (proj / "seeds" / "victim.csv").write_text("id\n1\n")
-    (proj / "models" / "odd.sql").write_text("""select 'x' as "Mixed Case", 'abc' as "we""ird" union all select null, 'ABC'\n""")
+    (proj / "models" / "odd.sql").write_text(
+        """select 'x' as "Mixed Case", 'abc' as "we""ird" union all select null, 'ABC'\n"""
+    )
     (proj / "models" / "schema.yml").write_text(SCHEMA)
-    (proj / "dbt_project.yml").write_text(textwrap.dedent("""\
+    (proj / "dbt_project.yml").write_text(
+        textwrap.dedent("""\
         name: user_proj
         version: "1.0"
         config-version: 2
@@ -69,7 +72,8 @@ def user_project(tmp_path_factory):
         seeds:
           user_proj:
             +column_types: {id: integer, qty: integer}
-        """))
+        """)
+    )
     (proj / "profiles.yml").write_text(PROFILE.format(path="user.duckdb"))  # relative, as jaffle_shop's
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     deps = DbtProject(proj, proj, proj / "target", {}).run("deps")
@@ -82,9 +86,12 @@ def user_project(tmp_path_factory):
 def _rows(db):
     con = duckdb.connect(str(db), read_only=True)
     try:
-        return {r[0]: r[1:] for r in con.execute(
-            "select rule_name, rule_status, rule_message, rule_rows_passed, dbt_invocation_id from main.dataplex_dq_results"
-        ).fetchall()}
+        return {
+            r[0]: r[1:]
+            for r in con.execute(
+                "select rule_name, rule_status, rule_message, rule_rows_passed, dbt_invocation_id from main.dataplex_dq_results"
+            ).fetchall()
+        }
     finally:
         con.close()
 
@@ -100,13 +107,18 @@ def test_build_in_the_project_directory_without_flags(user_project):
     assert "Rules: 3 passed, 1 failed, 1 warned, 2 errored, 0 skipped, 0 suspended." in out
     rows = _rows(proj / "user.duckdb")
     assert {k: v[0] for k, v in rows.items()} == {
-        "qty-present": "FAILED", "qty-warn": "FAILED", "qty-dropped": "PASSED", "bad-debug": "ERROR", "bad-threshold": "ERROR",
-        "mixed-present": "PASSED", "weird-regex": "PASSED",
+        "qty-present": "FAILED",
+        "qty-warn": "FAILED",
+        "qty-dropped": "PASSED",
+        "bad-debug": "ERROR",
+        "bad-threshold": "ERROR",
+        "mixed-present": "PASSED",
+        "weird-regex": "PASSED",
     }
     assert rows["mixed-present"][2] == 1 and rows["weird-regex"][2] == 1  # 1 of 2 rows each, in the right column
     assert "field 'debug_queries': must be a list" in rows["bad-debug"][1]
     # D.1: the payload is refused with a clear line, and the seed it would drop is still there
-    assert "post-scan action failed: bigquery_export to x\" (a int); drop table victim" in out
+    assert 'post-scan action failed: bigquery_export to x" (a int); drop table victim' in out
     assert "contains '\"': a name may only contain letters, digits, _, -, $, spaces" in out
     con = duckdb.connect(str(proj / "user.duckdb"), read_only=True)
     try:
@@ -120,7 +132,9 @@ def test_report_from_a_subdirectory_with_home_profiles_and_a_dropped_metrics_tab
     (home / ".dbt").mkdir(exist_ok=True)
     (home / ".dbt" / "profiles.yml").write_text(PROFILE.format(path=proj / "user.duckdb"))
     con = duckdb.connect(str(proj / "user.duckdb"))
-    dropped = con.execute("select table_schema, table_name from information_schema.tables where table_name like 'dq_qty_dropped%'").fetchone()
+    dropped = con.execute(
+        "select table_schema, table_name from information_schema.tables where table_name like 'dq_qty_dropped%'"
+    ).fetchone()
     con.execute(f'drop table "{dropped[0]}"."{dropped[1]}"')
     con.close()
     # a sub-directory: dbt_project.yml is found in the parent, profiles.yml in ~/.dbt
@@ -128,7 +142,9 @@ def test_report_from_a_subdirectory_with_home_profiles_and_a_dropped_metrics_tab
     out = res.stdout + res.stderr
     assert res.returncode == 2, out
     assert "Traceback" not in out
-    assert f"error: seed 'items' rule 'qty-dropped': cannot read the metrics of this test: query failed on duckdb:" in out
+    assert (
+        "error: seed 'items' rule 'qty-dropped': cannot read the metrics of this test: query failed on duckdb:" in out
+    )
     assert "does not exist" in out
     rows = _rows(proj / "user.duckdb")
     # the errored test is one ERROR rule with the warehouse's message; the others are still scored and exported
@@ -142,6 +158,9 @@ def test_report_from_elsewhere_with_a_relative_duckdb_path_says_so(user_project,
     res = run_dataplex_dq("report", cwd=tmp_path, env=_env(home, DBT_PROJECT_DIR=str(proj), DBT_PROFILES_DIR=str(proj)))
     out = " ".join((res.stdout + res.stderr).split())
     assert res.returncode == 2
-    assert f"the DuckDB file user.duckdb (relative to the current directory {tmp_path}) did not exist before this run" in out
+    assert (
+        f"the DuckDB file user.duckdb (relative to the current directory {tmp_path}) did not exist before this run"
+        in out
+    )
     assert "schema" not in out.split("did not exist")[0]
     assert not (tmp_path / "user.duckdb").exists()  # and no empty file was left behind

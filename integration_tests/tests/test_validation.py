@@ -12,89 +12,215 @@ SEED = "id,amount,name,created_on\n1,5,a,2024-01-01\n2,,b,2024-02-01\n"
 
 # (rule name, YAML of the test under column `amount` or at model level, expected fragments of the error)
 COLUMN_CASES = [
-    ("unknown-arg", "dataplex_dq.range_expectation: {name: unknown-arg, arguments: {min_value: 0, maximum: 3}}",
-     ["seed 'checks'", "rule 'unknown-arg'", "dataplex_dq.range_expectation", "field 'maximum'", "unknown argument"]),
-    ("no-bounds", "dataplex_dq.range_expectation: {name: no-bounds, arguments: {strict_min_enabled: true}}",
-     ["rule 'no-bounds'", "field 'min_value'", "at least one of min_value and max_value"]),
-    ("stat-no-bounds", "dataplex_dq.statistic_range_expectation: {name: stat-no-bounds, arguments: {statistic: MEAN}}",
-     ["rule 'stat-no-bounds'", "at least one of min_value and max_value"]),
-    ("bad-threshold", "dataplex_dq.non_null_expectation: {name: bad-threshold, arguments: {threshold: 1.5}}",
-     ["rule 'bad-threshold'", "field 'threshold'", "between 0 and 1", "1.5"]),
-    ("negative-threshold", "dataplex_dq.non_null_expectation: {name: negative-threshold, arguments: {threshold: -0.1}}",
-     ["field 'threshold'", "between 0 and 1"]),
-    ("threshold-on-aggregate", "dataplex_dq.statistic_range_expectation: {name: threshold-on-aggregate, arguments: {statistic: MAX, max_value: 9, threshold: 0.5}}",
-     ["rule 'threshold-on-aggregate'", "field 'threshold'", "only allowed on row-level rules"]),
-    ("ignore-null-on-non-null", "dataplex_dq.non_null_expectation: {name: ignore-null-on-non-null, arguments: {ignore_null: true}}",
-     ["field 'ignore_null'", "only valid for range, regex, set and uniqueness"]),
-    ("bad-dimension", "dataplex_dq.non_null_expectation: {name: bad-dimension, arguments: {dimension: validity}}",
-     ["field 'dimension'", "'validity'", "upper-case"]),
-    ("long-dimension", "dataplex_dq.non_null_expectation: {name: long-dimension, arguments: {dimension: ABCDEFGHIJKLMNOPQRSTUVWXYZABCDE}}",
-     ["field 'dimension'", "1 to 30 upper-case letters"]),
-    ("bad_rule_name", "dataplex_dq.non_null_expectation: {name: bad_rule_name}",
-     ["rule 'bad_rule_name'", "field 'name'", "not a valid Dataplex rule name"]),
-    ("ends-with-hyphen-", "dataplex_dq.non_null_expectation: {name: ends-with-hyphen-}",
-     ["field 'name'", "not a valid Dataplex rule name"]),
-    ("long-description", "dataplex_dq.non_null_expectation: {name: long-description, description: '" + "x" * 1025 + "'}",
-     ["field 'description'", "1025 characters", "at most 1024"]),
-    ("bad-statistic", "dataplex_dq.statistic_range_expectation: {name: bad-statistic, arguments: {statistic: MEDIAN, min_value: 1}}",
-     ["field 'statistic'", "MEAN, MIN, MAX", "MEDIAN"]),
-    ("empty-set", "dataplex_dq.set_expectation: {name: empty-set, arguments: {values: []}}",
-     ["field 'values'", "non-empty list"]),
-    ("unbalanced-regex", "dataplex_dq.regex_expectation: {name: unbalanced-regex, arguments: {regex: '^(ab'}}",
-     ["field 'regex'", "unmatched '('"]),
-    ("lookahead-regex", "dataplex_dq.regex_expectation: {name: lookahead-regex, arguments: {regex: 'a(?=b)'}}",
-     ["field 'regex'", "RE2 does not support"]),
-    ("unterminated-class", "dataplex_dq.regex_expectation: {name: unterminated-class, arguments: {regex: '[a-z'}}",
-     ["field 'regex'", "unterminated character class"]),
-    ("bound-not-integer", "dataplex_dq.range_expectation: {name: bound-not-integer, arguments: {min_value: abc}}",
-     ["field 'min_value'", "'abc' is not an integer", "INTEGER"]),
-    ("set-value-not-integer", "dataplex_dq.set_expectation: {name: set-value-not-integer, arguments: {values: ['1', 'two']}}",
-     ["field 'values[1]'", "'two' is not an integer"]),
-    ("bad-bool", "dataplex_dq.range_expectation: {name: bad-bool, arguments: {min_value: 1, strict_min_enabled: 'yes'}}",
-     ["field 'strict_min_enabled'", "must be true or false"]),
-    ("bad-debug-query", "dataplex_dq.non_null_expectation: {name: bad-debug-query, arguments: {debug_queries: [{sql_statement: 'select 1; select 2'}]}}",
-     ["field 'debug_queries[0].sql_statement'", "semicolon"]),
+    (
+        "unknown-arg",
+        "dataplex_dq.range_expectation: {name: unknown-arg, arguments: {min_value: 0, maximum: 3}}",
+        ["seed 'checks'", "rule 'unknown-arg'", "dataplex_dq.range_expectation", "field 'maximum'", "unknown argument"],
+    ),
+    (
+        "no-bounds",
+        "dataplex_dq.range_expectation: {name: no-bounds, arguments: {strict_min_enabled: true}}",
+        ["rule 'no-bounds'", "field 'min_value'", "at least one of min_value and max_value"],
+    ),
+    (
+        "stat-no-bounds",
+        "dataplex_dq.statistic_range_expectation: {name: stat-no-bounds, arguments: {statistic: MEAN}}",
+        ["rule 'stat-no-bounds'", "at least one of min_value and max_value"],
+    ),
+    (
+        "bad-threshold",
+        "dataplex_dq.non_null_expectation: {name: bad-threshold, arguments: {threshold: 1.5}}",
+        ["rule 'bad-threshold'", "field 'threshold'", "between 0 and 1", "1.5"],
+    ),
+    (
+        "negative-threshold",
+        "dataplex_dq.non_null_expectation: {name: negative-threshold, arguments: {threshold: -0.1}}",
+        ["field 'threshold'", "between 0 and 1"],
+    ),
+    (
+        "threshold-on-aggregate",
+        "dataplex_dq.statistic_range_expectation: {name: threshold-on-aggregate, arguments: {statistic: MAX, max_value: 9, threshold: 0.5}}",
+        ["rule 'threshold-on-aggregate'", "field 'threshold'", "only allowed on row-level rules"],
+    ),
+    (
+        "ignore-null-on-non-null",
+        "dataplex_dq.non_null_expectation: {name: ignore-null-on-non-null, arguments: {ignore_null: true}}",
+        ["field 'ignore_null'", "only valid for range, regex, set and uniqueness"],
+    ),
+    (
+        "bad-dimension",
+        "dataplex_dq.non_null_expectation: {name: bad-dimension, arguments: {dimension: validity}}",
+        ["field 'dimension'", "'validity'", "upper-case"],
+    ),
+    (
+        "long-dimension",
+        "dataplex_dq.non_null_expectation: {name: long-dimension, arguments: {dimension: ABCDEFGHIJKLMNOPQRSTUVWXYZABCDE}}",
+        ["field 'dimension'", "1 to 30 upper-case letters"],
+    ),
+    (
+        "bad_rule_name",
+        "dataplex_dq.non_null_expectation: {name: bad_rule_name}",
+        ["rule 'bad_rule_name'", "field 'name'", "not a valid Dataplex rule name"],
+    ),
+    (
+        "ends-with-hyphen-",
+        "dataplex_dq.non_null_expectation: {name: ends-with-hyphen-}",
+        ["field 'name'", "not a valid Dataplex rule name"],
+    ),
+    (
+        "long-description",
+        "dataplex_dq.non_null_expectation: {name: long-description, description: '" + "x" * 1025 + "'}",
+        ["field 'description'", "1025 characters", "at most 1024"],
+    ),
+    (
+        "bad-statistic",
+        "dataplex_dq.statistic_range_expectation: {name: bad-statistic, arguments: {statistic: MEDIAN, min_value: 1}}",
+        ["field 'statistic'", "MEAN, MIN, MAX", "MEDIAN"],
+    ),
+    (
+        "empty-set",
+        "dataplex_dq.set_expectation: {name: empty-set, arguments: {values: []}}",
+        ["field 'values'", "non-empty list"],
+    ),
+    (
+        "unbalanced-regex",
+        "dataplex_dq.regex_expectation: {name: unbalanced-regex, arguments: {regex: '^(ab'}}",
+        ["field 'regex'", "unmatched '('"],
+    ),
+    (
+        "lookahead-regex",
+        "dataplex_dq.regex_expectation: {name: lookahead-regex, arguments: {regex: 'a(?=b)'}}",
+        ["field 'regex'", "RE2 does not support"],
+    ),
+    (
+        "unterminated-class",
+        "dataplex_dq.regex_expectation: {name: unterminated-class, arguments: {regex: '[a-z'}}",
+        ["field 'regex'", "unterminated character class"],
+    ),
+    (
+        "bound-not-integer",
+        "dataplex_dq.range_expectation: {name: bound-not-integer, arguments: {min_value: abc}}",
+        ["field 'min_value'", "'abc' is not an integer", "INTEGER"],
+    ),
+    (
+        "set-value-not-integer",
+        "dataplex_dq.set_expectation: {name: set-value-not-integer, arguments: {values: ['1', 'two']}}",
+        ["field 'values[1]'", "'two' is not an integer"],
+    ),
+    (
+        "bad-bool",
+        "dataplex_dq.range_expectation: {name: bad-bool, arguments: {min_value: 1, strict_min_enabled: 'yes'}}",
+        ["field 'strict_min_enabled'", "must be true or false"],
+    ),
+    (
+        "bad-debug-query",
+        "dataplex_dq.non_null_expectation: {name: bad-debug-query, arguments: {debug_queries: [{sql_statement: 'select 1; select 2'}]}}",
+        ["field 'debug_queries[0].sql_statement'", "semicolon"],
+    ),
     # issue 9, E.1
-    ("nan-threshold", "dataplex_dq.non_null_expectation: {name: nan-threshold, arguments: {threshold: .nan}}",
-     ["field 'threshold'", "between 0 and 1", "nan"]),
-    ("inf-threshold", "dataplex_dq.non_null_expectation: {name: inf-threshold, arguments: {threshold: .inf}}",
-     ["field 'threshold'", "between 0 and 1", "inf"]),
-    ("debug-query-string", "dataplex_dq.non_null_expectation: {name: debug-query-string, arguments: {debug_queries: 'select 1'}}",
-     ["field 'debug_queries'", "must be a list of {description, sql_statement}"]),
-    ("debug-query-strings", "dataplex_dq.non_null_expectation: {name: debug-query-strings, arguments: {debug_queries: ['select 1']}}",
-     ["field 'debug_queries[0]'", "must be a mapping with sql_statement", "select 1"]),
-    ("attributes-not-strings", "dataplex_dq.non_null_expectation: {name: attributes-not-strings, arguments: {attributes: {owner: [a, b]}}}",
-     ["field 'attributes.owner'", "must be a string", "['a', 'b']"]),
-    ("attributes-list", "dataplex_dq.non_null_expectation: {name: attributes-list, arguments: {attributes: [a]}}",
-     ["field 'attributes'", "mapping of string keys"]),
-    ("nested-set", "dataplex_dq.set_expectation: {name: nested-set, arguments: {values: [[1, 2], 3]}}",
-     ["field 'values'", "item 0 must be a single value", "[1, 2]"]),
-    ("nested-set-map", "dataplex_dq.set_expectation: {name: nested-set-map, arguments: {values: [1, {a: 2}]}}",
-     ["field 'values'", "item 1 must be a single value"]),
+    (
+        "nan-threshold",
+        "dataplex_dq.non_null_expectation: {name: nan-threshold, arguments: {threshold: .nan}}",
+        ["field 'threshold'", "between 0 and 1", "nan"],
+    ),
+    (
+        "inf-threshold",
+        "dataplex_dq.non_null_expectation: {name: inf-threshold, arguments: {threshold: .inf}}",
+        ["field 'threshold'", "between 0 and 1", "inf"],
+    ),
+    (
+        "debug-query-string",
+        "dataplex_dq.non_null_expectation: {name: debug-query-string, arguments: {debug_queries: 'select 1'}}",
+        ["field 'debug_queries'", "must be a list of {description, sql_statement}"],
+    ),
+    (
+        "debug-query-strings",
+        "dataplex_dq.non_null_expectation: {name: debug-query-strings, arguments: {debug_queries: ['select 1']}}",
+        ["field 'debug_queries[0]'", "must be a mapping with sql_statement", "select 1"],
+    ),
+    (
+        "attributes-not-strings",
+        "dataplex_dq.non_null_expectation: {name: attributes-not-strings, arguments: {attributes: {owner: [a, b]}}}",
+        ["field 'attributes.owner'", "must be a string", "['a', 'b']"],
+    ),
+    (
+        "attributes-list",
+        "dataplex_dq.non_null_expectation: {name: attributes-list, arguments: {attributes: [a]}}",
+        ["field 'attributes'", "mapping of string keys"],
+    ),
+    (
+        "nested-set",
+        "dataplex_dq.set_expectation: {name: nested-set, arguments: {values: [[1, 2], 3]}}",
+        ["field 'values'", "item 0 must be a single value", "[1, 2]"],
+    ),
+    (
+        "nested-set-map",
+        "dataplex_dq.set_expectation: {name: nested-set-map, arguments: {values: [1, {a: 2}]}}",
+        ["field 'values'", "item 1 must be a single value"],
+    ),
 ]
 
 MODEL_CASES = [
-    ("semicolon-assertion", "dataplex_dq.sql_assertion: {name: semicolon-assertion, arguments: {sql_statement: 'select * from ${data()} where amount < 0;'}}",
-     ["seed 'checks'", "rule 'semicolon-assertion'", "dataplex_dq.sql_assertion", "field 'sql_statement'", "semicolon"]),
-    ("threshold-on-assertion", "dataplex_dq.sql_assertion: {name: threshold-on-assertion, arguments: {sql_statement: 'select 1', threshold: 0.9}}",
-     ["field 'threshold'", "only allowed on row-level rules"]),
-    ("missing-column", "dataplex_dq.non_null_expectation: {name: missing-column}",
-     ["rule 'missing-column'", "field 'column'", "is required"]),
-    ("valid-row-condition", "dataplex_dq.row_condition_expectation: {name: valid-row-condition, arguments: {sql_expression: 'amount > 0', column: amount}}",
-     None),  # valid: must compile
-    ("no-such-column", "dataplex_dq.row_condition_expectation: {name: no-such-column, arguments: {column: amnt, sql_expression: 'amount > 0'}}",
-     ["rule 'no-such-column'", "field 'column'", "'amnt' does not exist", "its columns are: id, amount, name, created_on"]),
-    ("empty-expression", "dataplex_dq.table_condition_expectation: {name: empty-expression, arguments: {sql_expression: '  '}}",
-     ["field 'sql_expression'", "is required"]),
-    ("dup-name", "dataplex_dq.table_condition_expectation: {name: dup-name, arguments: {sql_expression: 'count(*) > 0'}}", None),
+    (
+        "semicolon-assertion",
+        "dataplex_dq.sql_assertion: {name: semicolon-assertion, arguments: {sql_statement: 'select * from ${data()} where amount < 0;'}}",
+        [
+            "seed 'checks'",
+            "rule 'semicolon-assertion'",
+            "dataplex_dq.sql_assertion",
+            "field 'sql_statement'",
+            "semicolon",
+        ],
+    ),
+    (
+        "threshold-on-assertion",
+        "dataplex_dq.sql_assertion: {name: threshold-on-assertion, arguments: {sql_statement: 'select 1', threshold: 0.9}}",
+        ["field 'threshold'", "only allowed on row-level rules"],
+    ),
+    (
+        "missing-column",
+        "dataplex_dq.non_null_expectation: {name: missing-column}",
+        ["rule 'missing-column'", "field 'column'", "is required"],
+    ),
+    (
+        "valid-row-condition",
+        "dataplex_dq.row_condition_expectation: {name: valid-row-condition, arguments: {sql_expression: 'amount > 0', column: amount}}",
+        None,
+    ),  # valid: must compile
+    (
+        "no-such-column",
+        "dataplex_dq.row_condition_expectation: {name: no-such-column, arguments: {column: amnt, sql_expression: 'amount > 0'}}",
+        [
+            "rule 'no-such-column'",
+            "field 'column'",
+            "'amnt' does not exist",
+            "its columns are: id, amount, name, created_on",
+        ],
+    ),
+    (
+        "empty-expression",
+        "dataplex_dq.table_condition_expectation: {name: empty-expression, arguments: {sql_expression: '  '}}",
+        ["field 'sql_expression'", "is required"],
+    ),
+    (
+        "dup-name",
+        "dataplex_dq.table_condition_expectation: {name: dup-name, arguments: {sql_expression: 'count(*) > 0'}}",
+        None,
+    ),
 ]
 
 # issue 9, E.1: under column created_on (a date): the right shape, an impossible value
 DATE_CASES = [
-    ("impossible-date", "dataplex_dq.range_expectation: {name: impossible-date, arguments: {min_value: '2024-13-45'}}",
-     ["field 'min_value'", "'2024-13-45' is not a valid date"]),
-    ("impossible-day", "dataplex_dq.set_expectation: {name: impossible-day, arguments: {values: ['2024-01-01', '2023-02-29']}}",
-     ["field 'values[1]'", "'2023-02-29' is not a valid date"]),
+    (
+        "impossible-date",
+        "dataplex_dq.range_expectation: {name: impossible-date, arguments: {min_value: '2024-13-45'}}",
+        ["field 'min_value'", "'2024-13-45' is not a valid date"],
+    ),
+    (
+        "impossible-day",
+        "dataplex_dq.set_expectation: {name: impossible-day, arguments: {values: ['2024-01-01', '2023-02-29']}}",
+        ["field 'values[1]'", "'2023-02-29' is not a valid date"],
+    ),
     ("leap-day-ok", "dataplex_dq.range_expectation: {name: leap-day-ok, arguments: {min_value: '2024-02-29'}}", None),
 ]
 
@@ -107,7 +233,8 @@ def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
     (proj / "seeds" / "checks_meta.csv").write_text(SEED)
     (proj / "seeds" / "checks_incremental.csv").write_text(SEED)
     (proj / "seeds" / "checks_nan.csv").write_text(SEED)
-    (proj / "dbt_project.yml").write_text(textwrap.dedent("""\
+    (proj / "dbt_project.yml").write_text(
+        textwrap.dedent("""\
         name: validation_checks
         version: "1.0"
         config-version: 2
@@ -115,7 +242,8 @@ def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
         seeds:
           validation_checks:
             +column_types: {id: integer, amount: integer, name: varchar, created_on: date}
-        """))
+        """)
+    )
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     column_tests = "\n".join(f"          - {yaml}" for _, yaml, _ in COLUMN_CASES)
     date_tests = "\n".join(f"          - {yaml}" for _, yaml, _ in DATE_CASES)
@@ -159,7 +287,9 @@ def compiled(tmp_path_factory):
     return result, result.results_by_name()
 
 
-@pytest.mark.parametrize("name,expected", [(n, e) for n, _, e in COLUMN_CASES + MODEL_CASES + DATE_CASES if e is not None])
+@pytest.mark.parametrize(
+    "name,expected", [(n, e) for n, _, e in COLUMN_CASES + MODEL_CASES + DATE_CASES if e is not None]
+)
 def test_bad_declaration_is_a_compile_error(compiled, name, expected):
     _, results = compiled
     assert name in results, f"no compile result for {name}: {sorted(results)}"
@@ -180,7 +310,9 @@ def test_valid_declaration_compiles(compiled):
 def test_duplicate_rule_names_on_one_data_source(compiled):
     _, results = compiled
     result, _ = compiled
-    dup_results = [r for r in result.run_results["results"] if result.manifest["nodes"][r["unique_id"]]["name"] == "dup-name"]
+    dup_results = [
+        r for r in result.run_results["results"] if result.manifest["nodes"][r["unique_id"]]["name"] == "dup-name"
+    ]
     assert len(dup_results) == 2
     for r in dup_results:
         assert r["status"] == "error"

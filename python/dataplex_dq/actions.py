@@ -55,26 +55,51 @@ def job_summary(source: Any, report: Any, project: str | None, target: str | Non
             continue
         m = o.metrics
         row_level = o.is_row_level and m is not None
-        failed.append(FailedRule(
-            name=o.rule_name, column=o.column, dimension=o.dimension, status=str(o.status),
-            evaluated=m.evaluated_count if row_level else None, passed=m.passed_count if row_level else None,
-            nulls=m.null_count if m is not None else None,
-            assertion_rows=m.assertion_row_count if (m is not None and o.rule_type == "sql_assertion") else None,
-            failing_rows_query=m.failing_rows_query if row_level else None, message=o.message,
-        ))
+        failed.append(
+            FailedRule(
+                name=o.rule_name,
+                column=o.column,
+                dimension=o.dimension,
+                status=str(o.status),
+                evaluated=m.evaluated_count if row_level else None,
+                passed=m.passed_count if row_level else None,
+                nulls=m.null_count if m is not None else None,
+                assertion_rows=m.assertion_row_count if (m is not None and o.rule_type == "sql_assertion") else None,
+                failing_rows_query=m.failing_rows_query if row_level else None,
+                message=o.message,
+            )
+        )
     job = source.job
     window = (job.incremental_field, job.incremental_start, job.incremental_end) if job.incremental_field else None
     return JobSummary(
-        data_source=source.data_source.label, data_source_id=source.data_source.unique_id, job_id=job.job_id,
-        invocation_id=report.invocation_id, project=project, target=target, score=card.score, passed=card.passed,
+        data_source=source.data_source.label,
+        data_source_id=source.data_source.unique_id,
+        job_id=job.job_id,
+        invocation_id=report.invocation_id,
+        project=project,
+        target=target,
+        score=card.score,
+        passed=card.passed,
         dimensions=tuple((d.name, d.score, d.passed) for d in card.dimensions),
-        rules_evaluated=card.evaluated_rules, rules_passed=card.passed_rules, rows_scanned=job.rows_scanned,
-        failed_rules=tuple(failed), incomplete=report.export_error, window=window,
+        rules_evaluated=card.evaluated_rules,
+        rules_passed=card.passed_rules,
+        rows_scanned=job.rows_scanned,
+        failed_rules=tuple(failed),
+        incomplete=report.export_error,
+        window=window,
     )
 
 
-def run_post_scan_actions(wh: Any, report: Any, *, export: bool, relation_of: Any, project: str | None, target: str | None,
-                          env: Mapping[str, str] | None = None) -> None:
+def run_post_scan_actions(
+    wh: Any,
+    report: Any,
+    *,
+    export: bool,
+    relation_of: Any,
+    project: str | None,
+    target: str | None,
+    env: Mapping[str, str] | None = None,
+) -> None:
     """Run every data source's post-scan actions; fill the SourceReports' outcomes and ``report.action_errors``."""
     env = os.environ if env is None else env
     written: dict[str, list[Any]] = defaultdict(list)  # relation text -> sources whose rows it holds
@@ -151,7 +176,9 @@ def run_post_scan_actions(wh: Any, report: Any, *, export: bool, relation_of: An
             try:
                 write_results(wh, relations[text], rows, sorted({r["data_quality_job_id"] for r in rows}))
             except DataplexDqError as exc:
-                report.action_errors.append(f"the notification outcome could not be written to {text}: {str(exc).strip().splitlines()[0]}")
+                report.action_errors.append(
+                    f"the notification outcome could not be written to {text}: {str(exc).strip().splitlines()[0]}"
+                )
 
 
 def outcome_lines(report: Any) -> list[tuple[str, str]]:
@@ -161,10 +188,18 @@ def outcome_lines(report: Any) -> list[tuple[str, str]]:
         label = s.data_source.label
         n = getattr(s, "notification", None)
         if n is not None:
-            lines.append(("red" if n.state == "FAILED" else "green" if n.state == "SUCCEEDED" else "dim",
-                          f"{label}: notification {n.state.lower()}: {n.message}"))
+            lines.append(
+                (
+                    "red" if n.state == "FAILED" else "green" if n.state == "SUCCEEDED" else "dim",
+                    f"{label}: notification {n.state.lower()}: {n.message}",
+                )
+            )
         c = getattr(s, "catalog", None)
         if c is not None:
-            lines.append(("red" if c.state == "FAILED" else "green" if c.state == "SUCCEEDED" else "yellow",
-                          f"{label}: catalog publishing {c.state.lower()}: {c.message}"))
+            lines.append(
+                (
+                    "red" if c.state == "FAILED" else "green" if c.state == "SUCCEEDED" else "yellow",
+                    f"{label}: catalog publishing {c.state.lower()}: {c.message}",
+                )
+            )
     return lines

@@ -163,12 +163,20 @@ def scan_spec(kwargs: dict[str, Any]) -> dict[str, Any]:
     given = snake_keys({k: v for k, v in kwargs.items() if k not in ("model", "column_name")})
     spec = given.get("data_quality_spec")
     if isinstance(spec, dict):
-        given = {**{k: v for k, v in given.items() if k in ("rules", "row_filter", "sampling_percent", "post_scan_actions")}, **spec}
+        given = {
+            **{k: v for k, v in given.items() if k in ("rules", "row_filter", "sampling_percent", "post_scan_actions")},
+            **spec,
+        }
     rules = given.get("rules")
     if isinstance(rules, list):
         given["rules"] = [
-            {k: v for k, v in r.items() if not (k == "column" and v == "") and not (k == "threshold" and v == 0 and not isinstance(v, bool))}
-            if isinstance(r, dict) else r
+            {
+                k: v
+                for k, v in r.items()
+                if not (k == "column" and v == "") and not (k == "threshold" and v == 0 and not isinstance(v, bool))
+            }
+            if isinstance(r, dict)
+            else r
             for r in rules
         ]
     return given
@@ -180,8 +188,11 @@ def scan_settings(kwargs: dict[str, Any]) -> dict[str, Any]:
     source's meta.dataplex_dq, as in the macro (macros/scan.sql)."""
     out: dict[str, Any] = {}
     for key, camel in (
-        ("row_filter", "rowFilter"), ("sampling_percent", "samplingPercent"), ("post_scan_actions", "postScanActions"),
-        ("incremental_field", "incrementalField"), ("incremental_lookback", "incrementalLookback"),
+        ("row_filter", "rowFilter"),
+        ("sampling_percent", "samplingPercent"),
+        ("post_scan_actions", "postScanActions"),
+        ("incremental_field", "incrementalField"),
+        ("incremental_lookback", "incrementalLookback"),
         ("catalog_publishing_enabled", "catalogPublishingEnabled"),
     ):
         value = kwargs.get(key) if kwargs.get(key) is not None else kwargs.get(camel)
@@ -275,7 +286,11 @@ def load_artifacts(target_path: Path) -> Artifacts:
             started_at=_utc_naive(compile_.get("started_at")),
             completed_at=_utc_naive(execute.get("completed_at")),
         )
-    unknown = [r.get("unique_id") for r in run_results.get("results", []) if str(r.get("unique_id", "")).startswith("test.") and r.get("unique_id") not in manifest.get("nodes", {})]
+    unknown = [
+        r.get("unique_id")
+        for r in run_results.get("results", [])
+        if str(r.get("unique_id", "")).startswith("test.") and r.get("unique_id") not in manifest.get("nodes", {})
+    ]
     if unknown:
         raise ArtifactsError(
             f"run_results.json lists {len(unknown)} test(s) missing from manifest.json (e.g. {unknown[0]}): "
@@ -296,5 +311,7 @@ def load_artifacts(target_path: Path) -> Artifacts:
             for k, v in (("database", "database"), ("schema", "schema"), ("identifier", "alias"))
         },
         result_count=len(run_results.get("results", [])),
-        command=str((run_results.get("args") or {}).get("which") or "") or None if isinstance(run_results.get("args"), dict) else None,
+        command=str((run_results.get("args") or {}).get("which") or "") or None
+        if isinstance(run_results.get("args"), dict)
+        else None,
     )

@@ -76,9 +76,7 @@ def _text(value: str | datetime) -> str:
     return value.isoformat() if isinstance(value, datetime) else value
 
 
-def order_outcomes(
-    outcomes: Iterable[RuleOutcome], test_order: Sequence[str] | None = None
-) -> list[RuleOutcome]:
+def order_outcomes(outcomes: Iterable[RuleOutcome], test_order: Sequence[str] | None = None) -> list[RuleOutcome]:
     """Declaration order: by the caller's order of test unique_ids, then ``rule_index``.
 
     Tests missing from ``test_order`` (or all, when it is ``None``) follow in the order in which
@@ -98,14 +96,28 @@ def order_outcomes(
     return sorted(items, key=key)
 
 
-_RULE_SCALARS = {"name": str, "description": str, "column": str, "dimension": str, "threshold": float, "ignore_null": bool, "suspended": bool}
+_RULE_SCALARS = {
+    "name": str,
+    "description": str,
+    "column": str,
+    "dimension": str,
+    "threshold": float,
+    "ignore_null": bool,
+    "suspended": bool,
+}
 _RULE_TYPE_FIELDS = {
     "range_expectation": {"min_value": str, "max_value": str, "strict_min_enabled": bool, "strict_max_enabled": bool},
     "non_null_expectation": {},
     "set_expectation": {"values": list},
     "regex_expectation": {"regex": str},
     "uniqueness_expectation": {},
-    "statistic_range_expectation": {"statistic": "enum", "min_value": str, "max_value": str, "strict_min_enabled": bool, "strict_max_enabled": bool},
+    "statistic_range_expectation": {
+        "statistic": "enum",
+        "min_value": str,
+        "max_value": str,
+        "strict_min_enabled": bool,
+        "strict_max_enabled": bool,
+    },
     "row_condition_expectation": {"sql_expression": str},
     "table_condition_expectation": {"sql_expression": str},
     "sql_assertion": {"sql_statement": str},
@@ -193,9 +205,7 @@ def build_rule(outcome: RuleOutcome) -> DataQualityRule:
     return rule
 
 
-def _rule_result(
-    outcome: RuleOutcome, debug_results: Sequence[Sequence[DebugValue]] | None
-) -> DataQualityRuleResult:
+def _rule_result(outcome: RuleOutcome, debug_results: Sequence[Sequence[DebugValue]] | None) -> DataQualityRuleResult:
     metrics = outcome.metrics
     assert metrics is not None  # evaluated outcomes always have one
     result = DataQualityRuleResult(rule=build_rule(outcome), passed=bool(outcome.passed))
@@ -237,11 +247,7 @@ def _dimension_result(score: DimensionScore) -> DataQualityDimensionResult:
 
 def row_count_of(outcomes: Iterable[RuleOutcome]) -> int | None:
     """Rows in scope from the metrics rows (the largest ``row_count``); ``None`` without any."""
-    counts = [
-        o.metrics.row_count
-        for o in outcomes
-        if o.metrics is not None and o.metrics.row_count is not None
-    ]
+    counts = [o.metrics.row_count for o in outcomes if o.metrics is not None and o.metrics.row_count is not None]
     return max(counts) if counts else None
 
 
@@ -266,8 +272,7 @@ def build_result(
     evaluated = [o for o in ordered if o.is_evaluated]
     if len(evaluated) != scorecard.evaluated_rules:
         raise AssembleError(
-            f"the scorecard counts {scorecard.evaluated_rules} evaluated rules, "
-            f"the outcomes have {len(evaluated)}"
+            f"the scorecard counts {scorecard.evaluated_rules} evaluated rules, the outcomes have {len(evaluated)}"
         )
     names = [o.rule_name for o in evaluated]
     duplicates = sorted({n for n in names if names.count(n) > 1})
@@ -275,9 +280,7 @@ def build_result(
         raise AssembleError(f"rule names used more than once: {', '.join(duplicates)}")
     unknown = sorted(set(debug_results or {}) - set(names))
     if unknown:
-        raise AssembleError(
-            f"debug results for rules that were not evaluated: {', '.join(unknown)}"
-        )
+        raise AssembleError(f"debug results for rules that were not evaluated: {', '.join(unknown)}")
 
     result = DataQualityResult(passed=scorecard.passed)
     if scorecard.score is not None:

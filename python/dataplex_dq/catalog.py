@@ -37,7 +37,9 @@ def enabled(settings: Mapping[str, Any]) -> bool:
 
 def published_line(score: float | None, passed: bool, job_id: str, when: str | None) -> str:
     score_text = "none (no rule evaluated)" if score is None else f"{score:.2f}"
-    return f"{MARK} data quality score {score_text}, passed {'true' if passed else 'false'}, job {job_id}" + (f", {when} UTC" if when else "")
+    return f"{MARK} data quality score {score_text}, passed {'true' if passed else 'false'}, job {job_id}" + (
+        f", {when} UTC" if when else ""
+    )
 
 
 def merged_comment(existing: str | None, line: str) -> str:
@@ -53,7 +55,9 @@ def label_value(text: str) -> str:
     return re.sub(r"[^a-z0-9_-]", "_", text.lower())[:63]
 
 
-def bigquery_labels(existing: Mapping[str, str] | None, score: float | None, passed: bool, job_id: str) -> dict[str, str]:
+def bigquery_labels(
+    existing: Mapping[str, str] | None, score: float | None, passed: bool, job_id: str
+) -> dict[str, str]:
     labels = {k: v for k, v in (existing or {}).items() if k not in (LABEL_SCORE, LABEL_PASSED, LABEL_JOB)}
     labels[LABEL_SCORE] = label_value("none" if score is None else f"{score:.2f}")
     labels[LABEL_PASSED] = "true" if passed else "false"
@@ -64,8 +68,16 @@ def bigquery_labels(existing: Mapping[str, str] | None, score: float | None, pas
 def _bigquery_info(wh: Any, relation: Any) -> dict[str, Any]:
     """Kind, description and labels of a BigQuery table, read through dbt-bigquery's client."""
     table = wh.adapter.get_bq_table(relation)
-    kind = {"TABLE": "table", "VIEW": "view", "MATERIALIZED_VIEW": "view", "EXTERNAL": "external table"}.get(str(table.table_type), str(table.table_type).lower())
-    return {"kind": kind, "comment": table.description, "labels": dict(table.labels or {}), "alterable": kind == "table", "reason": None}
+    kind = {"TABLE": "table", "VIEW": "view", "MATERIALIZED_VIEW": "view", "EXTERNAL": "external table"}.get(
+        str(table.table_type), str(table.table_type).lower()
+    )
+    return {
+        "kind": kind,
+        "comment": table.description,
+        "labels": dict(table.labels or {}),
+        "alterable": kind == "table",
+        "reason": None,
+    }
 
 
 def publish(wh: Any, relation: Any, score: float | None, passed: bool, job_id: str, when: str | None) -> CatalogOutcome:
@@ -79,7 +91,9 @@ def publish(wh: Any, relation: Any, score: float | None, passed: bool, job_id: s
         if kind == "missing":
             return CatalogOutcome("SKIPPED", f"{relation}: {info.get('reason') or 'no such table'}")
         if kind != "table":
-            return CatalogOutcome("SKIPPED", f"{relation} is a {kind}: only tables carry the published score (materialize it as a table)")
+            return CatalogOutcome(
+                "SKIPPED", f"{relation} is a {kind}: only tables carry the published score (materialize it as a table)"
+            )
         if not info.get("alterable"):
             return CatalogOutcome("SKIPPED", f"{relation} cannot be altered: {info.get('reason')}")
         comment = merged_comment(info.get("comment"), published_line(score, passed, job_id, when))

@@ -22,7 +22,9 @@ WIDE = 10_000  # when stdout is not a terminal (CI logs): no cut at 80 columns
 def _console() -> Console:
     """Colours and the terminal's width on a terminal; elsewhere plain text, lines never cut."""
     tty = sys.stdout.isatty()
-    return Console(stderr=False, highlight=False, width=None if tty else WIDE, no_color=not tty or None, soft_wrap=not tty)
+    return Console(
+        stderr=False, highlight=False, width=None if tty else WIDE, no_color=not tty or None, soft_wrap=not tty
+    )
 
 
 def print_summary(report, console: Console) -> None:  # type: ignore[no-untyped-def]
@@ -38,8 +40,13 @@ def print_summary(report, console: Console) -> None:  # type: ignore[no-untyped-
         score = "not evaluated" if not card.evaluated else ("—" if card.score is None else f"{card.score:.2f}")
         style = "yellow" if not card.evaluated else ("green" if card.passed and not card.has_errors else "red")
         dims = ", ".join(f"{d.name} {d.score:.2f}" for d in card.dimensions) or "—"
-        failed = [o.rule_name + (" (anomaly)" if is_anomaly_check(o) else "") + (" (warn)" if report.severity.get(o.test_unique_id or "", "ERROR") == "WARN" else "")
-                  for o in s.outcomes if o.status == "FAILED"]
+        failed = [
+            o.rule_name
+            + (" (anomaly)" if is_anomaly_check(o) else "")
+            + (" (warn)" if report.severity.get(o.test_unique_id or "", "ERROR") == "WARN" else "")
+            for o in s.outcomes
+            if o.status == "FAILED"
+        ]
         training = training_checks(s.outcomes)
         errored = [f"{o.rule_name} ({o.status.lower()})" for o in s.outcomes if o.status in ("ERROR", "SKIPPED")]
         rw = "—" if card.row_weighted_score is None else f"{card.row_weighted_score:.2f}"
@@ -48,7 +55,8 @@ def print_summary(report, console: Console) -> None:  # type: ignore[no-untyped-
             f"[{style}]{score}[/{style}]",
             rw,
             dims,
-            f"{card.passed_rules}/{card.evaluated_rules}" + (f" (+{card.suspended_rules} suspended)" if card.suspended_rules else "")
+            f"{card.passed_rules}/{card.evaluated_rules}"
+            + (f" (+{card.suspended_rules} suspended)" if card.suspended_rules else "")
             + (f" (+{len(training)} training)" if training else ""),
             ", ".join(failed + errored) or "—",
         )
@@ -72,8 +80,12 @@ def print_summary(report, console: Console) -> None:  # type: ignore[no-untyped-
                 if len(first) > 500:
                     first = first[:499] + "…"
                 if o.status == "SKIPPED" and not first:
-                    first = "dbt skipped this test (a model or seed it depends on failed, or --fail-fast stopped the run)"
-                console.print(f"[red]{o.status.lower()}:[/red] {s.data_source.label} rule '{o.rule_name}': {first}", markup=True)
+                    first = (
+                        "dbt skipped this test (a model or seed it depends on failed, or --fail-fast stopped the run)"
+                    )
+                console.print(
+                    f"[red]{o.status.lower()}:[/red] {s.data_source.label} rule '{o.rule_name}': {first}", markup=True
+                )
     for s, o in report.failed_rules("WARN"):
         console.print(f"[yellow]warning:[/yellow] {s.data_source.label} rule '{o.rule_name}' failed (severity: warn)")
     if report.export_error:
@@ -85,7 +97,7 @@ def print_summary(report, console: Console) -> None:  # type: ignore[no-untyped-
 
 def summary_line(report) -> str:  # type: ignore[no-untyped-def]
     """One line counting the rules by outcome; failures of `severity: warn` tests are warnings."""
-    counts = {k: 0 for k in ("PASSED", "FAILED", "ERROR", "SKIPPED", "SUSPENDED")}
+    counts = dict.fromkeys(("PASSED", "FAILED", "ERROR", "SKIPPED", "SUSPENDED"), 0)
     for s in report.sources:
         for o in s.outcomes:
             counts[str(o.status)] = counts.get(str(o.status), 0) + 1
@@ -107,7 +119,19 @@ def exit_code(report, fail_on_rule_failure: bool, warn_error: bool = False) -> i
     return EXIT_OK
 
 
-def _run_report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, console, html=None, samples=True, from_results_table=None, warn_error=False) -> int:  # type: ignore[no-untyped-def]
+def _run_report(
+    project_dir,
+    profiles_dir,
+    target,
+    target_path,
+    export,
+    fail_on_rule_failure,
+    console,
+    html=None,
+    samples=True,
+    from_results_table=None,
+    warn_error=False,
+) -> int:  # type: ignore[no-untyped-def]
     """`from_results_table`: None (read the artifacts), or the invocation id to rebuild from the
     results table ("" = the latest). Paths are resolved as dbt resolves them (paths.py)."""
     from dataplex_dq.paths import resolve_paths
@@ -120,12 +144,23 @@ def _run_report(project_dir, profiles_dir, target, target_path, export, fail_on_
             from dataplex_dq.from_results import run_report_from_results_table
 
             report = run_report_from_results_table(
-                paths.project_dir, paths.profiles_dir, paths.target, paths.target_path,
-                invocation=from_results_table or None, export=export,
+                paths.project_dir,
+                paths.profiles_dir,
+                paths.target,
+                paths.target_path,
+                invocation=from_results_table or None,
+                export=export,
             )
         else:
-            report = run_report(paths.project_dir, paths.profiles_dir, paths.target, paths.target_path, export=export, profile=paths.profile,
-                                html=_html_options(html, samples, paths.project_dir, paths.target_path))
+            report = run_report(
+                paths.project_dir,
+                paths.profiles_dir,
+                paths.target,
+                paths.target_path,
+                export=export,
+                profile=paths.profile,
+                html=_html_options(html, samples, paths.project_dir, paths.target_path),
+            )
     except DataplexDqError as exc:
         console.print(f"[red]dataplex-dq report failed:[/red] {exc}", markup=True)
         return EXIT_ERROR
@@ -142,20 +177,50 @@ def _html_options(html, samples, project_dir, target_path):  # type: ignore[no-u
         return None
     from dataplex_dq.html_data import HtmlOptions, default_html_path
 
-    return HtmlOptions(Path(html) if html else default_html_path(Path(target_path) if target_path else Path(project_dir) / "target"), samples=samples)
+    return HtmlOptions(
+        Path(html) if html else default_html_path(Path(target_path) if target_path else Path(project_dir) / "target"),
+        samples=samples,
+    )
 
 
 _html = [
-    click.option("--html", default=None, is_flag=False, flag_value="", metavar="[PATH]", help="also write the HTML report (default PATH: target/dataplex_dq/index.html)"),
-    click.option("--samples/--no-samples", default=True, show_default=True, help="fetch up to 10 failing rows per failing rule into the HTML report"),
+    click.option(
+        "--html",
+        default=None,
+        is_flag=False,
+        flag_value="",
+        metavar="[PATH]",
+        help="also write the HTML report (default PATH: target/dataplex_dq/index.html)",
+    ),
+    click.option(
+        "--samples/--no-samples",
+        default=True,
+        show_default=True,
+        help="fetch up to 10 failing rows per failing rule into the HTML report",
+    ),
 ]
 
 
 _common = [
-    click.option("--project-dir", default=None, type=click.Path(file_okay=False), help="dbt project directory (as dbt: DBT_PROJECT_DIR, else the current directory or its parent holding dbt_project.yml)"),
-    click.option("--profiles-dir", default=None, type=click.Path(file_okay=False), help="directory of profiles.yml (as dbt: DBT_PROFILES_DIR, else the current directory if it holds profiles.yml, else ~/.dbt)"),
+    click.option(
+        "--project-dir",
+        default=None,
+        type=click.Path(file_okay=False),
+        help="dbt project directory (as dbt: DBT_PROJECT_DIR, else the current directory or its parent holding dbt_project.yml)",
+    ),
+    click.option(
+        "--profiles-dir",
+        default=None,
+        type=click.Path(file_okay=False),
+        help="directory of profiles.yml (as dbt: DBT_PROFILES_DIR, else the current directory if it holds profiles.yml, else ~/.dbt)",
+    ),
     click.option("--target", "-t", default=None, help="dbt target (DBT_TARGET, else the profile's default)"),
-    click.option("--target-path", default=None, type=click.Path(file_okay=False), help="dbt artifacts folder (as dbt: DBT_TARGET_PATH, else target-path of dbt_project.yml, else target; under the project dir)"),
+    click.option(
+        "--target-path",
+        default=None,
+        type=click.Path(file_okay=False),
+        help="dbt artifacts folder (as dbt: DBT_TARGET_PATH, else target-path of dbt_project.yml, else target; under the project dir)",
+    ),
 ]
 
 
@@ -174,15 +239,49 @@ def main() -> None:
 @main.command()
 @common_options
 @click.option("--export/--no-export", default=True, show_default=True, help="write the rows to the results table")
-@click.option("--fail-on-rule-failure/--no-fail-on-rule-failure", default=True, show_default=True, help="exit 1 when a rule failed")
+@click.option(
+    "--fail-on-rule-failure/--no-fail-on-rule-failure",
+    default=True,
+    show_default=True,
+    help="exit 1 when a rule failed",
+)
 @_html[0]
 @_html[1]
-@click.option("--from-results-table", "from_results_table", is_flag=True, default=False,
-              help="rebuild the report from the results table (rows the on-run-end hook wrote), without dbt artifacts")
+@click.option(
+    "--from-results-table",
+    "from_results_table",
+    is_flag=True,
+    default=False,
+    help="rebuild the report from the results table (rows the on-run-end hook wrote), without dbt artifacts",
+)
 @click.option("--invocation", default=None, help="with --from-results-table: the dbt invocation id to report")
-@click.option("--latest", is_flag=True, default=False, help="with --from-results-table: the latest invocation in the table (the default)")
-@click.option("--warn-error", is_flag=True, default=False, envvar="DBT_WARN_ERROR", help="exit 1 also when a rule of a `severity: warn` test failed (as dbt --warn-error)")
-def report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, html, samples, from_results_table, invocation, latest, warn_error) -> None:  # type: ignore[no-untyped-def]
+@click.option(
+    "--latest",
+    is_flag=True,
+    default=False,
+    help="with --from-results-table: the latest invocation in the table (the default)",
+)
+@click.option(
+    "--warn-error",
+    is_flag=True,
+    default=False,
+    envvar="DBT_WARN_ERROR",
+    help="exit 1 also when a rule of a `severity: warn` test failed (as dbt --warn-error)",
+)
+def report(
+    project_dir,
+    profiles_dir,
+    target,
+    target_path,
+    export,
+    fail_on_rule_failure,
+    html,
+    samples,
+    from_results_table,
+    invocation,
+    latest,
+    warn_error,
+) -> None:  # type: ignore[no-untyped-def]
     """Read the last dbt invocation's artifacts and metrics, write DataQualityResult protos, export the results.
 
     With --from-results-table, read one invocation's rows from the results table instead (for a run
@@ -199,10 +298,26 @@ def report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_
         console.print("[red]dataplex-dq report:[/red] give either --invocation ID or --latest, not both")
         sys.exit(EXIT_ERROR)
     if html is not None and from_results_table:
-        console.print("[red]dataplex-dq report:[/red] --html reads the run's artifacts; it does not go with --from-results-table yet")
+        console.print(
+            "[red]dataplex-dq report:[/red] --html reads the run's artifacts; it does not go with --from-results-table yet"
+        )
         sys.exit(EXIT_ERROR)
     source = (invocation or "") if from_results_table else None
-    sys.exit(_run_report(project_dir, profiles_dir, target, target_path, export, fail_on_rule_failure, console, html, samples, source, warn_error))
+    sys.exit(
+        _run_report(
+            project_dir,
+            profiles_dir,
+            target,
+            target_path,
+            export,
+            fail_on_rule_failure,
+            console,
+            html,
+            samples,
+            source,
+            warn_error,
+        )
+    )
 
 
 def _dbt_option(args: list[str], *names: str) -> str | None:
@@ -216,7 +331,12 @@ def _dbt_option(args: list[str], *names: str) -> str | None:
 
 
 @main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
-@click.option("--fail-on-rule-failure/--no-fail-on-rule-failure", default=True, show_default=True, help="exit 1 when a rule failed")
+@click.option(
+    "--fail-on-rule-failure/--no-fail-on-rule-failure",
+    default=True,
+    show_default=True,
+    help="exit 1 when a rule failed",
+)
 @click.option("--export/--no-export", default=True, show_default=True)
 @_html[0]
 @_html[1]
@@ -231,7 +351,15 @@ def build(fail_on_rule_failure, export, html, samples, dbt_args) -> None:  # typ
     if not sys.stdout.isatty() and not any(a.startswith(("--use-colors", "--no-use-colors")) for a in args):
         args.insert(0, "--no-use-colors")  # no escape codes in CI logs
     counts = {"failed": 0, "warned": 0, "errors": 0}
-    with Progress(TextColumn("dbt build"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"), TimeElapsedColumn(), console=console, transient=False) as progress:
+    with Progress(
+        TextColumn("dbt build"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    ) as progress:
         task = progress.add_task("build", total=None, status="")
 
         def on_event(event) -> None:  # type: ignore[no-untyped-def]
@@ -244,7 +372,9 @@ def build(fail_on_rule_failure, export, html, samples, dbt_args) -> None:  # typ
                 counts["warned"] += status == "warn"
                 counts["errors"] += status in ("error", "runtime error")
                 progress.advance(task)
-                progress.update(task, status=f"{counts['failed']} failed, {counts['warned']} warned, {counts['errors']} errors")
+                progress.update(
+                    task, status=f"{counts['failed']} failed, {counts['warned']} warned, {counts['errors']} errors"
+                )
 
         runner = dbtRunner(callbacks=[on_event])
         try:
@@ -261,9 +391,17 @@ def build(fail_on_rule_failure, export, html, samples, dbt_args) -> None:  # typ
         _dbt_option(args, "--profiles-dir"),
         _dbt_option(args, "--target", "-t"),
         _dbt_option(args, "--target-path"),
-        export, fail_on_rule_failure, console, html, samples, warn_error=warn_error,
+        export,
+        fail_on_rule_failure,
+        console,
+        html,
+        samples,
+        warn_error=warn_error,
     )
-    dbt_errors = result.result is not None and any(str(r.status).lower() in ("error", "runtime error") and not str(r.node.unique_id).startswith("test.") for r in getattr(result.result, "results", []))
+    dbt_errors = result.result is not None and any(
+        str(r.status).lower() in ("error", "runtime error") and not str(r.node.unique_id).startswith("test.")
+        for r in getattr(result.result, "results", [])
+    )
     if dbt_errors:
         console.print("[red]dbt build had model/seed errors[/red]: see the messages above.")
         code = EXIT_ERROR
@@ -301,7 +439,10 @@ def run() -> None:
     except Exception as exc:  # a bug, or input nothing above anticipated: one line, not a traceback
         if os.environ.get("DATAPLEX_DQ_DEBUG"):
             raise
-        print(f"dataplex-dq failed: {type(exc).__name__}: {' '.join(str(exc).split())[:500]} (set DATAPLEX_DQ_DEBUG=1 for the traceback)", file=sys.stderr)
+        print(
+            f"dataplex-dq failed: {type(exc).__name__}: {' '.join(str(exc).split())[:500]} (set DATAPLEX_DQ_DEBUG=1 for the traceback)",
+            file=sys.stderr,
+        )
         sys.exit(EXIT_ERROR)
 
 

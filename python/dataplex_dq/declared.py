@@ -88,8 +88,15 @@ def declared_rule(test: RuleTest) -> dict[str, Any]:
 
 # The rule types in the order the scan macro looks for them (macros/scan.sql, scan_rule_type_keys).
 SCAN_RULE_TYPES = (
-    "range_expectation", "non_null_expectation", "set_expectation", "regex_expectation", "uniqueness_expectation",
-    "statistic_range_expectation", "row_condition_expectation", "table_condition_expectation", "sql_assertion",
+    "range_expectation",
+    "non_null_expectation",
+    "set_expectation",
+    "regex_expectation",
+    "uniqueness_expectation",
+    "statistic_range_expectation",
+    "row_condition_expectation",
+    "table_condition_expectation",
+    "sql_assertion",
 )
 
 
@@ -145,8 +152,13 @@ def declared_scan_rule(raw: dict[str, Any], index: int) -> dict[str, Any] | None
     queries = _get(raw, "debug_queries")
     if isinstance(queries, list) and queries:
         spec["debug_queries"] = [
-            {k: v for k, v in (("description", q.get("description")), ("sql_statement", _get(q, "sql_statement"))) if v is not None}
-            for q in queries if isinstance(q, dict)
+            {
+                k: v
+                for k, v in (("description", q.get("description")), ("sql_statement", _get(q, "sql_statement")))
+                if v is not None
+            }
+            for q in queries
+            if isinstance(q, dict)
         ]
     if isinstance(raw.get("attributes"), dict):
         spec["attributes"] = {str(k): _text(v) for k, v in raw["attributes"].items()}

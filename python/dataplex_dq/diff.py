@@ -29,6 +29,7 @@ RESULTS_DIR = "dataplex_dq"
 
 # ---------------------------------------------------------------- one side of the diff
 
+
 @dataclass(frozen=True)
 class RuleState:
     name: str
@@ -79,8 +80,18 @@ def state_from_result(key: str, result: Any) -> SourceState:
     rules = {}
     for r in result.rules:
         name = _rule_key(r)
-        row_level = r.rule.WhichOneof("rule_type") not in ("statistic_range_expectation", "table_condition_expectation", "sql_assertion")
-        rules[name] = RuleState(name, bool(r.passed), r.rule.column or None, r.rule.dimension or None, _round(r.pass_ratio * 100) if row_level else None)
+        row_level = r.rule.WhichOneof("rule_type") not in (
+            "statistic_range_expectation",
+            "table_condition_expectation",
+            "sql_assertion",
+        )
+        rules[name] = RuleState(
+            name,
+            bool(r.passed),
+            r.rule.column or None,
+            r.rule.dimension or None,
+            _round(r.pass_ratio * 100) if row_level else None,
+        )
     return SourceState(
         key=key,
         score=_round(result.score) if result.HasField("score") else None,
@@ -142,14 +153,26 @@ def state_from_rows(key: str, rows: Iterable[Mapping[str, Any]]) -> SourceState:
     for r in evaluated:
         ratio = r.get("rule_rows_passed_percent")
         rules[str(r["rule_name"])] = RuleState(
-            str(r["rule_name"]), str(r["rule_status"]).upper() == "PASSED", r.get("rule_column") or None,
-            r.get("rule_dimension") or None, _round(ratio) if ratio is not None and r.get("rule_rows_evaluated") is not None else None,
+            str(r["rule_name"]),
+            str(r["rule_status"]).upper() == "PASSED",
+            r.get("rule_column") or None,
+            r.get("rule_dimension") or None,
+            _round(ratio) if ratio is not None and r.get("rule_rows_evaluated") is not None else None,
         )
     scanned = next((r.get("job_rows_scanned") for r in rows if r.get("job_rows_scanned") is not None), None)
-    return SourceState(key, score_of(evaluated), int(scanned) if scanned is not None else None, grouped("rule_dimension"), grouped("rule_column"), rules)
+    return SourceState(
+        key,
+        score_of(evaluated),
+        int(scanned) if scanned is not None else None,
+        grouped("rule_dimension"),
+        grouped("rule_column"),
+        rules,
+    )
 
 
-def read_results_table(project_dir: Path, profiles_dir: Path | None, target: str, manifest_path: Path, relation_name: str | None) -> tuple[dict[str, SourceState], str]:
+def read_results_table(
+    project_dir: Path, profiles_dir: Path | None, target: str, manifest_path: Path, relation_name: str | None
+) -> tuple[dict[str, SourceState], str]:
     """The latest job of every data source in ``target``'s results table; (states, relation)."""
     from dataplex_dq.export import DEFAULT_RESULTS_TABLE
     from dataplex_dq.warehouse import Warehouse
@@ -167,7 +190,9 @@ def read_results_table(project_dir: Path, profiles_dir: Path | None, target: str
     for r in rows:
         by_source.setdefault(str(r["dbt_node_unique_id"]), []).append(r)
     if not by_source:
-        raise ArtifactsError(f"{relation} (target {target}) holds no results: run `dataplex-dq report` on that target first")
+        raise ArtifactsError(
+            f"{relation} (target {target}) holds no results: run `dataplex-dq report` on that target first"
+        )
     return {k: state_from_rows(k, v) for k, v in by_source.items()}, str(relation)
 
 
@@ -196,6 +221,7 @@ def declared_rule_names(manifest_path: Path) -> dict[str, list[str]] | None:
 
 
 # ---------------------------------------------------------------- the comparison
+
 
 @dataclass(frozen=True)
 class Change:
@@ -259,8 +285,12 @@ def _changes(base: Mapping[str, float], current: Mapping[str, float]) -> list[Ch
 
 
 def compare(
-    base: Mapping[str, SourceState], current: Mapping[str, SourceState], *, base_label: str,
-    max_score_drop: float = 0.0, declared: Mapping[str, list[str]] | None = None,
+    base: Mapping[str, SourceState],
+    current: Mapping[str, SourceState],
+    *,
+    base_label: str,
+    max_score_drop: float = 0.0,
+    declared: Mapping[str, list[str]] | None = None,
 ) -> Diff:
     """The diff of two runs. ``declared``: the rules (not suspended) each data source declares now,
     from this run's manifest; a base rule missing from this run's results is "not evaluated" when it
@@ -272,7 +302,8 @@ def compare(
         b_rules = b.rules if b else {}
         c_rules = c.rules if c else {}
         d = SourceDiff(
-            key=key, label=source_label(key),
+            key=key,
+            label=source_label(key),
             status="removed" if c is None else "added" if b is None else "unchanged",
             score=Change("score", b.score if b else None, c.score if c else None),
             rows=(b.row_count if b else None, c.row_count if c else None),
@@ -294,8 +325,14 @@ def compare(
         if c is None and key in declared:
             d.status = "not run"
         if d.status == "unchanged" and (
-            d.newly_failing or d.newly_passing or d.added or d.removed or d.not_evaluated or d.score.delta
-            or d.rows[0] != d.rows[1] or any(x.delta for x in d.dimensions + d.columns)
+            d.newly_failing
+            or d.newly_passing
+            or d.added
+            or d.removed
+            or d.not_evaluated
+            or d.score.delta
+            or d.rows[0] != d.rows[1]
+            or any(x.delta for x in d.dimensions + d.columns)
             or any(x.base is None or x.current is None for x in d.dimensions + d.columns)
         ):
             d.status = "changed"
@@ -304,6 +341,7 @@ def compare(
 
 
 # ---------------------------------------------------------------- output
+
 
 def _num(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
@@ -334,7 +372,9 @@ def _names(names: Iterable[str]) -> str:
 
 
 def _label(s: SourceDiff) -> str:
-    suffix = {"added": " (new)", "removed": " (gone)", "not run": " (not run)"}.get(s.status, " (partial)" if s.partial else "")
+    suffix = {"added": " (new)", "removed": " (gone)", "not run": " (not run)"}.get(
+        s.status, " (partial)" if s.partial else ""
+    )
     return s.label + suffix
 
 
@@ -382,7 +422,10 @@ def to_markdown(diff: Diff) -> str:
             # a partial run says nothing about what it did not evaluate
             moved = [x for x in changes if x.base != x.current and not (s.partial and x.current is None)]
             if moved:
-                lines.append(f"- {title}: " + "; ".join(f"{x.name} {_from_to(x)}" + (f" ({_delta(x.delta)})" if x.delta else "") for x in moved))
+                lines.append(
+                    f"- {title}: "
+                    + "; ".join(f"{x.name} {_from_to(x)}" + (f" ({_delta(x.delta)})" if x.delta else "") for x in moved)
+                )
         if s.newly_failing:
             lines.append(f"- Newly failing: {_names(s.newly_failing)}")
         if s.newly_passing:
@@ -392,7 +435,9 @@ def to_markdown(diff: Diff) -> str:
         if s.removed:
             lines.append(f"- Removed: {_names(s.removed)}")
         if s.not_evaluated:
-            lines.append(f"- Not evaluated in this run (skipped, errored or not selected; score not compared): {_names(s.not_evaluated)}")
+            lines.append(
+                f"- Not evaluated in this run (skipped, errored or not selected; score not compared): {_names(s.not_evaluated)}"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -408,12 +453,21 @@ def to_json(diff: Diff) -> dict[str, Any]:
         "score_drops": [{"data_source": s.label, "drop": s.score_drop()} for s in diff.score_drops],
         "sources": [
             {
-                "data_source": s.key, "label": s.label, "status": s.status, "score": change(s.score),
+                "data_source": s.key,
+                "label": s.label,
+                "status": s.status,
+                "score": change(s.score),
                 "rows": {"base": s.rows[0], "current": s.rows[1]},
-                "dimensions": [change(x) for x in s.dimensions], "columns": [change(x) for x in s.columns],
-                "rules": {"newly_failing": s.newly_failing, "newly_passing": s.newly_passing,
-                          "added": [{"rule": n, "passed": ok} for n, ok in s.added], "removed": s.removed,
-                          "not_evaluated": s.not_evaluated, "failing": s.failing},
+                "dimensions": [change(x) for x in s.dimensions],
+                "columns": [change(x) for x in s.columns],
+                "rules": {
+                    "newly_failing": s.newly_failing,
+                    "newly_passing": s.newly_passing,
+                    "added": [{"rule": n, "passed": ok} for n, ok in s.added],
+                    "removed": s.removed,
+                    "not_evaluated": s.not_evaluated,
+                    "failing": s.failing,
+                },
                 "partial": s.partial,
             }
             for s in diff.sources
@@ -426,16 +480,35 @@ def print_diff(diff: Diff, console: Any) -> None:
     from rich.table import Table
 
     table = Table(title=f"Data quality diff against {diff.base}", show_edge=False)
-    for col, justify in (("data source", "left"), ("score", "right"), ("change", "right"), ("rows", "right"), ("newly failing", "left"), ("newly passing", "left"), ("added", "left"), ("removed", "left")):
+    for col, justify in (
+        ("data source", "left"),
+        ("score", "right"),
+        ("change", "right"),
+        ("rows", "right"),
+        ("newly failing", "left"),
+        ("newly passing", "left"),
+        ("added", "left"),
+        ("removed", "left"),
+    ):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for s in diff.sources:
         delta = "not compared" if s.partial and s.score.delta else _delta(s.score.delta)
-        style = "red" if s.score_drop() > diff.max_score_drop else "green" if (s.score.delta or 0) > 0 and not s.partial else ""
+        style = (
+            "red"
+            if s.score_drop() > diff.max_score_drop
+            else "green"
+            if (s.score.delta or 0) > 0 and not s.partial
+            else ""
+        )
         table.add_row(
             escape(_label(s)),
-            _from_to(s.score), f"[{style}]{delta}[/{style}]" if style else delta, _rows(s.rows),
-            escape(", ".join(s.newly_failing) or "—"), escape(", ".join(s.newly_passing) or "—"),
-            escape(", ".join(n for n, _ in s.added) or "—"), escape(", ".join(s.removed) or "—"),
+            _from_to(s.score),
+            f"[{style}]{delta}[/{style}]" if style else delta,
+            _rows(s.rows),
+            escape(", ".join(s.newly_failing) or "—"),
+            escape(", ".join(s.newly_passing) or "—"),
+            escape(", ".join(n for n, _ in s.added) or "—"),
+            escape(", ".join(s.removed) or "—"),
         )
     console.print(table)
     if diff.regression:
@@ -448,17 +521,70 @@ def print_diff(diff: Diff, console: Any) -> None:
 
 # ---------------------------------------------------------------- the command
 
+
 @click.command("diff")
 @click.argument("base", required=False, type=click.Path(path_type=Path))
-@click.option("--base-target", default=None, help="compare with the latest jobs in this dbt target's results table instead of a directory")
-@click.option("--base-results-table", default=None, help="results table of --base-target ([database.]schema.table; default: dataplex_dq_results in its schema)")
-@click.option("--max-score-drop", default=0.0, show_default=True, type=click.FloatRange(min=0), help="score points a data source may lose before it counts as a regression")
-@click.option("--markdown", "markdown_path", default=None, type=click.Path(dir_okay=False, path_type=Path), help="Markdown for a pull-request comment (default: TARGET_PATH/dataplex_dq_diff.md)")
-@click.option("--json", "json_path", default=None, type=click.Path(dir_okay=False, path_type=Path), help="the diff as JSON (default: TARGET_PATH/dataplex_dq_diff.json)")
-@click.option("--project-dir", default=".", show_default=True, type=click.Path(file_okay=False, path_type=Path), help="dbt project directory")
-@click.option("--profiles-dir", default=None, type=click.Path(file_okay=False, path_type=Path), help="directory of profiles.yml (dbt's default when unset)")
-@click.option("--target-path", default=None, type=click.Path(file_okay=False, path_type=Path), help="dbt artifacts folder of this run (PROJECT_DIR/target when unset)")
-def diff_command(base, base_target, base_results_table, max_score_drop, markdown_path, json_path, project_dir, profiles_dir, target_path) -> None:  # type: ignore[no-untyped-def]
+@click.option(
+    "--base-target",
+    default=None,
+    help="compare with the latest jobs in this dbt target's results table instead of a directory",
+)
+@click.option(
+    "--base-results-table",
+    default=None,
+    help="results table of --base-target ([database.]schema.table; default: dataplex_dq_results in its schema)",
+)
+@click.option(
+    "--max-score-drop",
+    default=0.0,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    help="score points a data source may lose before it counts as a regression",
+)
+@click.option(
+    "--markdown",
+    "markdown_path",
+    default=None,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Markdown for a pull-request comment (default: TARGET_PATH/dataplex_dq_diff.md)",
+)
+@click.option(
+    "--json",
+    "json_path",
+    default=None,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="the diff as JSON (default: TARGET_PATH/dataplex_dq_diff.json)",
+)
+@click.option(
+    "--project-dir",
+    default=".",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="dbt project directory",
+)
+@click.option(
+    "--profiles-dir",
+    default=None,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="directory of profiles.yml (dbt's default when unset)",
+)
+@click.option(
+    "--target-path",
+    default=None,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="dbt artifacts folder of this run (PROJECT_DIR/target when unset)",
+)
+def diff_command(
+    base,
+    base_target,
+    base_results_table,
+    max_score_drop,
+    markdown_path,
+    json_path,
+    project_dir,
+    profiles_dir,
+    target_path,
+) -> None:  # type: ignore[no-untyped-def]
     """Compare this run's DataQualityResults (TARGET_PATH/dataplex_dq) with BASE, a directory of
     DataQualityResult JSON (e.g. a production run's), or with --base-target's results table.
 
@@ -473,12 +599,16 @@ def diff_command(base, base_target, base_results_table, max_score_drop, markdown
     target_path = Path(target_path) if target_path else Path(project_dir) / "target"
     try:
         if (base is None) == (base_target is None):
-            raise ArtifactsError("give either BASE (a directory of DataQualityResult JSON) or --base-target TARGET, not both or neither")
+            raise ArtifactsError(
+                "give either BASE (a directory of DataQualityResult JSON) or --base-target TARGET, not both or neither"
+            )
         current = read_results_dir(target_path / RESULTS_DIR)
         if base is not None:
             base_states, label = read_results_dir(base), f"`{base}`"
         else:
-            base_states, relation = read_results_table(Path(project_dir), profiles_dir, base_target, target_path / "manifest.json", base_results_table)
+            base_states, relation = read_results_table(
+                Path(project_dir), profiles_dir, base_target, target_path / "manifest.json", base_results_table
+            )
             label = f"target `{base_target}` ({relation})"
         declared = declared_rule_names(target_path / "manifest.json")
         diff = compare(base_states, current, base_label=label, max_score_drop=max_score_drop, declared=declared)
@@ -497,4 +627,13 @@ def diff_command(base, base_target, base_results_table, max_score_drop, markdown
     raise SystemExit(1 if diff.regression else 0)
 
 
-__all__ = ["Diff", "SourceState", "compare", "diff_command", "read_results_dir", "state_from_rows", "to_json", "to_markdown"]
+__all__ = [
+    "Diff",
+    "SourceState",
+    "compare",
+    "diff_command",
+    "read_results_dir",
+    "state_from_rows",
+    "to_json",
+    "to_markdown",
+]

@@ -97,7 +97,9 @@ def _rule_parameters(outcome: RuleOutcome) -> dict[str, Any] | None:
     return params if isinstance(params, dict) else None
 
 
-def _debug_queries(outcome: RuleOutcome, results: Sequence[Sequence[tuple[str, str, Any]]] | None) -> list[dict[str, Any]]:
+def _debug_queries(
+    outcome: RuleOutcome, results: Sequence[Sequence[tuple[str, str, Any]]] | None
+) -> list[dict[str, Any]]:
     declared = outcome.rule_spec.get("debug_queries") or outcome.rule_spec.get("debugQueries") or []
     out = []
     for i, q in enumerate(declared):
@@ -106,7 +108,9 @@ def _debug_queries(outcome: RuleOutcome, results: Sequence[Sequence[tuple[str, s
             {
                 "description": q.get("description"),
                 "sql_statement": q.get("sql_statement") or q.get("sqlStatement"),
-                "debug_query_results": [{"name": n, "type": t, "value": None if v is None else str(v)} for n, t, v in values],
+                "debug_query_results": [
+                    {"name": n, "type": t, "value": None if v is None else str(v)} for n, t, v in values
+                ],
             }
         )
     return out
@@ -157,7 +161,12 @@ def result_rows(
         "job_start_time": _iso(job.start_time),
         "job_end_time": _iso(job.end_time),
         # a job without evaluated rules (all skipped, errored or suspended) is not evaluated: passed NULL
-        "job_quality_result": {"passed": card.passed if card.evaluated else None, "score": card.score, "incremental_start": job.incremental_start, "incremental_end": job.incremental_end},
+        "job_quality_result": {
+            "passed": card.passed if card.evaluated else None,
+            "score": card.score,
+            "incremental_start": job.incremental_start,
+            "incremental_end": job.incremental_end,
+        },
         "job_dimension_result": card.job_dimension_result(),
         "job_rows_scanned": job.rows_scanned,
     }
@@ -183,7 +192,9 @@ def result_rows(
                 "rule_passed": o.passed if evaluated else None,
                 "rule_rows_evaluated": m.evaluated_count if (m and evaluated and row_level) else None,
                 "rule_rows_passed": m.passed_count if (m and evaluated and row_level) else None,
-                "rule_rows_passed_percent": (m.pass_ratio * 100 if m.pass_ratio is not None else None) if (m and evaluated and row_level) else None,
+                "rule_rows_passed_percent": (m.pass_ratio * 100 if m.pass_ratio is not None else None)
+                if (m and evaluated and row_level)
+                else None,
                 "rule_rows_null": m.null_count if (m and evaluated) else None,
                 "rule_failed_records_query": m.failing_rows_query if (m and evaluated and row_level) else None,
                 "created_on": _iso(job.start_time),
@@ -245,7 +256,9 @@ class ExportSummary:
     statements: int
 
 
-def write_results(wh: Warehouse, relation: Any, rows: Sequence[dict[str, Any]], job_ids: Sequence[str]) -> ExportSummary:
+def write_results(
+    wh: Warehouse, relation: Any, rows: Sequence[dict[str, Any]], job_ids: Sequence[str]
+) -> ExportSummary:
     """Create the results table if missing, replace the rows of these jobs, insert the new rows."""
     try:
         wh.begin()

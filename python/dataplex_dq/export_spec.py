@@ -66,7 +66,9 @@ def source_spec(source: DataSource, tests: list[RuleTest], nodes: dict[str, Any]
                 rule.pop("name", None)
             rules.append(rule)
             if where:
-                notes.append(f"rule '{rule.get('name') or test.name}' has a dbt `where` config ({where}), which a DataQualitySpec cannot express; exported without it")
+                notes.append(
+                    f"rule '{rule.get('name') or test.name}' has a dbt `where` config ({where}), which a DataQualitySpec cannot express; exported without it"
+                )
         if test.test_name == "data_quality_scan":
             if isinstance(raws, list) and len(raws) != len(declared_rules(test)):
                 skipped = [i for i, r in enumerate(raws) if scan_rule_type(r) is None]
@@ -75,10 +77,14 @@ def source_spec(source: DataSource, tests: list[RuleTest], nodes: dict[str, Any]
             if value is not None:
                 settings["catalog_publishing_enabled"] = value
             if _scan_kwarg(test.kwargs, "anomaly_detection") is not None:
-                notes.append(f"data_quality_scan '{test.name}': anomaly_detection has no DataQualitySpec equivalent; left out")
+                notes.append(
+                    f"data_quality_scan '{test.name}': anomaly_detection has no DataQualitySpec equivalent; left out"
+                )
     incremental = settings.get("incremental_field") or settings.get("incrementalField")
     if incremental:
-        notes.append(f"incremental_field {incremental!r} is not part of a DataQualitySpec: pass --incremental-field={incremental} to gcloud")
+        notes.append(
+            f"incremental_field {incremental!r} is not part of a DataQualitySpec: pass --incremental-field={incremental} to gcloud"
+        )
     spec_input: dict[str, Any] = {"rules": rules}
     for key in SCAN_SETTINGS:
         value = _scan_kwarg(settings, key)
@@ -127,7 +133,18 @@ def selected_ids(project_dir: Path, profiles_dir: Path | None, target: str | Non
     """unique_ids of the resources ``--select`` picks, as `dbt ls` selects them."""
     from dbt.cli.main import dbtRunner
 
-    args = ["ls", "--select", select, "--output", "json", "--output-keys", "unique_id", "--quiet", "--project-dir", str(project_dir)]
+    args = [
+        "ls",
+        "--select",
+        select,
+        "--output",
+        "json",
+        "--output-keys",
+        "unique_id",
+        "--quiet",
+        "--project-dir",
+        str(project_dir),
+    ]
     if profiles_dir:
         args += ["--profiles-dir", str(profiles_dir)]
     if target:
@@ -166,7 +183,10 @@ def export_specs(manifest: dict[str, Any], selected: set[str] | None = None) -> 
         if test.data_source_id in sources and (selected is None or test.data_source_id in selected):
             by_source.setdefault(test.data_source_id, []).append(test)
     nodes = manifest.get("nodes", {})
-    return [source_spec(sources[uid], source_tests, nodes) for uid, source_tests in sorted(by_source.items(), key=lambda kv: sources[kv[0]].name)]
+    return [
+        source_spec(sources[uid], source_tests, nodes)
+        for uid, source_tests in sorted(by_source.items(), key=lambda kv: sources[kv[0]].name)
+    ]
 
 
 def write_specs(specs: list[ExportedSpec], out_dir: Path, fmt: str) -> None:
@@ -178,14 +198,47 @@ def write_specs(specs: list[ExportedSpec], out_dir: Path, fmt: str) -> None:
 
 
 @click.command("export-spec")
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path), help="folder for the spec files (one per data source)")
-@click.option("--select", "-s", "select", default=None, help="dbt selector of the data sources to export (default: all with rules)")
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="folder for the spec files (one per data source)",
+)
+@click.option(
+    "--select",
+    "-s",
+    "select",
+    default=None,
+    help="dbt selector of the data sources to export (default: all with rules)",
+)
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
-@click.option("--parse/--no-parse", default=True, show_default=True, help="run `dbt parse` first (--no-parse: use the manifest as it is)")
-@click.option("--project-dir", default=".", show_default=True, type=click.Path(file_okay=False, path_type=Path), help="dbt project directory")
-@click.option("--profiles-dir", default=None, type=click.Path(file_okay=False, path_type=Path), help="directory of profiles.yml (dbt's default when unset)")
+@click.option(
+    "--parse/--no-parse",
+    default=True,
+    show_default=True,
+    help="run `dbt parse` first (--no-parse: use the manifest as it is)",
+)
+@click.option(
+    "--project-dir",
+    default=".",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="dbt project directory",
+)
+@click.option(
+    "--profiles-dir",
+    default=None,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="directory of profiles.yml (dbt's default when unset)",
+)
 @click.option("--target", "-t", default=None, help="dbt target (the profile's default when unset)")
-@click.option("--target-path", default=None, type=click.Path(file_okay=False, path_type=Path), help="dbt artifacts folder (PROJECT_DIR/target when unset)")
+@click.option(
+    "--target-path",
+    default=None,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="dbt artifacts folder (PROJECT_DIR/target when unset)",
+)
 def export_spec_command(out_dir, select, fmt, parse, project_dir, profiles_dir, target, target_path) -> None:  # type: ignore[no-untyped-def]
     """Write one Dataplex DataQualitySpec per data source from the rules the project declares, ready for
     `gcloud dataplex datascans create data-quality --data-quality-spec-file`.
@@ -210,7 +263,9 @@ def export_spec_command(out_dir, select, fmt, parse, project_dir, profiles_dir, 
         selected = selected_ids(Path(project_dir), profiles_dir, target, select) if select else None
         specs = export_specs(manifest, selected)
         if not specs:
-            raise ArtifactsError("no data source with dataplex_dq rules" + (f" in --select {select}" if select else " in the project"))
+            raise ArtifactsError(
+                "no data source with dataplex_dq rules" + (f" in --select {select}" if select else " in the project")
+            )
         write_specs(specs, out_dir, fmt)
     except DataplexDqError as exc:
         console.print(f"[red]dataplex-dq export-spec failed:[/red] {escape(str(exc))}")
@@ -220,7 +275,9 @@ def export_spec_command(out_dir, select, fmt, parse, project_dir, profiles_dir, 
         table.add_column(col)
     for s in specs:
         settings = ", ".join(k for k in SCAN_SETTINGS if k in s.spec) or "—"
-        table.add_row(escape(s.data_source.label), str(len(s.spec["rules"])), settings, escape(s.path.name if s.path else ""))
+        table.add_row(
+            escape(s.data_source.label), str(len(s.spec["rules"])), settings, escape(s.path.name if s.path else "")
+        )
     console.print(table)
     for s in specs:
         for note in s.notes:

@@ -16,9 +16,22 @@ from dataplex_dq.proto import DataQualitySpec
 
 #: DataScan resource fields (google.cloud.dataplex.v1.DataScan) around a data quality spec.
 DATASCAN_FIELDS = (
-    "name", "uid", "description", "display_name", "labels", "state", "create_time", "update_time", "data",
-    "execution_spec", "execution_status", "type", "data_quality_spec", "data_profile_spec",
-    "data_quality_result", "data_profile_result",
+    "name",
+    "uid",
+    "description",
+    "display_name",
+    "labels",
+    "state",
+    "create_time",
+    "update_time",
+    "data",
+    "execution_spec",
+    "execution_status",
+    "type",
+    "data_quality_spec",
+    "data_profile_spec",
+    "data_quality_result",
+    "data_profile_result",
 )
 #: Sub-fields of DataScan.data and DataScan.execution_spec (DataSource, ExecutionSpec, Trigger).
 DATASCAN_SUB_FIELDS = ("entity", "resource", "field", "trigger", "on_demand", "schedule", "cron")

@@ -60,7 +60,11 @@ class StoredJob:
 def rule_spec_of(row: dict[str, Any], rule_type: str) -> dict[str, Any]:
     """The DataQualityRule (snake_case proto JSON) a results row describes."""
     spec: dict[str, Any] = {"name": row["rule_name"]}
-    for key, column in (("description", "rule_description"), ("column", "rule_column"), ("dimension", "rule_dimension")):
+    for key, column in (
+        ("description", "rule_description"),
+        ("column", "rule_column"),
+        ("dimension", "rule_dimension"),
+    ):
         if row.get(column):
             spec[key] = row[column]
     threshold = row.get("rule_threshold_percent")
@@ -71,7 +75,11 @@ def rule_spec_of(row: dict[str, Any], rule_type: str) -> dict[str, Any]:
     params = _json(row.get("rule_parameters"))
     spec[rule_type] = params if isinstance(params, dict) else {}
     queries = [
-        {k: v for k, v in (("description", q.get("description")), ("sql_statement", q.get("sql_statement"))) if v is not None}
+        {
+            k: v
+            for k, v in (("description", q.get("description")), ("sql_statement", q.get("sql_statement")))
+            if v is not None
+        }
         for q in (_json(row.get("debug_queries")) or [])
         if isinstance(q, dict) and q.get("sql_statement")
     ]
@@ -85,40 +93,54 @@ def outcome_of(row: dict[str, Any], expand: Any) -> RuleOutcome:
     rule_type = TYPE_OF_DISPLAY.get(row.get("rule_type") or "", row.get("rule_type") or "")
     spec = rule_spec_of(row, rule_type)
     attributes = _json(row.get("rule_attributes")) or {}
-    status = RuleStatus(str(row.get("rule_status") or ("SUSPENDED" if row.get("rule_suspended") else "PASSED" if row.get("rule_passed") else "FAILED")).upper())
+    status = RuleStatus(
+        str(
+            row.get("rule_status")
+            or ("SUSPENDED" if row.get("rule_suspended") else "PASSED" if row.get("rule_passed") else "FAILED")
+        ).upper()
+    )
     if status in (RuleStatus.ERROR, RuleStatus.SKIPPED):
         identity = RuleIdentity.from_rule_spec(
-            {**spec, "attributes": attributes}, data_source=row.get("dbt_node_unique_id"), test_unique_id=row.get("dbt_test_unique_id")
+            {**spec, "attributes": attributes},
+            data_source=row.get("dbt_node_unique_id"),
+            test_unique_id=row.get("dbt_test_unique_id"),
         )
         return RuleOutcome.not_evaluated(identity, status, message=row.get("rule_message"))
     evaluated, passed = row.get("rule_rows_evaluated"), row.get("rule_rows_passed")
     ratio = None if evaluated is None or passed is None else (passed / evaluated if evaluated else 1.0)
-    debug = [{"description": q.get("description"), "sql_statement": expand(q["sql_statement"])} for q in spec.get("debug_queries", [])]
-    metrics = RuleMetrics.from_row({
-        "dq_invocation_id": row.get("dbt_invocation_id"),
-        "dq_test_unique_id": row.get("dbt_test_unique_id"),
-        "dq_data_source": row.get("dbt_node_unique_id"),
-        "rule_index": 0,
-        "rule_name": row["rule_name"],
-        "rule_type": rule_type,
-        "rule_column": row.get("rule_column"),
-        "rule_dimension": row.get("rule_dimension"),
-        "rule_threshold": None if row.get("rule_threshold_percent") is None else float(row["rule_threshold_percent"]) / 100,
-        "rule_suspended": status is RuleStatus.SUSPENDED,
-        "rule_status": str(status),
-        "row_count": row.get("job_rows_scanned") if status is not RuleStatus.SUSPENDED else None,
-        "evaluated_count": evaluated,
-        "passed_count": passed,
-        "null_count": row.get("rule_rows_null"),
-        "pass_ratio": ratio,
-        "passed": True if status is RuleStatus.SUSPENDED else status is RuleStatus.PASSED,
-        "assertion_row_count": row.get("rule_assertion_row_count"),
-        "statistic_value": row.get("rule_statistic_value"),
-        "failing_rows_query": row.get("rule_failed_records_query"),
-        "rule_spec": json.dumps(spec),
-        "rule_attributes": json.dumps(attributes) if attributes else None,
-        "debug_queries_sql": json.dumps(debug) if debug else None,
-    })
+    debug = [
+        {"description": q.get("description"), "sql_statement": expand(q["sql_statement"])}
+        for q in spec.get("debug_queries", [])
+    ]
+    metrics = RuleMetrics.from_row(
+        {
+            "dq_invocation_id": row.get("dbt_invocation_id"),
+            "dq_test_unique_id": row.get("dbt_test_unique_id"),
+            "dq_data_source": row.get("dbt_node_unique_id"),
+            "rule_index": 0,
+            "rule_name": row["rule_name"],
+            "rule_type": rule_type,
+            "rule_column": row.get("rule_column"),
+            "rule_dimension": row.get("rule_dimension"),
+            "rule_threshold": None
+            if row.get("rule_threshold_percent") is None
+            else float(row["rule_threshold_percent"]) / 100,
+            "rule_suspended": status is RuleStatus.SUSPENDED,
+            "rule_status": str(status),
+            "row_count": row.get("job_rows_scanned") if status is not RuleStatus.SUSPENDED else None,
+            "evaluated_count": evaluated,
+            "passed_count": passed,
+            "null_count": row.get("rule_rows_null"),
+            "pass_ratio": ratio,
+            "passed": True if status is RuleStatus.SUSPENDED else status is RuleStatus.PASSED,
+            "assertion_row_count": row.get("rule_assertion_row_count"),
+            "statistic_value": row.get("rule_statistic_value"),
+            "failing_rows_query": row.get("rule_failed_records_query"),
+            "rule_spec": json.dumps(spec),
+            "rule_attributes": json.dumps(attributes) if attributes else None,
+            "debug_queries_sql": json.dumps(debug) if debug else None,
+        }
+    )
     return RuleOutcome.from_metrics(metrics)
 
 
@@ -174,7 +196,15 @@ def ensure_manifest(project_dir: Path, profiles_dir: Path | None, target: str | 
     if manifest.exists():
         return manifest
     out = Path(tempfile.mkdtemp(prefix="dataplex_dq_parse_"))
-    cmd = [str(Path(sys.executable).parent / "dbt"), "parse", "--project-dir", str(project_dir), "--target-path", str(out), "--quiet"]
+    cmd = [
+        str(Path(sys.executable).parent / "dbt"),
+        "parse",
+        "--project-dir",
+        str(project_dir),
+        "--target-path",
+        str(out),
+        "--quiet",
+    ]
     if profiles_dir:
         cmd += ["--profiles-dir", str(profiles_dir)]
     if target:
@@ -240,7 +270,9 @@ def run_report_from_results_table(
         if invocation is None:
             latest = wh.query(wh.macro("latest_invocation_sql", relation=relation))
             if not latest:
-                raise ResultsTableError(f"the results table {relation} has no rows: run `dbt build` with the on-run-end hook (or `dataplex-dq report`) first")
+                raise ResultsTableError(
+                    f"the results table {relation} has no rows: run `dbt build` with the on-run-end hook (or `dataplex-dq report`) first"
+                )
             invocation = str(latest[0]["dbt_invocation_id"])
         rows = wh.query(wh.macro("results_of_invocation_sql", relation=relation, invocation_id=invocation))
         if not rows:
@@ -255,7 +287,12 @@ def run_report_from_results_table(
                     return sql
                 if scope is None:
                     source = wh.relation(job.database, job.schema or "", job.identifier or "")
-                    scope = wh.macro("scope_select", from_sql=str(source), row_filter=job.row_filter, sampling_percent=job.sampling_percent)
+                    scope = wh.macro(
+                        "scope_select",
+                        from_sql=str(source),
+                        row_filter=job.row_filter,
+                        sampling_percent=job.sampling_percent,
+                    )
                 return str(wh.macro("expand_data_reference", sql=sql, data_sql=scope))
 
             return expand
@@ -272,12 +309,27 @@ def run_report_from_results_table(
             default_rows.extend(new_rows)
             settings = settings_of.get(job.data_source_id, {})
             actions = settings.get("post_scan_actions") or {}
-            override = (actions.get("bigquery_export") or actions.get("bigqueryExport") or {}).get("results_table") if isinstance(actions, dict) else None
+            override = (
+                (actions.get("bigquery_export") or actions.get("bigqueryExport") or {}).get("results_table")
+                if isinstance(actions, dict)
+                else None
+            )
             if override:
                 extra_exports[override].extend(new_rows)
             if isinstance(actions, dict) and (actions.get("notification_report") or actions.get("notificationReport")):
-                report.warnings.append(f"{job.resource_type} '{job.data_source_name}': notification_report is not supported yet; no email was sent")
-            source = DataSource(job.data_source_id, job.data_source_name, job.resource_type, None, job.database, job.schema, job.identifier, settings)
+                report.warnings.append(
+                    f"{job.resource_type} '{job.data_source_name}': notification_report is not supported yet; no email was sent"
+                )
+            source = DataSource(
+                job.data_source_id,
+                job.data_source_name,
+                job.resource_type,
+                None,
+                job.database,
+                job.schema,
+                job.identifier,
+                settings,
+            )
             base = _safe_file_name(job.data_source_id)
             json_path, pb_path = out_dir / f"{base}.json", out_dir / f"{base}.pb"
             json_path.write_text(result_to_json(result) + "\n")
@@ -289,7 +341,12 @@ def run_report_from_results_table(
                 write_results(wh, relation, default_rows, sorted({r["data_quality_job_id"] for r in default_rows}))
                 report.export_rows = len(default_rows)
                 for override, extra in extra_exports.items():
-                    write_results(wh, _results_relation(wh, {}, override), extra, sorted({r["data_quality_job_id"] for r in extra}))
+                    write_results(
+                        wh,
+                        _results_relation(wh, {}, override),
+                        extra,
+                        sorted({r["data_quality_job_id"] for r in extra}),
+                    )
             except ExportError as exc:
                 report.export_error = str(exc)
     return report

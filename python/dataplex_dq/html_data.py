@@ -13,7 +13,16 @@ from pathlib import Path
 from typing import Any
 
 from dataplex_dq.errors import DataplexDqError
-from dataplex_dq.html_report import DEFAULT_LAST_JOBS, History, JobPoint, RulePoint, Sample, band_of, render_html, value_of
+from dataplex_dq.html_report import (
+    DEFAULT_LAST_JOBS,
+    History,
+    JobPoint,
+    RulePoint,
+    Sample,
+    band_of,
+    render_html,
+    value_of,
+)
 from dataplex_dq.metrics import RuleStatus
 from dataplex_dq.warehouse import Warehouse
 
@@ -69,30 +78,47 @@ def history_from_rows(job_rows: Sequence[dict[str, Any]], rule_rows: Sequence[di
         first = rows[0]
         status_counts = {
             str(st): sum(int(r.get(f"rules_{key}") or 0) for r in rows)
-            for st, key in ((RuleStatus.PASSED, "passed"), (RuleStatus.FAILED, "failed"), (RuleStatus.ERROR, "errored"),
-                            (RuleStatus.SKIPPED, "skipped"), (RuleStatus.SUSPENDED, "suspended"))
+            for st, key in (
+                (RuleStatus.PASSED, "passed"),
+                (RuleStatus.FAILED, "failed"),
+                (RuleStatus.ERROR, "errored"),
+                (RuleStatus.SKIPPED, "skipped"),
+                (RuleStatus.SUSPENDED, "suspended"),
+            )
         }
-        dims = {r["rule_dimension"]: (int(r["rules_evaluated"] or 0), int(r["rules_passed"] or 0)) for r in rows if r.get("rule_dimension")}
-        jobs[node].append(JobPoint(
-            job_id=job,
-            start_time=_ts(first.get("job_start_time")),
-            score=_float(first.get("job_score")),
-            passed=bool(first.get("job_passed")),
-            rows_scanned=None if first.get("job_rows_scanned") is None else int(first["job_rows_scanned"]),
-            dimension_counts={k: v for k, v in dims.items() if v[0] > 0},
-            status_counts=status_counts,
-        ))
+        dims = {
+            r["rule_dimension"]: (int(r["rules_evaluated"] or 0), int(r["rules_passed"] or 0))
+            for r in rows
+            if r.get("rule_dimension")
+        }
+        jobs[node].append(
+            JobPoint(
+                job_id=job,
+                start_time=_ts(first.get("job_start_time")),
+                score=_float(first.get("job_score")),
+                passed=bool(first.get("job_passed")),
+                rows_scanned=None if first.get("job_rows_scanned") is None else int(first["job_rows_scanned"]),
+                dimension_counts={k: v for k, v in dims.items() if v[0] > 0},
+                status_counts=status_counts,
+            )
+        )
     for points in jobs.values():
         points.sort(key=lambda j: (j.start_time or datetime.min, j.job_id))
     rules: dict[str, list[RulePoint]] = defaultdict(list)
     for r in rule_rows:
         attributes = _json(r.get("rule_attributes"))
         lower, upper = band_of(_json(r.get("rule_parameters")), attributes)
-        rules[r["dbt_node_unique_id"]].append(RulePoint(
-            job_id=r["data_quality_job_id"], start_time=_ts(r.get("job_start_time")), rule_name=r["rule_name"],
-            status=str(r.get("rule_status") or ""), value=value_of(_float(r.get("rule_statistic_value")), attributes),
-            lower=lower, upper=upper,
-        ))
+        rules[r["dbt_node_unique_id"]].append(
+            RulePoint(
+                job_id=r["data_quality_job_id"],
+                start_time=_ts(r.get("job_start_time")),
+                rule_name=r["rule_name"],
+                status=str(r.get("rule_status") or ""),
+                value=value_of(_float(r.get("rule_statistic_value")), attributes),
+                lower=lower,
+                upper=upper,
+            )
+        )
     for points in rules.values():
         points.sort(key=lambda p: (p.start_time or datetime.min, p.job_id))
     return History(dict(jobs), dict(rules))
@@ -128,7 +154,9 @@ def _cell(v: Any) -> tuple[str, bool]:
     return text, False
 
 
-def sample_from_rows(rows: Sequence[dict[str, Any]], max_rows: int = SAMPLE_ROWS, max_bytes: int = SAMPLE_RULE_BYTES) -> Sample:
+def sample_from_rows(
+    rows: Sequence[dict[str, Any]], max_rows: int = SAMPLE_ROWS, max_bytes: int = SAMPLE_RULE_BYTES
+) -> Sample:
     """At most ``max_rows`` rows as text, values shortened, stopping before ``max_bytes``; pure."""
     if not rows:
         return Sample()
@@ -154,7 +182,11 @@ def fetch_samples(wh: Warehouse, report: Any) -> tuple[dict[tuple[str, str], Sam
     total, skipped = 0, 0
     for s in sorted(report.sources, key=lambda s: s.data_source.unique_id):
         for o in s.outcomes:
-            query = o.metrics.failing_rows_query if (o.metrics and o.status == RuleStatus.FAILED and o.is_row_level) else None
+            query = (
+                o.metrics.failing_rows_query
+                if (o.metrics and o.status == RuleStatus.FAILED and o.is_row_level)
+                else None
+            )
             if not query:
                 continue
             if len(samples) >= SAMPLE_MAX_RULES or total >= SAMPLE_TOTAL_BYTES:
@@ -169,7 +201,9 @@ def fetch_samples(wh: Warehouse, report: Any) -> tuple[dict[tuple[str, str], Sam
             total += sum(len(c) for row in sample.rows for c in row)
             samples[(s.data_source.unique_id, o.rule_name)] = sample
     if skipped:
-        notes.append(f"Failing-row samples were fetched for the first {len(samples)} failing rules only ({skipped} more left out to bound the page's size).")
+        notes.append(
+            f"Failing-row samples were fetched for the first {len(samples)} failing rules only ({skipped} more left out to bound the page's size)."
+        )
     return samples, notes
 
 
@@ -180,20 +214,38 @@ def test_tags(target_path: Path) -> dict[str, tuple[str, ...]]:
             nodes = json.load(fh).get("nodes", {})
     except (OSError, ValueError):
         return {}
-    return {uid: tuple(str(t) for t in n.get("tags") or ()) for uid, n in nodes.items() if n.get("resource_type") == "test" and n.get("tags")}
+    return {
+        uid: tuple(str(t) for t in n.get("tags") or ())
+        for uid, n in nodes.items()
+        if n.get("resource_type") == "test" and n.get("tags")
+    }
 
 
 def write_html_report(
-    wh: Warehouse, report: Any, relation: Any, options: HtmlOptions, *, target_path: Path, project: str | None, target: str | None,
+    wh: Warehouse,
+    report: Any,
+    relation: Any,
+    options: HtmlOptions,
+    *,
+    target_path: Path,
+    project: str | None,
+    target: str | None,
 ) -> Path:
     """Read the history and samples, render the page and write it to ``options.path``."""
     node_ids = sorted({s.data_source.unique_id for s in report.sources})
     history = fetch_history(wh, relation, node_ids, options.last_jobs) if relation is not None else History()
     samples, notes = fetch_samples(wh, report) if options.samples else ({}, [])
     html = render_html(
-        report, history, samples, test_tags(target_path),
-        generated_at=datetime.now(UTC).replace(tzinfo=None), project=project, target=target,
-        last_jobs=options.last_jobs, samples_enabled=options.samples, notes=notes,
+        report,
+        history,
+        samples,
+        test_tags(target_path),
+        generated_at=datetime.now(UTC).replace(tzinfo=None),
+        project=project,
+        target=target,
+        last_jobs=options.last_jobs,
+        samples_enabled=options.samples,
+        notes=notes,
     )
     path = Path(options.path)
     try:

@@ -31,6 +31,7 @@ DEFAULT_LAST_JOBS = 30
 
 # ---------------------------------------------------------------- input data
 
+
 @dataclass(frozen=True)
 class JobPoint:
     """One job of a data source in the results table: its score and the rule counts per dimension."""
@@ -92,6 +93,7 @@ def is_anomaly_check(attributes: Mapping[str, Any] | None) -> bool:
 
 # ---------------------------------------------------------------- formatting
 
+
 def _num(value: float | int | None, digits: int = 2) -> str:
     if value is None:
         return "—"
@@ -120,7 +122,9 @@ def _bound(params: Mapping[str, Any] | None, key: str) -> float | None:
         return None
 
 
-def band_of(params: Mapping[str, Any] | None, attributes: Mapping[str, Any] | None) -> tuple[float | None, float | None]:
+def band_of(
+    params: Mapping[str, Any] | None, attributes: Mapping[str, Any] | None
+) -> tuple[float | None, float | None]:
     """The band a check was judged against: the rule's numeric min/max parameters, else the
     ``lower_bound`` / ``upper_bound`` of its attributes (anomaly checks written as table conditions)."""
     lower, upper = _bound(params, "min_value"), _bound(params, "max_value")
@@ -140,6 +144,7 @@ def rule_bounds(outcome: RuleOutcome) -> tuple[float | None, float | None]:
 
 
 # ---------------------------------------------------------------- SVG charts
+
 
 def _scale(values: Sequence[float], lo: float, hi: float, top: float, bottom: float) -> list[float]:
     span = (hi - lo) or 1.0
@@ -196,14 +201,18 @@ def history_chart(jobs: Sequence[JobPoint], dimensions: Sequence[str], width: in
         return '<p class="muted">No history in the results table yet.</p>'
     left, right, top, bottom = 34, width - 10, 10, height - 24
     xs = _xs(len(jobs), left + 6, right - 6)
-    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="score history: overall and per dimension">']
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="score history: overall and per dimension">'
+    ]
     for v in (0, 50, 100):
         y = _scale([v], 0, 100, top, bottom)[0]
         parts.append(f'<line x1="{left}" x2="{right}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>')
         parts.append(f'<text x="{left - 4}" y="{y + 4:.1f}" class="tick" text-anchor="end">{v}</text>')
     parts.append(f'<text x="{left}" y="{height - 6}" class="tick">{_attr(_time(jobs[0].start_time))}</text>')
     if len(jobs) > 1:
-        parts.append(f'<text x="{right}" y="{height - 6}" class="tick" text-anchor="end">{_attr(_time(jobs[-1].start_time))}</text>')
+        parts.append(
+            f'<text x="{right}" y="{height - 6}" class="tick" text-anchor="end">{_attr(_time(jobs[-1].start_time))}</text>'
+        )
     series: list[tuple[str, str, list[float | None], str]] = [("score", PALETTE[0], [j.score for j in jobs], "overall")]
     for i, d in enumerate(dimensions):
         series.append((d, PALETTE[(i + 1) % len(PALETTE)], [j.dimension_score(d) for j in jobs], "dim"))
@@ -211,10 +220,14 @@ def history_chart(jobs: Sequence[JobPoint], dimensions: Sequence[str], width: in
         ys = [None if v is None else _scale([v], 0, 100, top, bottom)[0] for v in values]
         dash = "" if kind == "overall" else ' stroke-dasharray="5 3"'
         stroke = 3 if kind == "overall" else 1.6
-        parts.append(f'<g class="series" data-series="{_attr(name)}"><path d="{_path(zip(xs, ys))}" fill="none" stroke="{colour}" stroke-width="{stroke}"{dash}/>')
+        parts.append(
+            f'<g class="series" data-series="{_attr(name)}"><path d="{_path(zip(xs, ys))}" fill="none" stroke="{colour}" stroke-width="{stroke}"{dash}/>'
+        )
         # points (with a tooltip) on the score line; a dimension line carries its values as data only
         if kind != "overall":
-            parts.append(f'<desc data-values="{" ".join("-" if v is None else repr(v) for v in values)}">{_attr(name)}</desc>')
+            parts.append(
+                f'<desc data-values="{" ".join("-" if v is None else repr(v) for v in values)}">{_attr(name)}</desc>'
+            )
         for x, y, v, j in zip(xs, ys, values, jobs):
             if y is not None and kind == "overall":
                 parts.append(
@@ -248,8 +261,16 @@ def anomaly_chart(points: Sequence[RulePoint], width: int = 640, height: int = 1
         parts.append(f'<line x1="{left}" x2="{right}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>')
         parts.append(f'<text x="{left - 4}" y="{y + 4:.1f}" class="tick" text-anchor="end">{_stat(v)}</text>')
     # the band: a polygon over the jobs that have both bounds (open bounds drawn to the chart edge)
-    upper = [(x, sy(p.upper if p.upper is not None else hi)) for x, p in zip(xs, points) if p.lower is not None or p.upper is not None]
-    lower = [(x, sy(p.lower if p.lower is not None else lo)) for x, p in zip(xs, points) if p.lower is not None or p.upper is not None]
+    upper = [
+        (x, sy(p.upper if p.upper is not None else hi))
+        for x, p in zip(xs, points)
+        if p.lower is not None or p.upper is not None
+    ]
+    lower = [
+        (x, sy(p.lower if p.lower is not None else lo))
+        for x, p in zip(xs, points)
+        if p.lower is not None or p.upper is not None
+    ]
     if upper:
         if len(upper) == 1:
             (x, y1), (_, y2) = upper[0], lower[0]
@@ -271,10 +292,18 @@ def anomaly_chart(points: Sequence[RulePoint], width: int = 640, height: int = 1
 
 def _attr(text: Any) -> str:
     """Escape text for SVG/HTML built here (the template escapes everything else)."""
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#39;")
+    return (
+        str(text)
+        .replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&#39;")
+    )
 
 
 # ---------------------------------------------------------------- page model
+
 
 def _status_rank(status: str) -> int:
     try:
@@ -292,7 +321,17 @@ def _rule_view(o: RuleOutcome, tags: Sequence[str], sample: Sample | None, ancho
     query = m.failing_rows_query if (m and o.status == RuleStatus.FAILED and row_level) else None
     attributes = dict(o.attributes or {})
     search = " ".join(
-        str(x) for x in (o.rule_name, o.identity.description or "", o.rule_type, o.column or "", o.dimension or "", o.message or "", *tags, *attributes.values())
+        str(x)
+        for x in (
+            o.rule_name,
+            o.identity.description or "",
+            o.rule_type,
+            o.column or "",
+            o.dimension or "",
+            o.message or "",
+            *tags,
+            *attributes.values(),
+        )
     ).lower()
     return {
         "anchor": anchor,
@@ -302,7 +341,9 @@ def _rule_view(o: RuleOutcome, tags: Sequence[str], sample: Sample | None, ancho
         "type": o.rule_type,
         "dimension": o.dimension or "",
         "column": o.column or "",
-        "evaluated": _num(m.evaluated_count) if (m and evaluated and row_level and m.evaluated_count is not None) else "—",
+        "evaluated": _num(m.evaluated_count)
+        if (m and evaluated and row_level and m.evaluated_count is not None)
+        else "—",
         "passed": _num(m.passed_count) if (m and evaluated and row_level and m.passed_count is not None) else "—",
         "nulls": _num(m.null_count) if (m and evaluated and m.null_count is not None) else "—",
         "ratio": "—" if ratio is None else f"{ratio * 100:.2f}%",
@@ -320,8 +361,13 @@ def _rule_view(o: RuleOutcome, tags: Sequence[str], sample: Sample | None, ancho
 
 
 def _source_view(
-    s: Any, index: int, history: History, samples: Mapping[tuple[str, str], Sample], tags: Mapping[str, Sequence[str]],
-    invocation_id: str, last_jobs: int,
+    s: Any,
+    index: int,
+    history: History,
+    samples: Mapping[tuple[str, str], Sample],
+    tags: Mapping[str, Sequence[str]],
+    invocation_id: str,
+    last_jobs: int,
 ) -> dict[str, Any]:
     source_id = s.data_source.unique_id
     card = s.card
@@ -329,10 +375,16 @@ def _source_view(
     current_job = export_job_id(invocation_id, source_id)
     if not any(j.job_id == current_job for j in jobs):
         # not exported (--no-export, or the export failed): this run is still the newest point
-        jobs.append(JobPoint(
-            job_id=current_job, start_time=None, score=card.score, passed=card.passed, rows_scanned=row_count_of(s.outcomes),
-            dimension_counts={d.name: (d.rule_count, d.passed_count) for d in card.dimensions},
-        ))
+        jobs.append(
+            JobPoint(
+                job_id=current_job,
+                start_time=None,
+                score=card.score,
+                passed=card.passed,
+                rows_scanned=row_count_of(s.outcomes),
+                dimension_counts={d.name: (d.rule_count, d.passed_count) for d in card.dimensions},
+            )
+        )
     jobs = jobs[-last_jobs:]
     ordered = sorted(enumerate(s.outcomes), key=lambda io: (_status_rank(str(io[1].status)), io[0]))
     rules = [
@@ -361,11 +413,21 @@ def _source_view(
         lower, upper = rule_bounds(o)
         value = value_of(o.metrics.statistic_value if o.metrics else None, o.attributes)
         points.append(RulePoint(current_job, None, o.rule_name, str(o.status), value, lower, upper))
-        anomalies.append({
-            "name": o.rule_name, "status": str(o.status), "value": _stat(value), "lower": _stat(lower), "upper": _stat(upper),
-            "kind": ", ".join(f"{k}={v}" for k, v in sorted(o.attributes.items()) if "anomaly" in k or k in ("expected", "time_bucket", "seasonality")),
-            "chart": anomaly_chart(points[-last_jobs:]),
-        })
+        anomalies.append(
+            {
+                "name": o.rule_name,
+                "status": str(o.status),
+                "value": _stat(value),
+                "lower": _stat(lower),
+                "upper": _stat(upper),
+                "kind": ", ".join(
+                    f"{k}={v}"
+                    for k, v in sorted(o.attributes.items())
+                    if "anomaly" in k or k in ("expected", "time_bucket", "seasonality")
+                ),
+                "chart": anomaly_chart(points[-last_jobs:]),
+            }
+        )
     counts = {st: sum(1 for o in s.outcomes if o.status == st) for st in RuleStatus}
     return {
         "id": source_id,
@@ -401,7 +463,9 @@ def _template() -> Any:
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["num"] = _num
     env.filters["time"] = _time
-    env.filters["tojson_script"] = lambda v: json.dumps(v, separators=(",", ":")).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    env.filters["tojson_script"] = lambda v: (
+        json.dumps(v, separators=(",", ":")).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    )
     text = resources.files("dataplex_dq").joinpath("templates/report.html").read_text(encoding="utf-8")
     return env.from_string(text)
 
@@ -441,7 +505,8 @@ def render_html(
         project=project,
         target=target,
         sources=sources,
-        statuses=[str(s) for s in STATUS_ORDER] + sorted({r["status"] for r in all_rules} - {str(s) for s in STATUS_ORDER}),
+        statuses=[str(s) for s in STATUS_ORDER]
+        + sorted({r["status"] for r in all_rules} - {str(s) for s in STATUS_ORDER}),
         dimensions=sorted({r["dimension"] for r in all_rules if r["dimension"]}),
         tags=sorted({t for r in all_rules for t in r["tags"]}),
         rule_count=len(all_rules),

@@ -26,8 +26,12 @@ from dataplex_dq.transpile import DIALECTS, bigquery_tables, transpile
 
 PACKAGE = "dataplex_dq"
 COLUMN_RULE_TYPES = (
-    "range_expectation", "non_null_expectation", "set_expectation", "regex_expectation",
-    "uniqueness_expectation", "statistic_range_expectation",
+    "range_expectation",
+    "non_null_expectation",
+    "set_expectation",
+    "regex_expectation",
+    "uniqueness_expectation",
+    "statistic_range_expectation",
 )
 COMMON_ARGUMENTS = ("dimension", "threshold", "ignore_null", "suspended", "debug_queries", "attributes")
 SECTIONS = ("models", "seeds", "snapshots")
@@ -40,13 +44,14 @@ class ImportSpecError(DataplexDqError):
 
 # ---------------------------------------------------------------- the project
 
+
 def _yaml_safe(path: Path) -> Any:
     """A YAML file as plain data, with dbt's own reader (PyYAML, YAML 1.1; libyaml when present)."""
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506 - a safe loader
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
     except (OSError, yaml.YAMLError) as exc:
         raise ImportSpecError(f"{path}: cannot be read as YAML ({str(exc).splitlines()[0]})") from None
 
@@ -58,7 +63,9 @@ def _resource_paths(project_dir: Path) -> dict[str, list[Path]]:
     project = _yaml_safe(project_file) or {}
     defaults = {"models": ["models"], "seeds": ["seeds"], "snapshots": ["snapshots"]}
     keys = {"models": "model-paths", "seeds": "seed-paths", "snapshots": "snapshot-paths"}
-    return {section: [project_dir / p for p in (project.get(keys[section]) or defaults[section])] for section in SECTIONS}
+    return {
+        section: [project_dir / p for p in (project.get(keys[section]) or defaults[section])] for section in SECTIONS
+    }
 
 
 @dataclass(frozen=True)
@@ -113,6 +120,7 @@ def _resource_file(roots: list[Path], name: str, section: str) -> Path | None:
 
 
 # ---------------------------------------------------------------- round-trip YAML
+
 
 def _yaml_rt():  # type: ignore[no-untyped-def]
     from ruamel.yaml import YAML
@@ -200,6 +208,7 @@ def _yaml11_not_a_string(value: str) -> bool:
 
 # ---------------------------------------------------------------- rules already declared
 
+
 @dataclass
 class Declared:
     """A dataplex_dq rule already in the entry: a per-rule test, or one rule of a data_quality_scan."""
@@ -223,11 +232,11 @@ def _test_lists(entry: Any) -> Iterator[Any]:
 def _test_of(item: Any) -> tuple[str | None, Any]:
     """(dataplex_dq test name, body) of a tests-list item, or (None, None)."""
     if isinstance(item, str) and item.startswith(f"{PACKAGE}."):
-        return item[len(PACKAGE) + 1:], {}
+        return item[len(PACKAGE) + 1 :], {}
     if isinstance(item, dict) and len(item) >= 1:
         key = next(iter(item))
         if isinstance(key, str) and key.startswith(f"{PACKAGE}."):
-            return key[len(PACKAGE) + 1:], item[key] if isinstance(item[key], dict) else {}
+            return key[len(PACKAGE) + 1 :], item[key] if isinstance(item[key], dict) else {}
     return None, None
 
 
@@ -255,6 +264,7 @@ def declared_rules(entry: Any) -> tuple[list[Declared], list[Any]]:
 
 
 # ---------------------------------------------------------------- the import
+
 
 @dataclass
 class ImportResult:
@@ -294,7 +304,11 @@ def _convert_sql(spec: dict[str, Any], dialect: str, result: ImportResult) -> No
     one(spec, "row_filter", "row_filter", False)
     for i, rule in enumerate(spec.get("rules", [])):
         label = _rule_label(rule, i)
-        for rt, key in (("row_condition_expectation", "sql_expression"), ("table_condition_expectation", "sql_expression"), ("sql_assertion", "sql_statement")):
+        for rt, key in (
+            ("row_condition_expectation", "sql_expression"),
+            ("table_condition_expectation", "sql_expression"),
+            ("sql_assertion", "sql_statement"),
+        ):
             if rt in rule:
                 one(rule[rt], key, f"{label} {key}", True)
         for j, q in enumerate(rule.get("debug_queries", [])):
@@ -304,7 +318,18 @@ def _convert_sql(spec: dict[str, Any], dialect: str, result: ImportResult) -> No
 def _ordered_rule(rule: Mapping[str, Any]) -> dict[str, Any]:
     """A scan rule with its keys in reading order."""
     rt = rule_type_of(rule)
-    order = ["name", "description", "column", "dimension", rt, "threshold", "ignore_null", "suspended", "debug_queries", "attributes"]
+    order = [
+        "name",
+        "description",
+        "column",
+        "dimension",
+        rt,
+        "threshold",
+        "ignore_null",
+        "suspended",
+        "debug_queries",
+        "attributes",
+    ]
     return {k: rule[k] for k in order if k in rule} | {k: v for k, v in rule.items() if k not in order}
 
 
@@ -335,7 +360,9 @@ def _same_setting(key: str, a: Any, b: Any) -> bool:
     from dataplex_dq.proto import DataQualitySpec
 
     try:
-        return normalize_message({key: a}, DataQualitySpec.DESCRIPTOR) == normalize_message({key: b}, DataQualitySpec.DESCRIPTOR)
+        return normalize_message({key: a}, DataQualitySpec.DESCRIPTOR) == normalize_message(
+            {key: b}, DataQualitySpec.DESCRIPTOR
+        )
     except SpecError:
         return a == b
 
@@ -408,7 +435,16 @@ def _meta_settings(entry: Any, create: bool) -> Any:
     return entry["config"]["meta"][PACKAGE]
 
 
-def merge_spec(doc: Any, section: str, model: str, loaded: LoadedSpec, spec: dict[str, Any], form: str, force: bool, result: ImportResult) -> None:
+def merge_spec(
+    doc: Any,
+    section: str,
+    model: str,
+    loaded: LoadedSpec,
+    spec: dict[str, Any],
+    form: str,
+    force: bool,
+    result: ImportResult,
+) -> None:
     """Merge ``spec`` (normalized, SQL already converted) into the round-trip document ``doc``."""
     entry = _entry(doc, section, model)
     existing, scans = declared_rules(entry)
@@ -417,7 +453,9 @@ def merge_spec(doc: Any, section: str, model: str, loaded: LoadedSpec, spec: dic
     names = [r["name"] for r in rules if r.get("name")]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
-        raise ImportSpecError(f"{loaded.source}: rule name {', '.join(repr(d) for d in duplicates)} appears more than once; names must be unique on a data source")
+        raise ImportSpecError(
+            f"{loaded.source}: rule name {', '.join(repr(d) for d in duplicates)} appears more than once; names must be unique on a data source"
+        )
     clashes = [n for n in names if n in by_name]
     if clashes and not force:
         listed = ", ".join(f"'{n}'" for n in clashes)
@@ -466,7 +504,13 @@ def merge_spec(doc: Any, section: str, model: str, loaded: LoadedSpec, spec: dic
             column, item = _test_item(rule, label)
             holder = _column(entry, column) if column else entry
             _tests_list(holder).append(yaml_node(item))
-            result.added.append((rule.get("name") or "(unnamed)", rule_type_of(rule) or "", f"column {column}" if column else section[:-1]))
+            result.added.append(
+                (
+                    rule.get("name") or "(unnamed)",
+                    rule_type_of(rule) or "",
+                    f"column {column}" if column else section[:-1],
+                )
+            )
     else:
         if scan_body is None:
             from ruamel.yaml.comments import CommentedMap
@@ -492,13 +536,25 @@ def merge_spec(doc: Any, section: str, model: str, loaded: LoadedSpec, spec: dic
                 container[index] = node
             else:
                 args["rules"].append(node)
-            result.added.append((rule.get("name") or "(unnamed)", rule_type_of(rule) or "", f"data_quality_scan '{scan_body.get('name', '')}'"))
+            result.added.append(
+                (
+                    rule.get("name") or "(unnamed)",
+                    rule_type_of(rule) or "",
+                    f"data_quality_scan '{scan_body.get('name', '')}'",
+                )
+            )
     result.settings = settings
 
 
 def import_spec(
-    spec_file: Path, model: str, *, form: str = "tests", dialect: str = "bigquery",
-    schema_file: Path | None = None, force: bool = False, project_dir: Path = Path("."),
+    spec_file: Path,
+    model: str,
+    *,
+    form: str = "tests",
+    dialect: str = "bigquery",
+    schema_file: Path | None = None,
+    force: bool = False,
+    project_dir: Path = Path("."),
 ) -> ImportResult:
     """Read ``spec_file`` and merge its rules into ``model``'s properties file; returns what was done."""
     import copy
@@ -517,6 +573,7 @@ def import_spec(
 
 
 # ---------------------------------------------------------------- the warehouse of the target
+
 
 def target_dialect(project_dir: Path, profiles_dir: Path | None, target: str | None) -> str | None:
     """The adapter type of the dbt target (duckdb, postgres, bigquery), read from profiles.yml as dbt
@@ -547,15 +604,43 @@ def target_dialect(project_dir: Path, profiles_dir: Path | None, target: str | N
 
 # ---------------------------------------------------------------- the command
 
+
 @click.command("import-spec")
 @click.argument("spec_file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--model", "model", required=True, help="the model (or seed, snapshot) that gets the rules")
-@click.option("--form", type=click.Choice(["tests", "scan"]), default="tests", show_default=True, help="per-rule tests under their columns, or one data_quality_scan")
-@click.option("--dialect", type=click.Choice(list(DIALECTS)), default=None, help="SQL dialect to write (default: the dbt target's warehouse)")
-@click.option("--schema-file", type=click.Path(dir_okay=False, path_type=Path), default=None, help="properties file to write (default: the one describing the model)")
+@click.option(
+    "--form",
+    type=click.Choice(["tests", "scan"]),
+    default="tests",
+    show_default=True,
+    help="per-rule tests under their columns, or one data_quality_scan",
+)
+@click.option(
+    "--dialect",
+    type=click.Choice(list(DIALECTS)),
+    default=None,
+    help="SQL dialect to write (default: the dbt target's warehouse)",
+)
+@click.option(
+    "--schema-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="properties file to write (default: the one describing the model)",
+)
 @click.option("--force", is_flag=True, help="replace rules (and settings) the model already declares")
-@click.option("--project-dir", default=".", show_default=True, type=click.Path(file_okay=False, path_type=Path), help="dbt project directory")
-@click.option("--profiles-dir", default=None, type=click.Path(file_okay=False, path_type=Path), help="directory of profiles.yml, to tell the dialect")
+@click.option(
+    "--project-dir",
+    default=".",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="dbt project directory",
+)
+@click.option(
+    "--profiles-dir",
+    default=None,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="directory of profiles.yml, to tell the dialect",
+)
 @click.option("--target", "-t", default=None, help="dbt target, to tell the dialect")
 def import_spec_command(spec_file, model, form, dialect, schema_file, force, project_dir, profiles_dir, target) -> None:  # type: ignore[no-untyped-def]
     """Write the rules of a Dataplex DataQualitySpec file (YAML/JSON, bare, wrapped or a whole DataScan)
@@ -570,8 +655,12 @@ def import_spec_command(spec_file, model, form, dialect, schema_file, force, pro
         chosen = dialect or target_dialect(project_dir, profiles_dir, target)
         if chosen is None:
             chosen = "bigquery"
-            console.print("[yellow]note:[/yellow] could not tell the target's warehouse from profiles.yml; SQL is left as GoogleSQL (pass --dialect to transpile)")
-        result = import_spec(spec_file, model, form=form, dialect=chosen, schema_file=schema_file, force=force, project_dir=project_dir)
+            console.print(
+                "[yellow]note:[/yellow] could not tell the target's warehouse from profiles.yml; SQL is left as GoogleSQL (pass --dialect to transpile)"
+            )
+        result = import_spec(
+            spec_file, model, form=form, dialect=chosen, schema_file=schema_file, force=force, project_dir=project_dir
+        )
     except DataplexDqError as exc:
         console.print(f"[red]dataplex-dq import-spec failed:[/red] {escape(str(exc))}")
         raise SystemExit(2) from None
@@ -583,7 +672,9 @@ def print_import(result: ImportResult, model: str, dialect: str, console: Any) -
     from rich.table import Table
 
     how = "per-rule tests" if result.form == "tests" else "a data_quality_scan"
-    console.print(f"Added {len(result.added)} rule{'s' if len(result.added) != 1 else ''} to {result.section[:-1]} '{escape(model)}' in {escape(str(result.path))}, as {how}.")
+    console.print(
+        f"Added {len(result.added)} rule{'s' if len(result.added) != 1 else ''} to {result.section[:-1]} '{escape(model)}' in {escape(str(result.path))}, as {how}."
+    )
     table = Table(show_edge=False)
     for col in ("rule", "type", "declared on"):
         table.add_column(col)
@@ -598,8 +689,12 @@ def print_import(result: ImportResult, model: str, dialect: str, console: Any) -
     for where, before, after in result.sql_changes:
         console.print(f"Transpiled to {dialect}: {escape(where)}: {escape(before)}  ->  {escape(after)}")
     for where, problem in result.sql_problems:
-        console.print(f"[yellow]left as written:[/yellow] {escape(where)}: {escape(problem)}; adapt it for {dialect} by hand")
+        console.print(
+            f"[yellow]left as written:[/yellow] {escape(where)}: {escape(problem)}; adapt it for {dialect} by hand"
+        )
     for where, table_name in result.table_hints:
-        console.print(f"[yellow]check:[/yellow] {escape(where)} reads the table {escape(table_name)} by name; use ${{data()}} for the data source itself (row filter and sampling apply to it)")
+        console.print(
+            f"[yellow]check:[/yellow] {escape(where)} reads the table {escape(table_name)} by name; use ${{data()}} for the data source itself (row filter and sampling apply to it)"
+        )
     for note in result.notes:
         console.print(f"note: {escape(note)}")

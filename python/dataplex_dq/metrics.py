@@ -174,9 +174,7 @@ def _as_float(value: Any, column: str) -> float | None:
     try:
         return float(value)
     except (TypeError, ValueError):
-        raise MetricsRowError(
-            f"column {column}: expected a number, got {type(value).__name__}"
-        ) from None
+        raise MetricsRowError(f"column {column}: expected a number, got {type(value).__name__}") from None
 
 
 def _as_bool(value: Any, column: str) -> bool | None:
@@ -338,9 +336,7 @@ class RuleMetrics:
         if not self.rule_name:
             raise MetricsRowError(f"{where}: rule_name is NULL")
         if self.rule_type not in RULE_TYPES:
-            raise MetricsRowError(
-                f"{where}, rule {self.rule_name}: unknown rule_type {self.rule_type!r}"
-            )
+            raise MetricsRowError(f"{where}, rule {self.rule_name}: unknown rule_type {self.rule_type!r}")
         if self.rule_status is not None and self.rule_status.upper() not in {
             RuleStatus.PASSED,
             RuleStatus.FAILED,
@@ -370,8 +366,7 @@ class RuleMetrics:
             status = RuleStatus(self.rule_status.upper())
             if (status is RuleStatus.SUSPENDED) != suspended and self.rule_suspended is not None:
                 raise MetricsRowError(
-                    f"rule {self.rule_name}: rule_status {status} but rule_suspended "
-                    f"{self.rule_suspended}"
+                    f"rule {self.rule_name}: rule_status {status} but rule_suspended {self.rule_suspended}"
                 )
         elif suspended:
             status = RuleStatus.SUSPENDED
@@ -379,14 +374,8 @@ class RuleMetrics:
             raise MetricsRowError(f"rule {self.rule_name}: both rule_status and passed are NULL")
         else:
             status = RuleStatus.PASSED if self.passed else RuleStatus.FAILED
-        if (
-            status in EVALUATED_STATUSES
-            and self.passed is not None
-            and self.passed != (status is RuleStatus.PASSED)
-        ):
-            raise MetricsRowError(
-                f"rule {self.rule_name}: rule_status {status} but passed {self.passed}"
-            )
+        if status in EVALUATED_STATUSES and self.passed is not None and self.passed != (status is RuleStatus.PASSED):
+            raise MetricsRowError(f"rule {self.rule_name}: rule_status {status} but passed {self.passed}")
         return status
 
     def rule_spec_dict(self) -> dict[str, Any]:
@@ -494,11 +483,7 @@ class RuleIdentity:
             test_unique_id=metrics.dq_test_unique_id,
             rule_index=metrics.rule_index or 0,
             column=metrics.rule_column if metrics.rule_column is not None else spec.get("column"),
-            dimension=(
-                metrics.rule_dimension
-                if metrics.rule_dimension is not None
-                else spec.get("dimension")
-            ),
+            dimension=(metrics.rule_dimension if metrics.rule_dimension is not None else spec.get("dimension")),
             rule_spec=spec,
             attributes=metrics.attributes(),
         )
@@ -523,9 +508,7 @@ class RuleIdentity:
         spec_attributes = spec_dict.pop("attributes", None)
         name = rule_name or spec_dict.get("name")
         if not name:
-            raise MetricsRowError(
-                f"a rule of {test_unique_id or data_source or 'an unknown test'} has no name"
-            )
+            raise MetricsRowError(f"a rule of {test_unique_id or data_source or 'an unknown test'} has no name")
         spec_dict.setdefault("name", name)
         attrs = attributes if attributes is not None else (spec_attributes or {})
         return cls(
@@ -565,9 +548,7 @@ class RuleOutcome:
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", RuleStatus(self.status))
         if self.metrics is None and self.status in EVALUATED_STATUSES:
-            raise MetricsRowError(
-                f"rule {self.identity.rule_name}: status {self.status} needs a metrics row"
-            )
+            raise MetricsRowError(f"rule {self.identity.rule_name}: status {self.status} needs a metrics row")
 
     @classmethod
     def from_metrics(cls, metrics: RuleMetrics, *, message: str | None = None) -> Self:
@@ -584,15 +565,11 @@ class RuleOutcome:
         )
 
     @classmethod
-    def not_evaluated(
-        cls, identity: RuleIdentity, status: RuleStatus | str, message: str | None = None
-    ) -> Self:
+    def not_evaluated(cls, identity: RuleIdentity, status: RuleStatus | str, message: str | None = None) -> Self:
         """A rule without a metrics row: ERROR, SKIPPED (or SUSPENDED, known from the manifest)."""
         status = RuleStatus(status)
         if status in EVALUATED_STATUSES:
-            raise MetricsRowError(
-                f"rule {identity.rule_name}: a {status} rule is built with from_metrics"
-            )
+            raise MetricsRowError(f"rule {identity.rule_name}: a {status} rule is built with from_metrics")
         return cls(identity=identity, status=status, metrics=None, message=message)
 
     # -- convenience accessors -----------------------------------------------------------------

@@ -58,8 +58,14 @@ class NotificationSpec:
         emails = _get(recipients, "emails") if isinstance(recipients, Mapping) else None
         if emails is None:
             emails = []
-        if isinstance(emails, str) or not isinstance(emails, list) or not all(isinstance(e, str) and "@" in e for e in emails):
-            raise ValueError(f"post_scan_actions.notification_report.recipients.emails must be a list of email addresses, got {emails!r}")
+        if (
+            isinstance(emails, str)
+            or not isinstance(emails, list)
+            or not all(isinstance(e, str) and "@" in e for e in emails)
+        ):
+            raise ValueError(
+                f"post_scan_actions.notification_report.recipients.emails must be a list of email addresses, got {emails!r}"
+            )
         threshold = None
         trigger = _get(report, "score_threshold_trigger")
         if trigger is not None:
@@ -168,7 +174,9 @@ def text_body(job: JobSummary, triggers: Sequence[str]) -> str:
     if job.rows_scanned is not None:
         lines.append(f"Rows scanned: {job.rows_scanned}")
     if job.window is not None:
-        lines.append(f"Incremental window: {job.window[1] or '(first job)'} < {job.window[0]} <= {job.window[2] or '(no value)'}")
+        lines.append(
+            f"Incremental window: {job.window[1] or '(first job)'} < {job.window[0]} <= {job.window[2] or '(no value)'}"
+        )
     if job.dimensions:
         lines.append("Dimension scores: " + ", ".join(f"{n} {s:.2f}" for n, s, _ in job.dimensions))
     if job.incomplete:
@@ -184,7 +192,8 @@ def text_body(job: JobSummary, triggers: Sequence[str]) -> str:
         "",
         f"Triggered by: {', '.join(triggers)}",
         f"Job {job.job_id}, dbt invocation {job.invocation_id}"
-        + (f", project {job.project}" if job.project else "") + (f", target {job.target}" if job.target else ""),
+        + (f", project {job.project}" if job.project else "")
+        + (f", target {job.target}" if job.target else ""),
     ]
     return "\n".join(lines) + "\n"
 
@@ -204,23 +213,28 @@ def html_body(job: JobSummary, triggers: Sequence[str]) -> str:
         f"<h2>{e(job.data_source)}: score {e(_score_text(job.score))}</h2>",
         f"<p>Data source <code>{e(job.data_source_id)}</code>; passed: {'yes' if job.passed else 'no'}; "
         f"rules passed: {job.rules_passed}/{job.rules_evaluated}"
-        + (f"; rows scanned: {job.rows_scanned}" if job.rows_scanned is not None else "") + "</p>",
+        + (f"; rows scanned: {job.rows_scanned}" if job.rows_scanned is not None else "")
+        + "</p>",
     ]
     if job.window is not None:
-        parts.append(f"<p>Incremental window: {e(job.window[1] or '(first job)')} &lt; {e(job.window[0])} &le; {e(job.window[2] or '(no value)')}</p>")
+        parts.append(
+            f"<p>Incremental window: {e(job.window[1] or '(first job)')} &lt; {e(job.window[0])} &le; {e(job.window[2] or '(no value)')}</p>"
+        )
     if dims:
         parts.append(f"<h3>Dimension scores</h3><ul>{dims}</ul>")
     if job.incomplete:
         parts.append(f"<p><b>The job could not complete:</b> {e(job.incomplete)}</p>")
     if rows:
         parts.append(
-            "<h3>Failed rules</h3><table border=\"1\" cellpadding=\"4\"><tr><th>rule</th><th>column</th><th>dimension</th>"
+            '<h3>Failed rules</h3><table border="1" cellpadding="4"><tr><th>rule</th><th>column</th><th>dimension</th>'
             "<th>status</th><th>evaluated</th><th>passed</th><th>null</th><th>assertion rows</th><th>failing rows query</th></tr>"
             f"{rows}</table>"
         )
     parts.append(
         f"<p>Triggered by: {e(', '.join(triggers))}<br>Job {e(job.job_id)}, dbt invocation {e(job.invocation_id)}"
-        + (f", project {e(job.project)}" if job.project else "") + (f", target {e(job.target)}" if job.target else "") + "</p>"
+        + (f", project {e(job.project)}" if job.project else "")
+        + (f", target {e(job.target)}" if job.target else "")
+        + "</p>"
     )
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
@@ -288,8 +302,10 @@ def send_email(settings: SmtpSettings, msg: EmailMessage, recipients: Sequence[s
 
 
 def post_webhook(url: str, payload: Mapping[str, Any]) -> None:
-    req = urllib.request.Request(url, data=json.dumps(payload).encode(), headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(req, timeout=TIMEOUT_SECONDS) as resp:  # noqa: S310 (the user's own URL)
+    req = urllib.request.Request(
+        url, data=json.dumps(payload).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(req, timeout=TIMEOUT_SECONDS) as resp:
         if resp.status >= 300:
             raise OSError(f"HTTP {resp.status}")
 
@@ -305,7 +321,13 @@ class NotificationOutcome:
     webhook: bool = False
 
     def as_json(self) -> dict[str, Any]:
-        return {"state": self.state, "message": self.message, "triggers": self.triggers, "emails": self.emails, "webhook": self.webhook}
+        return {
+            "state": self.state,
+            "message": self.message,
+            "triggers": self.triggers,
+            "emails": self.emails,
+            "webhook": self.webhook,
+        }
 
 
 def _reason(exc: BaseException) -> str:
@@ -332,7 +354,9 @@ def notify(spec: NotificationSpec, job: JobSummary, env: Mapping[str, str]) -> N
             send_email(settings, compose_email(job, triggers, settings.sender, spec.emails), spec.emails)
             sent_to = list(spec.emails)
         except (ValueError, OSError, smtplib.SMTPException) as exc:
-            failures.append(f"email to {', '.join(spec.emails)} not sent: {exc if isinstance(exc, ValueError) else _reason(exc)}")
+            failures.append(
+                f"email to {', '.join(spec.emails)} not sent: {exc if isinstance(exc, ValueError) else _reason(exc)}"
+            )
     if spec.webhook_url:
         try:
             post_webhook(spec.webhook_url, webhook_payload(job, triggers))
@@ -344,4 +368,6 @@ def notify(spec: NotificationSpec, job: JobSummary, env: Mapping[str, str]) -> N
     what = [f"email to {', '.join(sent_to)}"] if sent_to else []
     if posted:
         what.append("webhook")
-    return NotificationOutcome("SUCCEEDED", f"sent ({', '.join(triggers)}): {' and '.join(what)}", triggers, sent_to, posted)
+    return NotificationOutcome(
+        "SUCCEEDED", f"sent ({', '.join(triggers)}): {' and '.join(what)}", triggers, sent_to, posted
+    )

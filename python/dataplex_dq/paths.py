@@ -75,7 +75,11 @@ def resolve_paths(
     project_path = (cwd / project) if project else default_project_dir(cwd)
     project_path = Path(os.path.normpath(project_path))
     if not (project_path / "dbt_project.yml").exists():
-        how = "--project-dir" if project_dir else ("DBT_PROJECT_DIR" if project else "the current directory and its parents")
+        how = (
+            "--project-dir"
+            if project_dir
+            else ("DBT_PROJECT_DIR" if project else "the current directory and its parents")
+        )
         raise ProjectPathError(
             f"no dbt_project.yml in {project_path} (from {how}): run dataplex-dq in your dbt project, "
             "or pass --project-dir (or set DBT_PROJECT_DIR) as for dbt"
@@ -84,7 +88,11 @@ def resolve_paths(
     profiles = profiles_dir or env.get("DBT_PROFILES_DIR") or None
     profiles_path = Path(os.path.normpath(cwd / profiles)) if profiles else default_profiles_dir(cwd, home)
     if not (profiles_path / "profiles.yml").exists():
-        how = "--profiles-dir" if profiles_dir else ("DBT_PROFILES_DIR" if profiles else "the current directory, then ~/.dbt")
+        how = (
+            "--profiles-dir"
+            if profiles_dir
+            else ("DBT_PROFILES_DIR" if profiles else "the current directory, then ~/.dbt")
+        )
         raise ProjectPathError(
             f"no profiles.yml in {profiles_path} (from {how}): pass --profiles-dir or set DBT_PROFILES_DIR "
             "as for dbt, or run from the directory holding profiles.yml"

@@ -7,27 +7,33 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from dataplex_dq.actions import run_post_scan_actions
 from dataplex_dq.anomaly import fill_generated_assets
 from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts, no_tests_message
-from dataplex_dq.actions import run_post_scan_actions
 from dataplex_dq.assemble import IncrementalWindow, build_result, result_to_bytes, result_to_json, row_count_of
 from dataplex_dq.declared import (  # noqa: F401  (re-exported: the report and its tests use them)
     RULE_ARGUMENTS,
     SCAN_RULE_TYPES,
     declared_rule,
+    declared_rule_names,
     declared_rules,
     declared_scan_rule,
-    declared_rule_names,
     derived_rule_name,
     scan_rule_name,
     scan_rule_type,
 )
 from dataplex_dq.errors import ArtifactsError, DataplexDqError, ExportError, OutputError, StaleArtifactsError
-from dataplex_dq.export import DEFAULT_RESULTS_TABLE, MAX_STATEMENT_CHARS, JobContext, batches, result_rows, write_results
+from dataplex_dq.export import (
+    DEFAULT_RESULTS_TABLE,
+    MAX_STATEMENT_CHARS,
+    JobContext,
+    batches,
+    result_rows,
+    write_results,
+)
 from dataplex_dq.incremental import job_window
 from dataplex_dq.metrics import RuleIdentity, RuleMetrics, RuleOutcome, RuleStatus, rule_status_from_dbt
 from dataplex_dq.scoring import ScoreCard, score_rules
@@ -35,10 +41,18 @@ from dataplex_dq.table_name import parse_table_name
 from dataplex_dq.warehouse import Warehouse
 
 MAX_RELATIONS_PER_QUERY = 500
-AGATE_TO_BIGQUERY_TYPE = {"Number": "NUMERIC", "Text": "STRING", "Boolean": "BOOL", "Date": "DATE", "DateTime": "TIMESTAMP", "TimeDelta": "INTERVAL"}
+AGATE_TO_BIGQUERY_TYPE = {
+    "Number": "NUMERIC",
+    "Text": "STRING",
+    "Boolean": "BOOL",
+    "Date": "DATE",
+    "DateTime": "TIMESTAMP",
+    "TimeDelta": "INTERVAL",
+}
 
 
 # ---------------------------------------------------------------- fetching
+
 
 def metrics_queries(relations: Sequence[str], columns: Sequence[str]) -> list[str]:
     """UNION ALL queries over the metrics relations, bounded by statement size and relation count."""
@@ -48,7 +62,9 @@ def metrics_queries(relations: Sequence[str], columns: Sequence[str]) -> list[st
     return [sep.join(b) for b in batches(parts, MAX_STATEMENT_CHARS, len(sep), MAX_RELATIONS_PER_QUERY)]
 
 
-def fetch_metrics(wh: Warehouse, tests: Sequence[RuleTest], errors: dict[str, str] | None = None) -> tuple[list[RuleMetrics], int]:
+def fetch_metrics(
+    wh: Warehouse, tests: Sequence[RuleTest], errors: dict[str, str] | None = None
+) -> tuple[list[RuleMetrics], int]:
     """The metrics rows of ``tests``. When a batched query fails (a dropped metrics table, a row that
     breaks the contract), its tests are read one by one: each one that still fails is recorded in
     ``errors`` (test unique_id -> the warehouse's message) and becomes an ERROR rule, while the other
@@ -70,7 +86,10 @@ def fetch_metrics(wh: Warehouse, tests: Sequence[RuleTest], errors: dict[str, st
     for test in with_relation:
         count += 1
         try:
-            rows.extend(RuleMetrics.from_row(r) for r in wh.query(metrics_queries([test.relation_name], RuleMetrics.columns())[0]))
+            rows.extend(
+                RuleMetrics.from_row(r)
+                for r in wh.query(metrics_queries([test.relation_name], RuleMetrics.columns())[0])
+            )
         except DataplexDqError as exc:
             errors[test.unique_id] = first_line(str(exc))
     return rows, count
@@ -78,11 +97,12 @@ def fetch_metrics(wh: Warehouse, tests: Sequence[RuleTest], errors: dict[str, st
 
 def first_line(text: str, limit: int = 300) -> str:
     """A warehouse error on one line (the SQL it quotes left out), at most ``limit`` characters."""
-    line = " ".join(text.split("\n--- SQL")[0].split())
+    line = " ".join(text.split("\n--- SQL", maxsplit=1)[0].split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 # ---------------------------------------------------------------- outcomes
+
 
 def _well_typed(key: str, value: Any) -> bool:
     """Whether a declared rule field has the type the proto needs: a test that errored may declare
@@ -130,7 +150,10 @@ def short_message(message: str | None, test: RuleTest) -> str | None:
         message = message.replace(test.unique_id, short_test_name(test)).replace(test.name, short_test_name(test))
     return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
 
-def combine(artifacts: Artifacts, metrics: Sequence[RuleMetrics], fetch_errors: dict[str, str] | None = None) -> list[RuleOutcome]:
+
+def combine(
+    artifacts: Artifacts, metrics: Sequence[RuleMetrics], fetch_errors: dict[str, str] | None = None
+) -> list[RuleOutcome]:
     """One outcome per rule of every dataplex_dq test that ran in the last invocation (a test whose
     metrics could not be read, in ``fetch_errors``, is an ERROR with the warehouse's message)."""
     fetch_errors = fetch_errors or {}
@@ -175,11 +198,16 @@ def combine(artifacts: Artifacts, metrics: Sequence[RuleMetrics], fetch_errors: 
             )
             # a suspended rule is never evaluated: it stays SUSPENDED when its test errored or was skipped
             rule_status = RuleStatus.SUSPENDED if spec.get("suspended") is True else (status or RuleStatus.ERROR)
-            outcomes.append(RuleOutcome.not_evaluated(identity, rule_status, message=None if rule_status == RuleStatus.SUSPENDED else message))
+            outcomes.append(
+                RuleOutcome.not_evaluated(
+                    identity, rule_status, message=None if rule_status == RuleStatus.SUSPENDED else message
+                )
+            )
     return outcomes
 
 
 # ---------------------------------------------------------------- debug queries
+
 
 def run_debug_queries(wh: Warehouse, outcomes: Sequence[RuleOutcome]) -> dict[str, list[list[tuple[str, str, Any]]]]:
     """For each failed rule with debug queries: up to 10 scalar values of each query's first row."""
@@ -195,13 +223,16 @@ def run_debug_queries(wh: Warehouse, outcomes: Sequence[RuleOutcome]) -> dict[st
                 sets.append([("error", "STRING", str(exc).splitlines()[0])])
                 continue
             first = rows[0] if rows else tuple(None for _ in cols)
-            sets.append([(name, AGATE_TO_BIGQUERY_TYPE.get(t, t.upper()), v) for (name, t), v in list(zip(cols, first))[:10]])
+            sets.append(
+                [(name, AGATE_TO_BIGQUERY_TYPE.get(t, t.upper()), v) for (name, t), v in list(zip(cols, first))[:10]]
+            )
         if sets:
             out[o.rule_name] = sets
     return out
 
 
 # ---------------------------------------------------------------- the report
+
 
 @dataclass
 class SourceReport:
@@ -237,7 +268,9 @@ class Report:
     def failed_rules(self, severity: str) -> list[tuple[SourceReport, RuleOutcome]]:
         """Failed rules of tests of this dbt severity (a WARN test's failure is a warning, as in dbt)."""
         return [
-            (s, o) for s in self.sources for o in s.outcomes
+            (s, o)
+            for s in self.sources
+            for o in s.outcomes
             if o.status == RuleStatus.FAILED and self.severity.get(o.test_unique_id or "", "ERROR") == severity
         ]
 
@@ -283,7 +316,11 @@ def _results_relation(wh: Warehouse, manifest_relation: dict[str, str | None], o
         name = parse_table_name(override)
         return wh.relation(name.database or database, name.schema or schema, name.identifier)
     if manifest_relation.get("schema"):
-        return wh.relation(manifest_relation.get("database"), manifest_relation["schema"], manifest_relation.get("identifier") or DEFAULT_RESULTS_TABLE)
+        return wh.relation(
+            manifest_relation.get("database"),
+            manifest_relation["schema"],
+            manifest_relation.get("identifier") or DEFAULT_RESULTS_TABLE,
+        )
     return wh.relation(database, schema, DEFAULT_RESULTS_TABLE)
 
 
@@ -309,7 +346,9 @@ def run_report(
         raise OutputError(f"cannot write the result files to {out_dir}: {exc.strerror or exc}") from exc
     tests = artifacts.ran_tests()
     if not tests:
-        raise ArtifactsError(no_tests_message(target_path / "run_results.json", artifacts.command, artifacts.result_count))
+        raise ArtifactsError(
+            no_tests_message(target_path / "run_results.json", artifacts.command, artifacts.result_count)
+        )
     report.severity = {t.unique_id: t.severity for t in tests}
     declared_by_source = declared_rule_names(artifacts)
     # the target dbt ran with when none is given here, so the report reads (and labels) that target
@@ -328,14 +367,20 @@ def run_report(
         default_rows: list[dict[str, Any]] = []
         job_ids: list[str] = []
         for source_id, source_outcomes in by_source.items():
-            source = artifacts.data_sources.get(source_id) or DataSource(source_id, source_id, "unknown", None, None, None, None)
+            source = artifacts.data_sources.get(source_id) or DataSource(
+                source_id, source_id, "unknown", None, None, None, None
+            )
             card = score_rules(source_outcomes)
             row_count = row_count_of(source_outcomes)
             # per data source: rule names are unique within one data source only
             debug = run_debug_queries(wh, source_outcomes)
             window = job_window(source_outcomes)
             result = build_result(
-                source_outcomes, card, row_count=row_count, test_order=test_order, debug_results=debug,
+                source_outcomes,
+                card,
+                row_count=row_count,
+                test_order=test_order,
+                debug_results=debug,
                 incremental=IncrementalWindow(window.field, window.start or "", window.end or "") if window else None,
             )
             fill_generated_assets(result, source_outcomes)
@@ -374,7 +419,9 @@ def run_report(
                 pb_path.write_bytes(result_to_bytes(result))
             except OSError as exc:
                 raise OutputError(f"cannot write the result file {json_path}: {exc.strerror or exc}") from exc
-            report.sources.append(SourceReport(source, source_outcomes, card, json_path, pb_path, job=job, rows=rows, result=result))
+            report.sources.append(
+                SourceReport(source, source_outcomes, card, json_path, pb_path, job=job, rows=rows, result=result)
+            )
 
         if export and default_rows:
             try:
@@ -387,8 +434,12 @@ def run_report(
                 report.export_error = str(exc)
         # post-scan actions after the export (actions.py); their outcomes go into the protos
         run_post_scan_actions(
-            wh, report, export=export, relation_of=lambda table: _results_relation(wh, {}, table),
-            project=artifacts.project_name, target=target,
+            wh,
+            report,
+            export=export,
+            relation_of=lambda table: _results_relation(wh, {}, table),
+            project=artifacts.project_name,
+            target=target,
         )
         for s in report.sources:
             if with_action_results(s):
@@ -398,7 +449,9 @@ def run_report(
             from dataplex_dq.html_data import write_html_report
 
             results = _results_relation(wh, artifacts.results_model, None)
-            report.html_path = write_html_report(wh, report, results, html, target_path=target_path, project=artifacts.project_name, target=target)
+            report.html_path = write_html_report(
+                wh, report, results, html, target_path=target_path, project=artifacts.project_name, target=target
+            )
     return report
 
 

@@ -69,20 +69,43 @@ _WRAPPER_KEYS = ("data_quality_spec", "dataQualitySpec")
 # Fields of Google's current API that the given proto lacks and dataplex_dq does not support: a clear
 # error rather than "unknown field" (message name, snake_case field) -> why.
 _UNSUPPORTED = {
-    ("DataQualitySpec", "filter"): "Dataplex's rule filter (run a subset of the rules) is not supported; remove it and keep the rules you want",
-    ("DataQualitySpec", "enable_catalog_based_rules"): "rules from Knowledge Catalog aspects are not supported; list the rules in `rules`",
+    (
+        "DataQualitySpec",
+        "filter",
+    ): "Dataplex's rule filter (run a subset of the rules) is not supported; remove it and keep the rules you want",
+    (
+        "DataQualitySpec",
+        "enable_catalog_based_rules",
+    ): "rules from Knowledge Catalog aspects are not supported; list the rules in `rules`",
 }
 # Output-only fields a `gcloud ... describe` may print inside the spec: dropped.
 _OUTPUT_ONLY = {("DataQualityRule", "rule_source")}
 
 # Fields of a DataScan resource (REST / gcloud describe, and Terraform's google_dataplex_datascan),
 # by snake_case name, with what import does with them. `data` and `execution_spec` are mapped.
-_DATASCAN_IGNORED = frozenset({
-    "name", "uid", "description", "display_name", "labels", "state", "type", "create_time", "update_time",
-    "execution_status", "data_quality_result",
-    # Terraform's google_dataplex_datascan only
-    "data_scan_id", "location", "project", "id", "effective_labels", "terraform_labels", "timeouts",
-})
+_DATASCAN_IGNORED = frozenset(
+    {
+        "name",
+        "uid",
+        "description",
+        "display_name",
+        "labels",
+        "state",
+        "type",
+        "create_time",
+        "update_time",
+        "execution_status",
+        "data_quality_result",
+        # Terraform's google_dataplex_datascan only
+        "data_scan_id",
+        "location",
+        "project",
+        "id",
+        "effective_labels",
+        "terraform_labels",
+        "timeouts",
+    }
+)
 
 _UNSET = object()
 
@@ -121,6 +144,7 @@ class LoadedSpec:
 
 # ---------------------------------------------------------------- descriptor walk
 
+
 def _snake(key: str) -> str:
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", key).lower()
 
@@ -138,7 +162,14 @@ def _where(path: str) -> str:
 
 
 def _type_name(value: Any) -> str:
-    return {dict: "a mapping", list: "a list", str: "a string", bool: "a boolean", int: "a number", float: "a number"}.get(type(value), type(value).__name__)
+    return {
+        dict: "a mapping",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+    }.get(type(value), type(value).__name__)
 
 
 def _number_text(value: int | float) -> str:
@@ -174,7 +205,16 @@ def _scalar(value: Any, f: FD, path: str) -> Any:
             names = ", ".join(v.name for v in enum.values if v.number)
             raise SpecError(f"{path}: {value!r} is not one of {names}")
         return ev.name if ev.number else _UNSET
-    if t in (FD.TYPE_FLOAT, FD.TYPE_DOUBLE, FD.TYPE_INT32, FD.TYPE_INT64, FD.TYPE_UINT32, FD.TYPE_UINT64, FD.TYPE_SINT32, FD.TYPE_SINT64):
+    if t in (
+        FD.TYPE_FLOAT,
+        FD.TYPE_DOUBLE,
+        FD.TYPE_INT32,
+        FD.TYPE_INT64,
+        FD.TYPE_UINT32,
+        FD.TYPE_UINT64,
+        FD.TYPE_SINT32,
+        FD.TYPE_SINT64,
+    ):
         if isinstance(value, str):
             try:
                 value = float(value) if t in (FD.TYPE_FLOAT, FD.TYPE_DOUBLE) else int(value)
@@ -232,7 +272,15 @@ def _attributes(value: Any, path: str) -> Any:
     for k, v in value.items():
         if v is None or isinstance(v, (dict, list)):
             raise SpecError(f"{path}.{k}: attribute values must be strings")
-        out[str(k)] = "true" if v is True else "false" if v is False else _number_text(v) if isinstance(v, (int, float)) else str(v)
+        out[str(k)] = (
+            "true"
+            if v is True
+            else "false"
+            if v is False
+            else _number_text(v)
+            if isinstance(v, (int, float))
+            else str(v)
+        )
     return out if out else _UNSET
 
 
@@ -277,6 +325,7 @@ def normalize_message(value: Any, desc: _descriptor.Descriptor, path: str = "") 
 
 # ---------------------------------------------------------------- spec and rules
 
+
 def rule_type_of(rule: Mapping[str, Any]) -> str | None:
     """The rule-type field set on a normalized rule (snake_case), or None."""
     return next((t for t in RULE_TYPES if t in rule), None)
@@ -302,7 +351,9 @@ def normalize_spec(value: Any, path: str = "") -> dict[str, Any]:
     spec = normalize_message(value, DataQualitySpec.DESCRIPTOR, path)
     rules_path = f"{path}.rules" if path else "rules"
     if not spec.get("rules"):
-        raise SpecError(f"{path + ': ' if path else ''}no rules (a DataQualitySpec needs at least one rule under `rules`)")
+        raise SpecError(
+            f"{path + ': ' if path else ''}no rules (a DataQualitySpec needs at least one rule under `rules`)"
+        )
     for i, rule in enumerate(spec["rules"]):
         _check_rule_type(rule, f"{rules_path}[{i}]")
     spec_to_proto(spec, path)
@@ -340,6 +391,7 @@ def spec_to_dict(spec: Mapping[str, Any], *, camel_case: bool = True) -> dict[st
 
 # ---------------------------------------------------------------- shapes
 
+
 def _datascan(value: Mapping[str, Any], source: str) -> tuple[Any, str | None, str | None, list[str]]:
     """(the spec value, incremental field, data resource, notes) of a DataScan resource."""
     spec_value: Any = None
@@ -367,7 +419,9 @@ def _datascan(value: Mapping[str, Any], source: str) -> tuple[Any, str | None, s
                     incremental_field = v or None
                 elif kn == "trigger":
                     if _block(v, k):
-                        notes.append(f"{key}.{k} is left out: dbt runs the rules on every build (schedule the dbt job instead)")
+                        notes.append(
+                            f"{key}.{k} is left out: dbt runs the rules on every build (schedule the dbt job instead)"
+                        )
                 else:
                     raise SpecError(f"{source}: unknown field '{key}.{k}' in the DataScan's executionSpec")
         elif name in ("data_profile_spec", "data_discovery_spec", "data_documentation_spec"):
@@ -394,13 +448,21 @@ def parse_spec(value: Any, source: str = "<spec>") -> LoadedSpec:
         if wrapper is None:
             return LoadedSpec(source, normalize_spec(value))
         if len(value) == 1:
-            return LoadedSpec(source, normalize_spec(_block(value[wrapper], str(wrapper)), str(wrapper)), shape="wrapped")
+            return LoadedSpec(
+                source, normalize_spec(_block(value[wrapper], str(wrapper)), str(wrapper)), shape="wrapped"
+            )
         spec_value, incremental_field, data_resource, notes = _datascan(value, source)
         if incremental_field:
-            notes.append(f"the scan's incremental field {incremental_field!r} becomes meta.dataplex_dq.incremental_field")
+            notes.append(
+                f"the scan's incremental field {incremental_field!r} becomes meta.dataplex_dq.incremental_field"
+            )
         return LoadedSpec(
-            source, normalize_spec(spec_value, str(wrapper)), shape="datascan",
-            incremental_field=incremental_field, data_resource=data_resource, notes=tuple(notes),
+            source,
+            normalize_spec(spec_value, str(wrapper)),
+            shape="datascan",
+            incremental_field=incremental_field,
+            data_resource=data_resource,
+            notes=tuple(notes),
         )
     except SpecError as exc:
         message = str(exc)

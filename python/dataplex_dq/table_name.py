@@ -38,7 +38,7 @@ def _split_dotted(text: str) -> list[str]:
     parts: list[str] = []
     i = 0
     while True:
-        if i < len(text) and text[i] in "\"`":
+        if i < len(text) and text[i] in '"`':
             q = text[i]
             end = text.find(q, i + 1)
             if end < 0:

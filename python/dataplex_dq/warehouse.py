@@ -24,7 +24,7 @@ class Warehouse:
     _adapter: Any = field(default=None, init=False, repr=False)
     _conn: Any = field(default=None, init=False, repr=False)
 
-    def __enter__(self) -> "Warehouse":
+    def __enter__(self) -> Warehouse:
         from dbt.adapters.factory import get_adapter, register_adapter
         from dbt.config.runtime import RuntimeConfig
         from dbt.context.providers import generate_runtime_macro_context
@@ -101,7 +101,9 @@ class Warehouse:
                 return [dict(zip(names, row)) for row in cursor.fetchall()]
             _, table = self.adapter.execute(sql, fetch=True)
         except Exception as exc:
-            raise WarehouseError(f"query failed on {self.adapter_type}: {exc}\n--- SQL (first 500 chars) ---\n{sql[:500]}") from exc
+            raise WarehouseError(
+                f"query failed on {self.adapter_type}: {exc}\n--- SQL (first 500 chars) ---\n{sql[:500]}"
+            ) from exc
         names = [c.lower() for c in table.column_names]
         return [dict(zip(names, row)) for row in table.rows]
 
@@ -176,7 +178,7 @@ def missing_duckdb_file(credentials: Any) -> str | None:
     if getattr(credentials, "type", None) != "duckdb":
         return None
     path = str(getattr(credentials, "path", "") or "")
-    if not path or path == ":memory:" or ":" in path.split("/")[0] and not Path(path).drive:
+    if not path or path == ":memory:" or (":" in path.split("/", maxsplit=1)[0] and not Path(path).drive):
         return None  # in-memory, md:/motherduck: and other URLs
     file = Path(path)
     if file.exists():

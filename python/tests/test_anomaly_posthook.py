@@ -24,24 +24,61 @@ TABLES = {
 
 def check(index: int, name: str, status: str, spec: dict[str, Any], **attrs: str) -> RuleOutcome:
     row = {
-        "dq_invocation_id": "inv-1", "dq_test_unique_id": TEST, "dq_data_source": SOURCE, "rule_index": index,
-        "rule_name": name, "rule_type": next(k for k in spec if k.endswith("expectation")),
-        "rule_column": spec.get("column"), "rule_dimension": spec.get("dimension"), "rule_suspended": False,
-        "rule_status": status, "passed": status != "FAILED", "rule_spec": json.dumps({"name": name, **spec}),
+        "dq_invocation_id": "inv-1",
+        "dq_test_unique_id": TEST,
+        "dq_data_source": SOURCE,
+        "rule_index": index,
+        "rule_name": name,
+        "rule_type": next(k for k in spec if k.endswith("expectation")),
+        "rule_column": spec.get("column"),
+        "rule_dimension": spec.get("dimension"),
+        "rule_suspended": False,
+        "rule_status": status,
+        "passed": status != "FAILED",
+        "rule_spec": json.dumps({"name": name, **spec}),
         "rule_attributes": json.dumps({"anomaly_check": attrs.pop("kind"), **attrs, **TABLES}),
-        "statistic_value": float(attrs.get("value") or 0), "evaluated_at": "2024-03-16T00:00:00",
+        "statistic_value": float(attrs.get("value") or 0),
+        "evaluated_at": "2024-03-16T00:00:00",
     }
     return RuleOutcome.from_metrics(RuleMetrics.from_row(row))
 
 
 def outcomes() -> list[RuleOutcome]:
     return [
-        check(0, "volume-anomaly", "FAILED", {"dimension": "VOLUME", "table_condition_expectation": {"sql_expression": "count(*) >= 17.89 and count(*) <= 27.0"}},
-              kind="volume", value="30", anomaly_status="anomalous"),
-        check(1, "freshness-anomaly", "PASSED", {"dimension": "FRESHNESS", "column": "created_at", "table_condition_expectation": {"sql_expression": "true"}},
-              kind="freshness", value="21600", anomaly_status="normal"),
-        check(2, "mean-amount-anomaly", "TRAINING", {"dimension": "CONSISTENCY", "column": "amount", "statistic_range_expectation": {"statistic": "MEAN"}},
-              kind="data", value="10", anomaly_status="training"),
+        check(
+            0,
+            "volume-anomaly",
+            "FAILED",
+            {
+                "dimension": "VOLUME",
+                "table_condition_expectation": {"sql_expression": "count(*) >= 17.89 and count(*) <= 27.0"},
+            },
+            kind="volume",
+            value="30",
+            anomaly_status="anomalous",
+        ),
+        check(
+            1,
+            "freshness-anomaly",
+            "PASSED",
+            {
+                "dimension": "FRESHNESS",
+                "column": "created_at",
+                "table_condition_expectation": {"sql_expression": "true"},
+            },
+            kind="freshness",
+            value="21600",
+            anomaly_status="normal",
+        ),
+        check(
+            2,
+            "mean-amount-anomaly",
+            "TRAINING",
+            {"dimension": "CONSISTENCY", "column": "amount", "statistic_range_expectation": {"statistic": "MEAN"}},
+            kind="data",
+            value="10",
+            anomaly_status="training",
+        ),
     ]
 
 
@@ -63,17 +100,38 @@ def test_generated_assets_come_from_the_checks():
     assert not result.HasField("anomaly_detection_generated_assets")
     fill_generated_assets(result, outs)
     assets = result.anomaly_detection_generated_assets
-    assert (assets.result_table, assets.volume_intermediate_table, assets.freshness_intermediate_table, assets.data_intermediate_table) == (
-        TABLES["result_table"], TABLES["volume_intermediate_table"], TABLES["freshness_intermediate_table"], TABLES["data_intermediate_table"])
+    assert (
+        assets.result_table,
+        assets.volume_intermediate_table,
+        assets.freshness_intermediate_table,
+        assets.data_intermediate_table,
+    ) == (
+        TABLES["result_table"],
+        TABLES["volume_intermediate_table"],
+        TABLES["freshness_intermediate_table"],
+        TABLES["data_intermediate_table"],
+    )
 
 
 def test_training_check_is_exported_with_its_status():
     outs = outcomes()
     card = score_rules(outs)
-    job = JobContext(invocation_id="inv-1", data_source_id=SOURCE, data_source_name="orders", resource_type="seed",
-                     database="db", schema="main", identifier="orders", adapter_type="duckdb",
-                     start_time=datetime(2024, 3, 16), end_time=datetime(2024, 3, 16, 0, 1), rows_scanned=None,
-                     row_filter=None, sampling_percent=None, labels={})
+    job = JobContext(
+        invocation_id="inv-1",
+        data_source_id=SOURCE,
+        data_source_name="orders",
+        resource_type="seed",
+        database="db",
+        schema="main",
+        identifier="orders",
+        adapter_type="duckdb",
+        start_time=datetime(2024, 3, 16),
+        end_time=datetime(2024, 3, 16, 0, 1),
+        rows_scanned=None,
+        row_filter=None,
+        sampling_percent=None,
+        labels={},
+    )
     rows = {r["rule_name"]: r for r in result_rows(job, outs, card, {})}
     train = rows["mean-amount-anomaly"]
     assert (train["rule_status"], train["rule_passed"], train["rule_dimension"]) == ("TRAINING", None, "CONSISTENCY")

@@ -67,9 +67,7 @@ AMOUNT_RANGE = {
     "threshold": 0.99,
     "ignore_null": True,
     "range_expectation": {"min_value": "0", "max_value": "10000", "strict_min_enabled": True},
-    "debug_queries": [
-        {"description": "max amount", "sql_statement": "SELECT MAX(amount) AS m FROM ${data()}"}
-    ],
+    "debug_queries": [{"description": "max amount", "sql_statement": "SELECT MAX(amount) AS m FROM ${data()}"}],
 }
 CUSTOMER_NOT_NULL = {
     "name": "customer-not-null",
@@ -101,10 +99,7 @@ SUSPENDED_RULE = {
     "uniqueness_expectation": {},
     "suspended": True,
 }
-FAILING_QUERY = (
-    "SELECT * FROM orders WHERE status != 'test'"
-    " AND NOT COALESCE(amount > 0 AND amount <= 10000, FALSE)"
-)
+FAILING_QUERY = "SELECT * FROM orders WHERE status != 'test' AND NOT COALESCE(amount > 0 AND amount <= 10000, FALSE)"
 
 
 def orders_outcomes() -> list[RuleOutcome]:
@@ -155,9 +150,7 @@ def orders_outcomes() -> list[RuleOutcome]:
     ]
     outcomes = [outcome(r) for r in rows]
     errored = RuleOutcome.not_evaluated(
-        RuleIdentity.from_rule_spec(
-            STATUS_SET, data_source=SOURCE, test_unique_id="test.shop.status_known.3"
-        ),
+        RuleIdentity.from_rule_spec(STATUS_SET, data_source=SOURCE, test_unique_id="test.shop.status_known.3"),
         RuleStatus.ERROR,
         "Runtime Error in test status_known: syntax error",
     )
@@ -210,9 +203,7 @@ def test_aggregate_rule_results() -> None:
     result = orders_result()
     mean, assertion = result.rules[1], result.rules[2]
     assert mean.passed is True
-    assert mean.rule.statistic_range_expectation.statistic == (
-        DataQualityRule.StatisticRangeExpectation.MEAN
-    )
+    assert mean.rule.statistic_range_expectation.statistic == (DataQualityRule.StatisticRangeExpectation.MEAN)
     assert mean.null_count == 3
     assert (mean.evaluated_count, mean.passed_count, mean.pass_ratio) == (0, 0, 0.0)
     assert mean.failing_rows_query == ""
@@ -247,8 +238,7 @@ def test_scores_dimensions_and_columns() -> None:
 
 def test_float32_scores_print_as_two_decimals_in_json() -> None:
     outcomes = [
-        outcome(metrics_row("test.a", 0, dict(CUSTOMER_NOT_NULL, name=f"r{i}"), passed=i < 2))
-        for i in range(3)
+        outcome(metrics_row("test.a", 0, dict(CUSTOMER_NOT_NULL, name=f"r{i}"), passed=i < 2)) for i in range(3)
     ]
     card = score_rules(outcomes)
     assert card.score == 66.67  # exact value kept in the ScoreCard
@@ -274,9 +264,7 @@ def test_float32_scores_print_as_two_decimals_in_json() -> None:
 
 def test_json_is_camel_case_sorted_and_round_trips() -> None:
     result = orders_result(
-        incremental=IncrementalWindow(
-            "updated_at", "2024-04-30T00:00:00Z", datetime(2024, 5, 1, tzinfo=UTC)
-        )
+        incremental=IncrementalWindow("updated_at", "2024-04-30T00:00:00Z", datetime(2024, 5, 1, tzinfo=UTC))
     )
     text = result_to_json(result)
     doc = json.loads(text)
@@ -330,11 +318,7 @@ def test_no_evaluated_rule_leaves_score_unset() -> None:
 
 def test_debug_query_results() -> None:
     result = orders_result(
-        debug_results={
-            "amount-in-range": [
-                [("m", "FLOAT64", 12000.5), ("seen", "BOOL", True), ("n", "INT64", None)]
-            ]
-        }
+        debug_results={"amount-in-range": [[("m", "FLOAT64", 12000.5), ("seen", "BOOL", True), ("n", "INT64", None)]]}
     )
     sets = result.rules[0].debug_queries_result_sets
     assert len(sets) == 1

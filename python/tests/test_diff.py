@@ -10,24 +10,36 @@ from click.testing import CliRunner
 from google.protobuf import json_format
 
 from dataplex_dq.cli import main
-from dataplex_dq.diff import SourceState, compare, read_results_dir, state_from_rows, to_markdown
 from dataplex_dq.diff import RuleState as R
+from dataplex_dq.diff import SourceState, compare, read_results_dir, state_from_rows, to_markdown
 from dataplex_dq.proto import DataQualityResult
 
 
 def result_json(score: float | None, rules: list[tuple[str, bool, str, str]], row_count: int = 100) -> str:
     """A DataQualityResult with (name, passed, column, dimension) row-level rules."""
     body = {
-        "passed": all(p for _, p, _, _ in rules), "rowCount": str(row_count),
-        "rules": [{"rule": {"name": n, "column": c, "dimension": d, "nonNullExpectation": {}}, "passed": p,
-                   "evaluatedCount": "100", "passedCount": "100" if p else "90", "passRatio": 1.0 if p else 0.9} for n, p, c, d in rules],
+        "passed": all(p for _, p, _, _ in rules),
+        "rowCount": str(row_count),
+        "rules": [
+            {
+                "rule": {"name": n, "column": c, "dimension": d, "nonNullExpectation": {}},
+                "passed": p,
+                "evaluatedCount": "100",
+                "passedCount": "100" if p else "90",
+                "passRatio": 1.0 if p else 0.9,
+            }
+            for n, p, c, d in rules
+        ],
     }
     if score is not None:
         body["score"] = score
     dims: dict[str, list[bool]] = {}
     for _, p, _, d in rules:
         dims.setdefault(d, []).append(p)
-    body["dimensions"] = [{"dimension": {"name": d}, "passed": all(v), "score": round(100 * sum(v) / len(v), 2)} for d, v in sorted(dims.items())]
+    body["dimensions"] = [
+        {"dimension": {"name": d}, "passed": all(v), "score": round(100 * sum(v) / len(v), 2)}
+        for d, v in sorted(dims.items())
+    ]
     return json_format.MessageToJson(json_format.ParseDict(body, DataQualityResult()))
 
 
@@ -45,7 +57,9 @@ def state(key: str, score: float | None, rules: dict[str, bool], declared: bool 
 
 def test_compare_classifies_rules():
     base = {"model.p.a": state("model.p.a", 75.0, {"r1": True, "r2": True, "r3": False, "old": True})}
-    current = {"model.p.a": state("model.p.a", 50.0, {"r1": False, "r2": True, "r3": True, "new-ok": True, "new-bad": False})}
+    current = {
+        "model.p.a": state("model.p.a", 50.0, {"r1": False, "r2": True, "r3": True, "new-ok": True, "new-bad": False})
+    }
     d = compare(base, current, base_label="prod", declared={"model.p.a": ["r1", "r2", "r3", "new-ok", "new-bad"]})
     s = d.sources[0]
     assert s.newly_failing == ["r1", "new-bad"]  # an added rule that fails is newly failing too
@@ -74,19 +88,58 @@ def test_max_score_drop_and_partial_runs():
 
 
 def test_new_and_gone_data_sources():
-    d = compare({"model.p.gone": state("model.p.gone", 100.0, {"x": True})},
-                {"model.p.new": state("model.p.new", 0.0, {"y": False})}, base_label="b")
+    d = compare(
+        {"model.p.gone": state("model.p.gone", 100.0, {"x": True})},
+        {"model.p.new": state("model.p.new", 0.0, {"y": False})},
+        base_label="b",
+    )
     assert [(s.label, s.status) for s in d.sources] == [("gone", "removed"), ("new", "added")]
     assert d.newly_failing == [("new", "y")]
 
 
 def test_state_from_rows_scores_like_the_report():
     rows = [
-        {"rule_name": "a", "rule_status": "PASSED", "rule_column": "c1", "rule_dimension": "VALIDITY", "job_rows_scanned": 7, "rule_rows_evaluated": 7, "rule_rows_passed_percent": 100.0},
-        {"rule_name": "b", "rule_status": "FAILED", "rule_column": "c1", "rule_dimension": "VALIDITY", "job_rows_scanned": 7, "rule_rows_evaluated": 7, "rule_rows_passed_percent": 42.857},
-        {"rule_name": "c", "rule_status": "PASSED", "rule_column": None, "rule_dimension": "VOLUME", "job_rows_scanned": 7, "rule_rows_evaluated": None, "rule_rows_passed_percent": None},
-        {"rule_name": "s", "rule_status": "SUSPENDED", "rule_column": "c2", "rule_dimension": "VALIDITY", "job_rows_scanned": 7},
-        {"rule_name": "e", "rule_status": "ERROR", "rule_column": "c2", "rule_dimension": "VALIDITY", "job_rows_scanned": 7},
+        {
+            "rule_name": "a",
+            "rule_status": "PASSED",
+            "rule_column": "c1",
+            "rule_dimension": "VALIDITY",
+            "job_rows_scanned": 7,
+            "rule_rows_evaluated": 7,
+            "rule_rows_passed_percent": 100.0,
+        },
+        {
+            "rule_name": "b",
+            "rule_status": "FAILED",
+            "rule_column": "c1",
+            "rule_dimension": "VALIDITY",
+            "job_rows_scanned": 7,
+            "rule_rows_evaluated": 7,
+            "rule_rows_passed_percent": 42.857,
+        },
+        {
+            "rule_name": "c",
+            "rule_status": "PASSED",
+            "rule_column": None,
+            "rule_dimension": "VOLUME",
+            "job_rows_scanned": 7,
+            "rule_rows_evaluated": None,
+            "rule_rows_passed_percent": None,
+        },
+        {
+            "rule_name": "s",
+            "rule_status": "SUSPENDED",
+            "rule_column": "c2",
+            "rule_dimension": "VALIDITY",
+            "job_rows_scanned": 7,
+        },
+        {
+            "rule_name": "e",
+            "rule_status": "ERROR",
+            "rule_column": "c2",
+            "rule_dimension": "VALIDITY",
+            "job_rows_scanned": 7,
+        },
     ]
     s = state_from_rows("model.p.t", rows)
     assert s.score == 66.67
@@ -98,7 +151,16 @@ def test_state_from_rows_scores_like_the_report():
 
 
 def test_reads_result_json_and_rounds_float32_scores(tmp_path):
-    write_run(tmp_path, {"model.p.t": result_json(66.67, [("a", True, "c", "VALIDITY"), ("b", True, "c", "VALIDITY"), ("z", False, "d", "COMPLETENESS")], 1234)})
+    write_run(
+        tmp_path,
+        {
+            "model.p.t": result_json(
+                66.67,
+                [("a", True, "c", "VALIDITY"), ("b", True, "c", "VALIDITY"), ("z", False, "d", "COMPLETENESS")],
+                1234,
+            )
+        },
+    )
     s = read_results_dir(tmp_path)["model.p.t"]  # DIR/dataplex_dq is found too
     assert s.score == 66.67 and s.row_count == 1234
     assert s.dimensions == {"COMPLETENESS": 0.0, "VALIDITY": 100.0}
@@ -106,14 +168,22 @@ def test_reads_result_json_and_rounds_float32_scores(tmp_path):
 
 
 def test_command_markdown_json_and_exit_codes(tmp_path):
-    base = write_run(tmp_path / "prod", {
-        "model.shop.orders": result_json(100.0, [("a", True, "x", "VALIDITY"), ("b", True, "y", "VALIDITY")]),
-        "model.shop.same": result_json(100.0, [("k", True, "x", "VALIDITY")]),
-    })
-    current = write_run(tmp_path / "target", {
-        "model.shop.orders": result_json(50.0, [("a", True, "x", "VALIDITY"), ("b", False, "y", "VALIDITY"), ("c", True, "y", "VALIDITY")], 120),
-        "model.shop.same": result_json(100.0, [("k", True, "x", "VALIDITY")]),
-    })
+    base = write_run(
+        tmp_path / "prod",
+        {
+            "model.shop.orders": result_json(100.0, [("a", True, "x", "VALIDITY"), ("b", True, "y", "VALIDITY")]),
+            "model.shop.same": result_json(100.0, [("k", True, "x", "VALIDITY")]),
+        },
+    )
+    current = write_run(
+        tmp_path / "target",
+        {
+            "model.shop.orders": result_json(
+                50.0, [("a", True, "x", "VALIDITY"), ("b", False, "y", "VALIDITY"), ("c", True, "y", "VALIDITY")], 120
+            ),
+            "model.shop.same": result_json(100.0, [("k", True, "x", "VALIDITY")]),
+        },
+    )
     runner = CliRunner()
     out = runner.invoke(main, ["diff", str(base / "dataplex_dq"), "--target-path", str(current)])
     assert out.exit_code == 1, out.output
@@ -144,7 +214,14 @@ def test_command_markdown_json_and_exit_codes(tmp_path):
     assert data["newly_failing"] == [{"data_source": "orders", "rule": "b"}]
     assert data["score_drops"] == [{"data_source": "orders", "drop": 50.0}]
     orders = data["sources"][0]
-    assert orders["rules"] == {"newly_failing": ["b"], "newly_passing": [], "added": [{"rule": "c", "passed": True}], "removed": [], "not_evaluated": [], "failing": 1}
+    assert orders["rules"] == {
+        "newly_failing": ["b"],
+        "newly_passing": [],
+        "added": [{"rule": "c", "passed": True}],
+        "removed": [],
+        "not_evaluated": [],
+        "failing": 1,
+    }
     # diffing a run with itself: exit 0
     out = runner.invoke(main, ["diff", str(current), "--target-path", str(current)])
     assert out.exit_code == 0 and "No regression." in out.output
@@ -155,22 +232,33 @@ def test_command_errors_exit_2_with_one_line(tmp_path):
     current = write_run(tmp_path / "target", {"model.p.a": result_json(100.0, [("a", True, "x", "V")])})
     out = runner.invoke(main, ["diff", "--target-path", str(current)])
     assert out.exit_code == 2
-    assert out.output == "dataplex-dq diff failed: give either BASE (a directory of DataQualityResult JSON) or --base-target TARGET, not both or neither\n"
+    assert (
+        out.output
+        == "dataplex-dq diff failed: give either BASE (a directory of DataQualityResult JSON) or --base-target TARGET, not both or neither\n"
+    )
     out = runner.invoke(main, ["diff", str(tmp_path / "nope"), "--target-path", str(current)])
     assert out.exit_code == 2
-    assert out.output == f"dataplex-dq diff failed: {tmp_path / 'nope'}: no such directory of DataQualityResult JSON files\n"
+    assert (
+        out.output
+        == f"dataplex-dq diff failed: {tmp_path / 'nope'}: no such directory of DataQualityResult JSON files\n"
+    )
     bad = tmp_path / "bad" / "dataplex_dq"
     bad.mkdir(parents=True)
     (bad / "model.p.a.json").write_text('{"score": "high"}')
     out = runner.invoke(main, ["diff", str(bad), "--target-path", str(current)])
     assert out.exit_code == 2
-    assert out.output.startswith(f"dataplex-dq diff failed: {bad / 'model.p.a.json'}: not a DataQualityResult in proto JSON")
+    assert out.output.startswith(
+        f"dataplex-dq diff failed: {bad / 'model.p.a.json'}: not a DataQualityResult in proto JSON"
+    )
     assert out.output.count("\n") == 1
     assert to_markdown(compare({}, {}, base_label="x")).startswith("## Data quality diff\n\n**No regression.**\n")
 
 
 def test_a_data_source_this_run_did_not_build_is_not_run_not_gone():
-    base = {"model.p.a": state("model.p.a", 100.0, {"x": True}), "model.p.b": state("model.p.b", 50.0, {"y": True, "z": False})}
+    base = {
+        "model.p.a": state("model.p.a", 100.0, {"x": True}),
+        "model.p.b": state("model.p.b", 50.0, {"y": True, "z": False}),
+    }
     current = {"model.p.a": state("model.p.a", 100.0, {"x": True})}
     d = compare(base, current, base_label="prod", declared={"model.p.a": ["x"], "model.p.b": ["y", "z"]})
     b = d.sources[1]

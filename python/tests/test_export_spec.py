@@ -9,25 +9,61 @@ from dataplex_dq.spec import spec_to_dict
 
 def dq_test_node(uid, name, test_name, kwargs, column=None, where=None):
     return uid, {
-        "resource_type": "test", "name": name, "unique_id": uid, "attached_node": "model.shop.orders",
-        "column_name": column, "description": "", "config": {"where": where} if where else {},
+        "resource_type": "test",
+        "name": name,
+        "unique_id": uid,
+        "attached_node": "model.shop.orders",
+        "column_name": column,
+        "description": "",
+        "config": {"where": where} if where else {},
         "test_metadata": {"namespace": "dataplex_dq", "name": test_name, "kwargs": kwargs},
     }
 
 
 def manifest():
-    nodes = dict([
-        ("model.shop.orders", {"resource_type": "model", "name": "orders", "unique_id": "model.shop.orders",
-                               "config": {"meta": {"dataplex_dq": {"row_filter": "status <> 'test'", "incremental_field": "updated_at"}}}}),
-        dq_test_node("test.shop.a", "amount-positive", "range_expectation", {"min_value": 0, "threshold": "0.9", "dimension": "VALIDITY"}, column="amount"),
-        dq_test_node("test.shop.b", "dataplex_dq_non_null_expectation_orders_id", "non_null_expectation", {}, column="id", where="id > 0"),
-        dq_test_node("test.shop.c", "orders_anomalies", "anomaly_detection", {"volume": {}}),
-        dq_test_node("test.shop.d", "orders_scan", "data_quality_scan", {
-            "catalogPublishingEnabled": True,
-            "rules": [{"name": "status-known", "column": "status", "setExpectation": {"values": ["a", "b"]}},
-                      {"column": "id", "uniqueness_expectation": {}, "debugQueries": [{"sqlStatement": "select 1"}]}],
-        }),
-    ])
+    nodes = dict(
+        [
+            (
+                "model.shop.orders",
+                {
+                    "resource_type": "model",
+                    "name": "orders",
+                    "unique_id": "model.shop.orders",
+                    "config": {
+                        "meta": {"dataplex_dq": {"row_filter": "status <> 'test'", "incremental_field": "updated_at"}}
+                    },
+                },
+            ),
+            dq_test_node(
+                "test.shop.a",
+                "amount-positive",
+                "range_expectation",
+                {"min_value": 0, "threshold": "0.9", "dimension": "VALIDITY"},
+                column="amount",
+            ),
+            dq_test_node(
+                "test.shop.b",
+                "dataplex_dq_non_null_expectation_orders_id",
+                "non_null_expectation",
+                {},
+                column="id",
+                where="id > 0",
+            ),
+            dq_test_node("test.shop.c", "orders_anomalies", "anomaly_detection", {"volume": {}}),
+            dq_test_node(
+                "test.shop.d",
+                "orders_scan",
+                "data_quality_scan",
+                {
+                    "catalogPublishingEnabled": True,
+                    "rules": [
+                        {"name": "status-known", "column": "status", "setExpectation": {"values": ["a", "b"]}},
+                        {"column": "id", "uniqueness_expectation": {}, "debugQueries": [{"sqlStatement": "select 1"}]},
+                    ],
+                },
+            ),
+        ]
+    )
     return {"nodes": nodes, "sources": {}}
 
 
@@ -35,7 +71,13 @@ def test_export_combines_both_forms_and_the_settings():
     (exported,) = export_specs(manifest())
     assert spec_to_dict(exported.spec) == {
         "rules": [
-            {"rangeExpectation": {"minValue": "0"}, "column": "amount", "dimension": "VALIDITY", "threshold": 0.9, "name": "amount-positive"},
+            {
+                "rangeExpectation": {"minValue": "0"},
+                "column": "amount",
+                "dimension": "VALIDITY",
+                "threshold": 0.9,
+                "name": "amount-positive",
+            },
             {"nonNullExpectation": {}, "column": "id"},  # the derived name is left out
             {"setExpectation": {"values": ["a", "b"]}, "column": "status", "name": "status-known"},
             {"uniquenessExpectation": {}, "column": "id", "debugQueries": [{"sqlStatement": "select 1"}]},
@@ -49,6 +91,9 @@ def test_export_combines_both_forms_and_the_settings():
         "incremental_field 'updated_at' is not part of a DataQualitySpec: pass --incremental-field=updated_at to gcloud",
     ]
     text = render(exported, "yaml")
-    assert text.splitlines()[0] == "# Dataplex DataQualitySpec of model 'orders' (model.shop.orders), exported by dataplex-dq export-spec."
+    assert (
+        text.splitlines()[0]
+        == "# Dataplex DataQualitySpec of model 'orders' (model.shop.orders), exported by dataplex-dq export-spec."
+    )
     assert "rowFilter: status <> 'test'\n" in text
     assert export_specs(manifest(), selected={"model.shop.other"}) == []

@@ -13,7 +13,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_macro_map_is_generated_from_the_descriptor_and_current():
-    res = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_spec_fields.py"), "--check"], capture_output=True, text=True)
+    res = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "gen_spec_fields.py"), "--check"], capture_output=True, text=True
+    )
     assert res.returncode == 0, res.stderr
     names = field_names()
     # every depth of the spec, from the descriptor (not a hand list)
@@ -27,23 +29,50 @@ def test_snake_keys_at_every_depth_with_unsets_and_terraform_blocks():
     given = {
         "postScanActions": {"bigqueryExport": {"resultsTable": "p.d.t"}, "notificationReport": None},
         "rowFilter": "",
-        "rules": [{"rangeExpectation": [{"minValue": "1", "strictMinEnabled": False}], "setExpectation": [],
-                   "attributes": {"ownerTeam": "x"}, "column": "a"}],
+        "rules": [
+            {
+                "rangeExpectation": [{"minValue": "1", "strictMinEnabled": False}],
+                "setExpectation": [],
+                "attributes": {"ownerTeam": "x"},
+                "column": "a",
+            }
+        ],
     }
     assert snake_keys(given) == {
         "post_scan_actions": {"bigquery_export": {"results_table": "p.d.t"}},
-        "rules": [{"range_expectation": {"min_value": "1", "strict_min_enabled": False},
-                   "attributes": {"ownerTeam": "x"}, "column": "a"}],
+        "rules": [
+            {
+                "range_expectation": {"min_value": "1", "strict_min_enabled": False},
+                "attributes": {"ownerTeam": "x"},
+                "column": "a",
+            }
+        ],
     }
 
 
 def test_scan_arguments_in_every_shape_read_the_same():
-    rules = [{"nonNullExpectation": {}, "column": "a", "threshold": 0}, {"column": "", "tableConditionExpectation": {"sqlExpression": "true"}}]
-    bare = scan_spec({"rules": rules, "postScanActions": {"bigqueryExport": {"resultsTable": "x.y"}}, "model": "{{ ref('m') }}"})
-    wrapped = scan_spec({"dataQualitySpec": {"rules": rules, "postScanActions": {"bigqueryExport": {"resultsTable": "x.y"}}}})
-    datascan = scan_spec({"name": "projects/p/locations/l/dataScans/s", "labels": {"a": "b"}, "data": {"resource": "r"},
-                          "data_quality_spec": {"rules": rules, "post_scan_actions": {"bigquery_export": {"results_table": "x.y"}}}})
-    expected_rules = [{"non_null_expectation": {}, "column": "a"}, {"table_condition_expectation": {"sql_expression": "true"}}]
+    rules = [
+        {"nonNullExpectation": {}, "column": "a", "threshold": 0},
+        {"column": "", "tableConditionExpectation": {"sqlExpression": "true"}},
+    ]
+    bare = scan_spec(
+        {"rules": rules, "postScanActions": {"bigqueryExport": {"resultsTable": "x.y"}}, "model": "{{ ref('m') }}"}
+    )
+    wrapped = scan_spec(
+        {"dataQualitySpec": {"rules": rules, "postScanActions": {"bigqueryExport": {"resultsTable": "x.y"}}}}
+    )
+    datascan = scan_spec(
+        {
+            "name": "projects/p/locations/l/dataScans/s",
+            "labels": {"a": "b"},
+            "data": {"resource": "r"},
+            "data_quality_spec": {"rules": rules, "post_scan_actions": {"bigquery_export": {"results_table": "x.y"}}},
+        }
+    )
+    expected_rules = [
+        {"non_null_expectation": {}, "column": "a"},
+        {"table_condition_expectation": {"sql_expression": "true"}},
+    ]
     for got in (bare, wrapped, datascan):
         assert got["rules"] == expected_rules
         assert scan_settings(got) == {"post_scan_actions": {"bigquery_export": {"results_table": "x.y"}}}

@@ -21,9 +21,20 @@ SOURCE = "model.shop.orders"
 NOW = datetime(2026, 1, 2, 3, 4, 5)
 
 
-def outcome(name: str, status: str, *, dimension: str | None = "VALIDITY", column: str | None = "amount", evaluated: int = 100,
-            passed: int = 100, attributes: dict[str, str] | None = None, spec_extra: dict[str, Any] | None = None,
-            rule_type: str = "range_expectation", statistic: float | None = None, description: str | None = None) -> RuleOutcome:
+def outcome(
+    name: str,
+    status: str,
+    *,
+    dimension: str | None = "VALIDITY",
+    column: str | None = "amount",
+    evaluated: int = 100,
+    passed: int = 100,
+    attributes: dict[str, str] | None = None,
+    spec_extra: dict[str, Any] | None = None,
+    rule_type: str = "range_expectation",
+    statistic: float | None = None,
+    description: str | None = None,
+) -> RuleOutcome:
     spec: dict[str, Any] = {"name": name, rule_type: {"min_value": "0", "max_value": "10"}, **(spec_extra or {})}
     if column:
         spec["column"] = column
@@ -32,18 +43,40 @@ def outcome(name: str, status: str, *, dimension: str | None = "VALIDITY", colum
     if description:
         spec["description"] = description
     row = {
-        "dq_invocation_id": "inv-1", "dq_test_unique_id": f"test.shop.{name}", "dq_data_source": SOURCE, "rule_index": 0,
-        "rule_name": name, "rule_type": rule_type, "rule_column": column, "rule_dimension": dimension,
-        "rule_suspended": status == "SUSPENDED", "rule_status": status, "row_count": evaluated,
-        "evaluated_count": evaluated, "passed_count": passed, "null_count": 0, "pass_ratio": passed / evaluated if evaluated else None,
-        "passed": status == "PASSED", "statistic_value": statistic, "failing_rows_query": f"select * from orders where not ({name})",
-        "rule_spec": json.dumps(spec), "rule_attributes": json.dumps(attributes) if attributes else None,
+        "dq_invocation_id": "inv-1",
+        "dq_test_unique_id": f"test.shop.{name}",
+        "dq_data_source": SOURCE,
+        "rule_index": 0,
+        "rule_name": name,
+        "rule_type": rule_type,
+        "rule_column": column,
+        "rule_dimension": dimension,
+        "rule_suspended": status == "SUSPENDED",
+        "rule_status": status,
+        "row_count": evaluated,
+        "evaluated_count": evaluated,
+        "passed_count": passed,
+        "null_count": 0,
+        "pass_ratio": passed / evaluated if evaluated else None,
+        "passed": status == "PASSED",
+        "statistic_value": statistic,
+        "failing_rows_query": f"select * from orders where not ({name})",
+        "rule_spec": json.dumps(spec),
+        "rule_attributes": json.dumps(attributes) if attributes else None,
     }
     return RuleOutcome.from_metrics(RuleMetrics.from_row(row))
 
 
 def report_of(*outcomes: RuleOutcome, source: str = SOURCE) -> Report:
-    ds = DataSource(source, source.split(".")[-1], "model", f'"db"."main"."{source.split(".")[-1]}"', "db", "main", source.split(".")[-1])
+    ds = DataSource(
+        source,
+        source.rsplit(".", maxsplit=1)[-1],
+        "model",
+        f'"db"."main"."{source.rsplit(".", maxsplit=1)[-1]}"',
+        "db",
+        "main",
+        source.rsplit(".", maxsplit=1)[-1],
+    )
     report = Report("inv-1")
     report.sources.append(SourceReport(ds, list(outcomes), score_rules(outcomes), Path("x.json"), Path("x.pb")))
     return report
@@ -55,9 +88,20 @@ def page(report: Report, **kwargs: Any) -> str:
 
 def test_user_text_is_escaped_everywhere():
     evil = '<script>alert("x")</script>'
-    o = outcome(evil, "FAILED", passed=90, column='"><img src=x onerror=alert(1)>', dimension="VALIDITY",
-                attributes={"owner": "</script><b>me</b>"}, description="a & b <i>")
-    html = page(report_of(o), samples={(SOURCE, evil): Sample(("c<1>",), (("<td>x</td>",),))}, tags={f"test.shop.{evil}": ("<t>",)})
+    o = outcome(
+        evil,
+        "FAILED",
+        passed=90,
+        column='"><img src=x onerror=alert(1)>',
+        dimension="VALIDITY",
+        attributes={"owner": "</script><b>me</b>"},
+        description="a & b <i>",
+    )
+    html = page(
+        report_of(o),
+        samples={(SOURCE, evil): Sample(("c<1>",), (("<td>x</td>",),))},
+        tags={f"test.shop.{evil}": ("<t>",)},
+    )
     assert "<script>alert" not in html
     assert "<img src=x" not in html and "<b>me</b>" not in html and "<td>x</td>" not in html and "<i>" not in html
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html
@@ -68,8 +112,11 @@ def test_user_text_is_escaped_everywhere():
 
 def test_overview_counts_order_and_no_network_reference():
     rules = [
-        outcome("p1", "PASSED"), outcome("f1", "FAILED", passed=50), outcome("s1", "SUSPENDED"),
-        outcome("p2", "PASSED", dimension="COMPLETENESS", column="id"), outcome("f2", "FAILED", passed=10, dimension=None, column=None),
+        outcome("p1", "PASSED"),
+        outcome("f1", "FAILED", passed=50),
+        outcome("s1", "SUSPENDED"),
+        outcome("p2", "PASSED", dimension="COMPLETENESS", column="id"),
+        outcome("f2", "FAILED", passed=10, dimension=None, column=None),
     ]
     html = page(report_of(*rules))
     row = re.search(r'<tr data-source-id="model.shop.orders">(.*?)</tr>', html, re.S).group(1)
@@ -83,18 +130,35 @@ def test_overview_counts_order_and_no_network_reference():
 
 def test_current_run_is_the_last_trend_point_when_not_exported():
     o = outcome("p1", "PASSED")
-    earlier = [JobPoint(f"old-{i}", NOW - timedelta(days=10 - i), 10.0 * i, i % 2 == 0, 5, {"VALIDITY": (2, i % 3)}) for i in range(10)]
+    earlier = [
+        JobPoint(f"old-{i}", NOW - timedelta(days=10 - i), 10.0 * i, i % 2 == 0, 5, {"VALIDITY": (2, i % 3)})
+        for i in range(10)
+    ]
     html = page(report_of(o), history=History(jobs={SOURCE: earlier}), last_jobs=5)
     points = re.findall(r'<circle[^>]*data-job="([^"]+)" data-score="([^"]+)"', html)
-    assert points == [("old-6", "60.0"), ("old-7", "70.0"), ("old-8", "80.0"), ("old-9", "90.0"), (job_id("inv-1", SOURCE), "100.0")]
+    assert points == [
+        ("old-6", "60.0"),
+        ("old-7", "70.0"),
+        ("old-8", "80.0"),
+        ("old-9", "90.0"),
+        (job_id("inv-1", SOURCE), "100.0"),
+    ]
     # the dimension line of the chart: old-6 had 0 of 2 VALIDITY rules passing -> 0.0
     validity = re.search(r'data-series="VALIDITY">(.*?)</g>', html, re.S).group(1)
     assert re.search(r'data-values="([^"]+)"', validity).group(1) == "0.0 50.0 100.0 0.0 100.0"
 
 
 def test_anomaly_checks_render_with_band_and_value():
-    check = outcome("volume-anomaly", "FAILED", rule_type="statistic_range_expectation", statistic=250.0, dimension="VOLUME", column=None,
-                    attributes={"dataplex_dq_anomaly": "volume"}, spec_extra={"statistic_range_expectation": {"statistic": "MEAN", "min_value": "90", "max_value": "110"}})
+    check = outcome(
+        "volume-anomaly",
+        "FAILED",
+        rule_type="statistic_range_expectation",
+        statistic=250.0,
+        dimension="VOLUME",
+        column=None,
+        attributes={"dataplex_dq_anomaly": "volume"},
+        spec_extra={"statistic_range_expectation": {"statistic": "MEAN", "min_value": "90", "max_value": "110"}},
+    )
     plain = outcome("p1", "PASSED", attributes={"owner": "team"})
     assert is_anomaly_check(check.attributes) and not is_anomaly_check(plain.attributes)
     html = page(report_of(check, plain))
@@ -108,15 +172,64 @@ def test_anomaly_checks_render_with_band_and_value():
 def test_history_from_rows_counts_and_order():
     t0 = datetime(2026, 1, 1)
     rows = [
-        {"dbt_node_unique_id": SOURCE, "data_quality_job_id": "j2", "job_start_time": t0 + timedelta(days=1), "job_score": 50.0, "job_passed": 0,
-         "job_rows_scanned": 7, "rule_dimension": "VALIDITY", "rules_evaluated": 2, "rules_passed": 1, "rules_failed": 1, "rules_errored": 0, "rules_skipped": 0, "rules_suspended": 0},
-        {"dbt_node_unique_id": SOURCE, "data_quality_job_id": "j2", "job_start_time": t0 + timedelta(days=1), "job_score": 50.0, "job_passed": 0,
-         "job_rows_scanned": 7, "rule_dimension": None, "rules_evaluated": 0, "rules_passed": 0, "rules_failed": 0, "rules_errored": 1, "rules_skipped": 0, "rules_suspended": 2},
-        {"dbt_node_unique_id": SOURCE, "data_quality_job_id": "j1", "job_start_time": t0, "job_score": 100.0, "job_passed": 1,
-         "job_rows_scanned": 5, "rule_dimension": "VALIDITY", "rules_evaluated": 1, "rules_passed": 1, "rules_failed": 0, "rules_errored": 0, "rules_skipped": 0, "rules_suspended": 0},
+        {
+            "dbt_node_unique_id": SOURCE,
+            "data_quality_job_id": "j2",
+            "job_start_time": t0 + timedelta(days=1),
+            "job_score": 50.0,
+            "job_passed": 0,
+            "job_rows_scanned": 7,
+            "rule_dimension": "VALIDITY",
+            "rules_evaluated": 2,
+            "rules_passed": 1,
+            "rules_failed": 1,
+            "rules_errored": 0,
+            "rules_skipped": 0,
+            "rules_suspended": 0,
+        },
+        {
+            "dbt_node_unique_id": SOURCE,
+            "data_quality_job_id": "j2",
+            "job_start_time": t0 + timedelta(days=1),
+            "job_score": 50.0,
+            "job_passed": 0,
+            "job_rows_scanned": 7,
+            "rule_dimension": None,
+            "rules_evaluated": 0,
+            "rules_passed": 0,
+            "rules_failed": 0,
+            "rules_errored": 1,
+            "rules_skipped": 0,
+            "rules_suspended": 2,
+        },
+        {
+            "dbt_node_unique_id": SOURCE,
+            "data_quality_job_id": "j1",
+            "job_start_time": t0,
+            "job_score": 100.0,
+            "job_passed": 1,
+            "job_rows_scanned": 5,
+            "rule_dimension": "VALIDITY",
+            "rules_evaluated": 1,
+            "rules_passed": 1,
+            "rules_failed": 0,
+            "rules_errored": 0,
+            "rules_skipped": 0,
+            "rules_suspended": 0,
+        },
     ]
-    rule_rows = [{"dbt_node_unique_id": SOURCE, "data_quality_job_id": "j1", "job_start_time": t0, "rule_name": "vol", "rule_status": "PASSED",
-                  "rule_statistic_value": 100, "rule_parameters": '{"min_value": "90", "max_value": "110.5"}', "rule_attributes": '{"anomaly": "volume"}'}]
+    rule_rows = [
+        {
+            "dbt_node_unique_id": SOURCE,
+            "data_quality_job_id": "j1",
+            "job_start_time": t0,
+            "rule_name": "vol",
+            "rule_status": "PASSED",
+            "rule_statistic_value": 100,
+            "rule_parameters": '{"min_value": "90", "max_value": "110.5"}',
+            "rule_attributes": '{"anomaly": "volume"}',
+        }
+    ]
     h = history_from_rows(rows, rule_rows)
     j1, j2 = h.jobs[SOURCE]
     assert (j1.job_id, j1.score, j1.passed, j1.rows_scanned) == ("j1", 100.0, True, 5)
@@ -155,9 +268,21 @@ def test_html_option_takes_an_optional_path_before_dbt_args():
 
 def test_anomaly_check_band_from_attributes_of_a_table_condition():
     """Anomaly checks written as table conditions carry their band and value in rule_attributes."""
-    check = outcome("freshness-check", "PASSED", rule_type="table_condition_expectation", dimension="FRESHNESS", column=None,
-                    attributes={"anomaly_check": "freshness", "anomaly_status": "normal", "value": "3.5", "lower_bound": "", "upper_bound": "26"},
-                    spec_extra={"table_condition_expectation": {"sql_expression": "x <= 26"}})
+    check = outcome(
+        "freshness-check",
+        "PASSED",
+        rule_type="table_condition_expectation",
+        dimension="FRESHNESS",
+        column=None,
+        attributes={
+            "anomaly_check": "freshness",
+            "anomaly_status": "normal",
+            "value": "3.5",
+            "lower_bound": "",
+            "upper_bound": "26",
+        },
+        spec_extra={"table_condition_expectation": {"sql_expression": "x <= 26"}},
+    )
     html = page(report_of(check))
     block = re.search(r'<div class="anomaly" data-rule="freshness-check">(.*?)</svg>', html, re.S).group(1)
     assert "value <strong>3.5</strong>, band — .. 26" in block
@@ -172,7 +297,9 @@ class _FakeWarehouse:
         self.rollbacks = 0
         handle = type("H", (), {"rollback": lambda _self: setattr(self, "rollbacks", self.rollbacks + 1)})()
         conn = type("C", (), {"handle": handle})()
-        self.adapter = type("A", (), {"connections": type("M", (), {"get_thread_connection": staticmethod(lambda: conn)})()})()
+        self.adapter = type(
+            "A", (), {"connections": type("M", (), {"get_thread_connection": staticmethod(lambda: conn)})()}
+        )()
 
     def macro(self, name: str, **kwargs: Any) -> str:
         return kwargs["query"]

@@ -71,7 +71,9 @@ def test_merges_tests_form_keeping_comments_order_and_other_entries(tmp_path):
     root = project(tmp_path)
     result = import_spec(write_spec(tmp_path, SPEC), "orders", project_dir=root)
     assert result.path == root / "models" / "schema.yml"
-    assert (root / "models" / "schema.yml").read_text() == """\
+    assert (
+        (root / "models" / "schema.yml").read_text()
+        == """\
 version: 2
 
 # Orders of the shop. This comment must survive.
@@ -111,6 +113,7 @@ models:
     columns:
       - name: id
 """
+    )
     assert [a[0] for a in result.added] == ["qty-in-range", "price-positive", "(unnamed)"]
     assert result.settings == {"row_filter": "status <> 'test'"}
 
@@ -119,7 +122,9 @@ def test_scan_form_creates_one_data_quality_scan_then_merges_into_it(tmp_path):
     root = project(tmp_path, schema=None)
     import_spec(write_spec(tmp_path, SPEC), "orders", form="scan", project_dir=root)
     text = (root / "models" / "schema.yml").read_text()
-    assert text == """\
+    assert (
+        text
+        == """\
 version: 2
 models:
   - name: orders
@@ -144,12 +149,17 @@ models:
                 dimension: COMPLETENESS
                 non_null_expectation: {}
 """
-    more = write_spec(tmp_path, """\
+    )
+    more = write_spec(
+        tmp_path,
+        """\
         rules:
           - name: qty-unique
             column: qty
             uniquenessExpectation: {}
-        """, "more.yaml")
+        """,
+        "more.yaml",
+    )
     import_spec(more, "orders", form="scan", project_dir=root)
     text = (root / "models" / "schema.yml").read_text()
     assert text.count("dataplex_dq.data_quality_scan") == 1
@@ -165,14 +175,17 @@ models:
 
 def test_refuses_a_rule_of_the_same_name_unless_force(tmp_path):
     root = project(tmp_path)
-    spec = write_spec(tmp_path, """\
+    spec = write_spec(
+        tmp_path,
+        """\
         rules:
           - name: qty-present
             column: qty
             dimension: COMPLETENESS
             threshold: 0.5
             nonNullExpectation: {}
-        """)
+        """,
+    )
     before = (root / "models" / "schema.yml").read_text()
     with pytest.raises(ImportSpecError) as info:
         import_spec(spec, "orders", project_dir=root)
@@ -185,35 +198,46 @@ def test_refuses_a_rule_of_the_same_name_unless_force(tmp_path):
     assert result.replaced == ["qty-present"]
     after = (root / "models" / "schema.yml").read_text()
     assert after.count("name: qty-present") == 1
-    assert """\
+    assert (
+        """\
           - not_null
           - dataplex_dq.non_null_expectation:
               name: qty-present
               arguments:
                 dimension: COMPLETENESS
                 threshold: 0.5
-""" in after
+"""
+        in after
+    )
 
 
 def test_force_replaces_a_scan_rule_in_place_and_a_changed_setting(tmp_path):
     root = project(tmp_path, schema=None)
     import_spec(write_spec(tmp_path, SPEC), "orders", form="scan", project_dir=root)
-    changed = write_spec(tmp_path, """\
+    changed = write_spec(
+        tmp_path,
+        """\
         row_filter: "status = 'live'"
         rules:
           - name: price-positive
             column: price
             row_condition_expectation: {sql_expression: "price >= 0"}
-        """, "changed.yaml")
+        """,
+        "changed.yaml",
+    )
     with pytest.raises(ImportSpecError, match="already declares rule 'price-positive'"):
         import_spec(changed, "orders", form="scan", project_dir=root)
-    other = write_spec(tmp_path, "row_filter: \"status = 'live'\"\nrules: [{name: new-rule, column: a, nonNullExpectation: {}}]\n", "other.yaml")
+    other = write_spec(
+        tmp_path,
+        "row_filter: \"status = 'live'\"\nrules: [{name: new-rule, column: a, nonNullExpectation: {}}]\n",
+        "other.yaml",
+    )
     with pytest.raises(ImportSpecError, match=r"already sets row_filter to another value .* Pass --force to replace"):
         import_spec(other, "orders", form="scan", project_dir=root)
     import_spec(changed, "orders", form="scan", force=True, project_dir=root)
     text = (root / "models" / "schema.yml").read_text()
     assert "row_filter: status = 'live'" in text
-    rules = text[text.index("rules:"):]
+    rules = text[text.index("rules:") :]
     # replaced where it was: second of three
     assert rules.index("qty-in-range") < rules.index("price >= 0") < rules.index("non_null_expectation")
     assert "price > 0" not in text
@@ -259,15 +283,31 @@ def test_transpiles_googlesql_for_duckdb_and_postgres(tmp_path):
     result = import_spec(CORPUS / "googlesql_functions.yaml", "orders", dialect="duckdb", project_dir=root)
     assert result.sql_changes == [
         ("row_filter", "DATE(event_ts) >= DATE '2000-01-01'", "CAST(event_ts AS DATE) >= CAST('2000-01-01' AS DATE)"),
-        ("rule 'event-within-a-year' sql_expression", "DATE_DIFF(event_date, DATE '2024-01-01', DAY) BETWEEN 0 AND 366",
-         "DATE_DIFF('DAY', CAST('2024-01-01' AS DATE), event_date) BETWEEN 0 AND 366"),
-        ("rule 'session-id-shape' sql_expression", "REGEXP_CONTAINS(session_id, r'^s[0-9]+$')", "REGEXP_MATCHES(session_id, '^s[0-9]+$')"),
-        ("rule 'web-events-at-least-five' sql_expression", "COUNTIF(source_system = 'web') >= 5", "COUNT_IF(source_system = 'web') >= 5"),
-        ("rule 'no-numeric-session-ids' sql_statement", "SELECT id FROM ${data()} WHERE SAFE_CAST(session_id AS INT64) IS NOT NULL",
-         "SELECT id FROM ${data()} WHERE NOT TRY_CAST(session_id AS BIGINT) IS NULL"),
-        ("rule 'no-numeric-session-ids' debug query 1",
-         "SELECT COUNTIF(source_system = 'web') AS web, COUNTIF(source_system = 'app') AS app FROM ${data()}",
-         "SELECT COUNT_IF(source_system = 'web') AS web, COUNT_IF(source_system = 'app') AS app FROM ${data()}"),
+        (
+            "rule 'event-within-a-year' sql_expression",
+            "DATE_DIFF(event_date, DATE '2024-01-01', DAY) BETWEEN 0 AND 366",
+            "DATE_DIFF('DAY', CAST('2024-01-01' AS DATE), event_date) BETWEEN 0 AND 366",
+        ),
+        (
+            "rule 'session-id-shape' sql_expression",
+            "REGEXP_CONTAINS(session_id, r'^s[0-9]+$')",
+            "REGEXP_MATCHES(session_id, '^s[0-9]+$')",
+        ),
+        (
+            "rule 'web-events-at-least-five' sql_expression",
+            "COUNTIF(source_system = 'web') >= 5",
+            "COUNT_IF(source_system = 'web') >= 5",
+        ),
+        (
+            "rule 'no-numeric-session-ids' sql_statement",
+            "SELECT id FROM ${data()} WHERE SAFE_CAST(session_id AS INT64) IS NOT NULL",
+            "SELECT id FROM ${data()} WHERE NOT TRY_CAST(session_id AS BIGINT) IS NULL",
+        ),
+        (
+            "rule 'no-numeric-session-ids' debug query 1",
+            "SELECT COUNTIF(source_system = 'web') AS web, COUNTIF(source_system = 'app') AS app FROM ${data()}",
+            "SELECT COUNT_IF(source_system = 'web') AS web, COUNT_IF(source_system = 'app') AS app FROM ${data()}",
+        ),
     ]
     assert result.sql_problems == []
     text = (root / "models" / "schema.yml").read_text()
@@ -278,11 +318,17 @@ def test_transpiles_googlesql_for_duckdb_and_postgres(tmp_path):
     result = import_spec(CORPUS / "googlesql_functions.yaml", "orders", dialect="postgres", project_dir=root2)
     # SAFE_CAST cannot be written faithfully for PostgreSQL: reported and left as written
     assert result.sql_problems == [
-        ("rule 'no-numeric-session-ids' sql_statement", "SAFE_CAST has no PostgreSQL equivalent (a plain CAST raises where SAFE_CAST gives NULL)"),
+        (
+            "rule 'no-numeric-session-ids' sql_statement",
+            "SAFE_CAST has no PostgreSQL equivalent (a plain CAST raises where SAFE_CAST gives NULL)",
+        ),
     ]
     assert "WHERE SAFE_CAST(session_id AS INT64) IS NOT NULL" in (root2 / "models" / "schema.yml").read_text()
-    assert ("rule 'web-events-at-least-five' sql_expression", "COUNTIF(source_system = 'web') >= 5",
-            "SUM(CASE WHEN source_system = 'web' THEN 1 ELSE 0 END) >= 5") in result.sql_changes
+    assert (
+        "rule 'web-events-at-least-five' sql_expression",
+        "COUNTIF(source_system = 'web') >= 5",
+        "SUM(CASE WHEN source_system = 'web' THEN 1 ELSE 0 END) >= 5",
+    ) in result.sql_changes
 
 
 def test_transpile_keeps_text_the_dialect_reads_the_same_and_reports_unparsable_sql():
@@ -291,23 +337,33 @@ def test_transpile_keeps_text_the_dialect_reads_the_same_and_reports_unparsable_
     assert transpile("x > (select min(x) from ${data()})", "postgres").changed is False
     bad = transpile("SELECT FROM WHERE", "duckdb")
     assert bad.sql == "SELECT FROM WHERE" and bad.changed is False
-    assert bad.problem == "sqlglot cannot parse it as GoogleSQL (Expected table name but got 'WHERE' at line 1, column 17)"
+    assert (
+        bad.problem == "sqlglot cannot parse it as GoogleSQL (Expected table name but got 'WHERE' at line 1, column 17)"
+    )
     assert transpile("COUNTIF(a) > 1", "bigquery").changed is False
 
 
 def test_table_names_in_sql_are_pointed_out(tmp_path):
-    assert bigquery_tables("SELECT * FROM `my-project.sales.orders` o JOIN ${data()} d ON o.id = d.id JOIN cte ON TRUE") == ["my-project.sales.orders"]
+    assert bigquery_tables(
+        "SELECT * FROM `my-project.sales.orders` o JOIN ${data()} d ON o.id = d.id JOIN cte ON TRUE"
+    ) == ["my-project.sales.orders"]
     root = project(tmp_path, schema=None)
-    spec = write_spec(tmp_path, """\
+    spec = write_spec(
+        tmp_path,
+        """\
         rules:
           - name: orders-exist
             sqlAssertion:
               sqlStatement: SELECT * FROM `my-project.sales.orders` WHERE amount < 0
-        """)
+        """,
+    )
     result = import_spec(spec, "orders", dialect="bigquery", project_dir=root)
     assert result.table_hints == [("rule 'orders-exist' sql_statement", "my-project.sales.orders")]
     runner = CliRunner()
-    out = runner.invoke(main, ["import-spec", str(spec), "--model", "orders", "--dialect", "bigquery", "--project-dir", str(root), "--force"])
+    out = runner.invoke(
+        main,
+        ["import-spec", str(spec), "--model", "orders", "--dialect", "bigquery", "--project-dir", str(root), "--force"],
+    )
     assert out.exit_code == 0, out.output
     assert (
         "check: rule 'orders-exist' sql_statement reads the table my-project.sales.orders by name; "
@@ -319,16 +375,37 @@ def test_errors_are_one_line_with_exit_code_2(tmp_path):
     root = project(tmp_path)
     runner = CliRunner()
     spec = write_spec(tmp_path, "rules: [{rangeExpectation: {minValue: 1}}]\n")
-    out = runner.invoke(main, ["import-spec", str(spec), "--model", "orders", "--project-dir", str(root), "--dialect", "duckdb"])
+    out = runner.invoke(
+        main, ["import-spec", str(spec), "--model", "orders", "--project-dir", str(root), "--dialect", "duckdb"]
+    )
     assert out.exit_code == 2
-    assert out.output == "dataplex-dq import-spec failed: rule 1 (range_expectation): a range_expectation needs a column\n"
-    out = runner.invoke(main, ["import-spec", str(CORPUS / "notifications_snake.yaml"), "--model", "nope", "--project-dir", str(root), "--dialect", "duckdb"])
+    assert (
+        out.output == "dataplex-dq import-spec failed: rule 1 (range_expectation): a range_expectation needs a column\n"
+    )
+    out = runner.invoke(
+        main,
+        [
+            "import-spec",
+            str(CORPUS / "notifications_snake.yaml"),
+            "--model",
+            "nope",
+            "--project-dir",
+            str(root),
+            "--dialect",
+            "duckdb",
+        ],
+    )
     assert out.exit_code == 2
     assert out.output.startswith("dataplex-dq import-spec failed: no model, seed or snapshot named 'nope' in ")
     bad = write_spec(tmp_path, "rules: [{column: a, nonNullExpectation: {}, treshold: 1}]\n", "bad.yaml")
-    out = runner.invoke(main, ["import-spec", str(bad), "--model", "orders", "--project-dir", str(root), "--dialect", "duckdb"])
+    out = runner.invoke(
+        main, ["import-spec", str(bad), "--model", "orders", "--project-dir", str(root), "--dialect", "duckdb"]
+    )
     assert out.exit_code == 2
-    assert out.output == f"dataplex-dq import-spec failed: {bad}: unknown field 'rules[0].treshold' in DataQualityRule (did you mean 'threshold'?)\n"
+    assert (
+        out.output
+        == f"dataplex-dq import-spec failed: {bad}: unknown field 'rules[0].treshold' in DataQualityRule (did you mean 'threshold'?)\n"
+    )
 
 
 def test_command_prints_what_it_added(tmp_path, monkeypatch):
@@ -340,7 +417,9 @@ def test_command_prints_what_it_added(tmp_path, monkeypatch):
     assert out.exit_code == 0, out.output
     lines = out.output.splitlines()
     assert lines[0] == "Added 4 rules to model 'orders' in models/schema.yml, as per-rule tests."
-    assert any(line.split() == ["event-ts-present", "│", "non_null_expectation", "│", "column", "event_ts"] for line in lines)
+    assert any(
+        line.split() == ["event-ts-present", "│", "non_null_expectation", "│", "column", "event_ts"] for line in lines
+    )
     assert "Setting row_filter = \"source_system <> 'test'\" in meta.dataplex_dq." in lines
 
 

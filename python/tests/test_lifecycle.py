@@ -21,27 +21,62 @@ from dataplex_dq.notify import (
 
 
 def job(**kw) -> JobSummary:
-    base = dict(data_source="seed 'orders'", data_source_id="seed.p.orders", job_id="j-1", invocation_id="inv-1",
-                project="p", target="dev", score=50.0, passed=False, dimensions=(("VALIDITY", 0.0, False),),
-                rules_evaluated=2, rules_passed=1, rows_scanned=3,
-                failed_rules=(FailedRule("amount-range", "amount", "VALIDITY", "FAILED", 3, 2, 0, None, "select * from t where x"),))
+    base = dict(
+        data_source="seed 'orders'",
+        data_source_id="seed.p.orders",
+        job_id="j-1",
+        invocation_id="inv-1",
+        project="p",
+        target="dev",
+        score=50.0,
+        passed=False,
+        dimensions=(("VALIDITY", 0.0, False),),
+        rules_evaluated=2,
+        rules_passed=1,
+        rows_scanned=3,
+        failed_rules=(
+            FailedRule("amount-range", "amount", "VALIDITY", "FAILED", 3, 2, 0, None, "select * from t where x"),
+        ),
+    )
     base.update(kw)
     return JobSummary(**base)
 
 
 def test_spec_in_both_casings():
-    snake = NotificationSpec.from_actions({"notification_report": {"recipients": {"emails": ["a@x.io"]}, "score_threshold_trigger": {"score_threshold": 80}, "job_end_trigger": {}}})
-    camel = NotificationSpec.from_actions({"notificationReport": {"recipients": {"emails": ["a@x.io"]}, "scoreThresholdTrigger": {"scoreThreshold": 80}, "jobEndTrigger": {}}})
+    snake = NotificationSpec.from_actions(
+        {
+            "notification_report": {
+                "recipients": {"emails": ["a@x.io"]},
+                "score_threshold_trigger": {"score_threshold": 80},
+                "job_end_trigger": {},
+            }
+        }
+    )
+    camel = NotificationSpec.from_actions(
+        {
+            "notificationReport": {
+                "recipients": {"emails": ["a@x.io"]},
+                "scoreThresholdTrigger": {"scoreThreshold": 80},
+                "jobEndTrigger": {},
+            }
+        }
+    )
     assert snake == camel == NotificationSpec(("a@x.io",), 80.0, False, True, None)
     assert NotificationSpec.from_actions({"bigquery_export": {"results_table": "t"}}) is None
 
 
-@pytest.mark.parametrize("report,fragment", [
-    ({"recipients": {"emails": "a@x.io"}}, "must be a list of email addresses"),
-    ({"recipients": {"emails": ["a@x.io"]}, "score_threshold_trigger": {"score_threshold": 120}}, "in [0, 100], got 120"),
-    ({"recipients": {}}, "neither recipients.emails nor webhook.url"),
-    ({"webhook": {"url": "ftp://x"}}, "webhook.url must be an http(s) URL"),
-])
+@pytest.mark.parametrize(
+    "report,fragment",
+    [
+        ({"recipients": {"emails": "a@x.io"}}, "must be a list of email addresses"),
+        (
+            {"recipients": {"emails": ["a@x.io"]}, "score_threshold_trigger": {"score_threshold": 120}},
+            "in [0, 100], got 120",
+        ),
+        ({"recipients": {}}, "neither recipients.emails nor webhook.url"),
+        ({"webhook": {"url": "ftp://x"}}, "webhook.url must be an http(s) URL"),
+    ],
+)
 def test_spec_errors_name_the_field(report, fragment):
     with pytest.raises(ValueError, match=None) as exc:
         NotificationSpec.from_actions({"notification_report": report})
@@ -76,7 +111,10 @@ def test_message_text_and_parts():
         "Job j-1, dbt invocation inv-1, project p, target dev",
     ]
     msg = compose_email(j, ["score_threshold_trigger"], "bot@x.io", ["a@x.io", "b@x.io"])
-    assert msg["To"] == "a@x.io, b@x.io" and msg["Subject"] == subject_of(j) == "[dataplex-dq] seed 'orders': score 50.00 (data quality below 100%)"
+    assert (
+        msg["To"] == "a@x.io, b@x.io"
+        and msg["Subject"] == subject_of(j) == "[dataplex-dq] seed 'orders': score 50.00 (data quality below 100%)"
+    )
     assert [p.get_content_type() for p in msg.iter_parts()] == ["text/plain", "text/html"]
     payload = webhook_payload(j, ["score_threshold_trigger"])
     assert payload["text"].startswith(subject_of(j)) and payload["blocks"][0]["text"]["text"] == subject_of(j)
@@ -105,7 +143,12 @@ def test_comment_keeps_other_lines_and_replaces_the_marked_one():
 
 def test_bigquery_labels_merge():
     labels = bigquery_labels({"team": "sales", "dataplex-dq-score": "10_00"}, 66.67, False, "7C9E-ab")
-    assert labels == {"team": "sales", "dataplex-dq-score": "66_67", "dataplex-dq-passed": "false", "dataplex-dq-job": "7c9e-ab"}
+    assert labels == {
+        "team": "sales",
+        "dataplex-dq-score": "66_67",
+        "dataplex-dq-passed": "false",
+        "dataplex-dq-job": "7c9e-ab",
+    }
     assert label_value("x" * 70) == "x" * 63
 
 
@@ -113,7 +156,10 @@ def test_settings_in_both_casings():
     assert enabled({"catalog_publishing_enabled": True}) and enabled({"catalogPublishingEnabled": True})
     assert not enabled({}) and not enabled({"catalog_publishing_enabled": False})
     assert extra_export_table({"post_scan_actions": {"bigquery_export": {"results_table": "a.b"}}}) == "a.b"
-    assert extra_export_table({"postScanActions": {"bigqueryExport": {"resultsTable": "projects/p/datasets/d/tables/t"}}}) == "projects/p/datasets/d/tables/t"
+    assert (
+        extra_export_table({"postScanActions": {"bigqueryExport": {"resultsTable": "projects/p/datasets/d/tables/t"}}})
+        == "projects/p/datasets/d/tables/t"
+    )
     assert extra_export_table({}) is None
 
 
@@ -122,10 +168,23 @@ def test_job_window_is_the_widest_of_the_rules():
     from dataplex_dq.metrics import RuleMetrics, RuleOutcome
 
     def outcome(start, end, field="updated_at"):
-        m = RuleMetrics.from_row({"rule_name": "r", "rule_type": "non_null_expectation", "rule_status": "PASSED", "passed": True,
-                                  "incremental_field": field, "incremental_start": start, "incremental_end": end})
+        m = RuleMetrics.from_row(
+            {
+                "rule_name": "r",
+                "rule_type": "non_null_expectation",
+                "rule_status": "PASSED",
+                "passed": True,
+                "incremental_field": field,
+                "incremental_start": start,
+                "incremental_end": end,
+            }
+        )
         return RuleOutcome.from_metrics(m, message=None)
 
-    assert job_window([outcome("2024-01-02", "2024-01-05"), outcome("2024-01-01", "2024-01-04")]) == JobWindow("updated_at", "2024-01-01", "2024-01-05")
-    assert job_window([outcome(None, "2024-01-05"), outcome("2024-01-01", "2024-01-04")]) == JobWindow("updated_at", None, "2024-01-05")
+    assert job_window([outcome("2024-01-02", "2024-01-05"), outcome("2024-01-01", "2024-01-04")]) == JobWindow(
+        "updated_at", "2024-01-01", "2024-01-05"
+    )
+    assert job_window([outcome(None, "2024-01-05"), outcome("2024-01-01", "2024-01-04")]) == JobWindow(
+        "updated_at", None, "2024-01-05"
+    )
     assert job_window([outcome(None, None, field=None)]) is None

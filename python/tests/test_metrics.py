@@ -53,9 +53,7 @@ def full_row() -> dict[str, object]:
         "failing_rows_query": "SELECT * FROM orders WHERE NOT COALESCE(amount >= 0, FALSE)",
         "rule_spec": json.dumps(SPEC),
         "rule_attributes": json.dumps({"owner": "finance"}),
-        "debug_queries_sql": json.dumps(
-            [{"description": "max", "sql_statement": "SELECT MAX(amount) AS m FROM (x)"}]
-        ),
+        "debug_queries_sql": json.dumps([{"description": "max", "sql_statement": "SELECT MAX(amount) AS m FROM (x)"}]),
         "scope_row_filter": "status != 'test'",
         "scope_sampling_percent": None,
         "evaluated_at": datetime(2024, 5, 1, 12, 0, tzinfo=UTC),
@@ -73,7 +71,13 @@ def test_columns_follow_the_contract_order() -> None:
         "dq_data_source",
         "rule_index",
     )
-    assert RuleMetrics.columns()[-5:] == ("evaluated_at", "incremental_field", "incremental_start", "incremental_end", "statistic_value_text")
+    assert RuleMetrics.columns()[-5:] == (
+        "evaluated_at",
+        "incremental_field",
+        "incremental_start",
+        "incremental_end",
+        "statistic_value_text",
+    )
     assert len(RuleMetrics.columns()) == 31
     assert tuple(full_row()) == RuleMetrics.columns()
 
@@ -85,9 +89,7 @@ def test_from_row_plain_values() -> None:
     assert m.is_row_level
     assert m.rule_spec_dict() == SPEC
     assert m.attributes() == {"owner": "finance"}
-    assert m.debug_queries() == (
-        DebugQuerySql(sql_statement="SELECT MAX(amount) AS m FROM (x)", description="max"),
-    )
+    assert m.debug_queries() == (DebugQuerySql(sql_statement="SELECT MAX(amount) AS m FROM (x)", description="max"),)
 
 
 def test_from_row_normalizes_driver_values() -> None:
@@ -238,9 +240,7 @@ def test_identity_normalizes_and_validates() -> None:
     with pytest.raises(MetricsRowError, match="several"):
         rule_type_of_spec({"name": "x", "non_null_expectation": {}, "regexExpectation": {}})
     with pytest.raises(MetricsRowError, match="no name"):
-        RuleIdentity.from_rule_spec(
-            {"non_null_expectation": {}}, data_source=None, test_unique_id=None
-        )
+        RuleIdentity.from_rule_spec({"non_null_expectation": {}}, data_source=None, test_unique_id=None)
 
 
 def test_threshold_defaults_from_the_declaration() -> None:

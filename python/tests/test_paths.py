@@ -71,7 +71,10 @@ def test_target_path_flag_then_env_then_project_file_then_target(layout):
     assert resolve_paths(str(p["proj"]), env=env).target_path == p["proj"] / "target"
     assert resolve_paths(str(p["other"]), env=env).target_path == p["other"] / "build_out"
     assert resolve_paths(str(p["other"]), env={**env, "DBT_TARGET_PATH": "t2"}).target_path == p["other"] / "t2"
-    assert resolve_paths(str(p["other"]), target_path="t3", env={**env, "DBT_TARGET_PATH": "t2"}).target_path == p["other"] / "t3"
+    assert (
+        resolve_paths(str(p["other"]), target_path="t3", env={**env, "DBT_TARGET_PATH": "t2"}).target_path
+        == p["other"] / "t3"
+    )
     assert resolve_paths(str(p["other"]), target_path=str(p["tmp"] / "abs"), env=env).target_path == p["tmp"] / "abs"
 
 

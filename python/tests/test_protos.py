@@ -62,9 +62,7 @@ def test_generated_code_is_up_to_date(tmp_path: Path) -> None:
         for name in ("data_quality", "datascans_common", "processing")
         for suffix in (".py", ".pyi")
     }
-    stale = sorted(
-        name for name in fresh.keys() | committed.keys() if fresh.get(name) != committed.get(name)
-    )
+    stale = sorted(name for name in fresh.keys() | committed.keys() if fresh.get(name) != committed.get(name))
     assert not stale, f"generated proto code is stale: run `make protos` ({', '.join(stale)})"
 
 
@@ -120,21 +118,15 @@ def _sample_result() -> DataQualityResult:
         assertion_row_count=0,
     )
 
-    result.dimensions.add(
-        dimension=DataQualityDimension(name="VALIDITY"), passed=False, score=0.0
-    )
-    result.dimensions.add(
-        dimension=DataQualityDimension(name="COMPLETENESS"), passed=True, score=100.0
-    )
+    result.dimensions.add(dimension=DataQualityDimension(name="VALIDITY"), passed=False, score=0.0)
+    result.dimensions.add(dimension=DataQualityDimension(name="COMPLETENESS"), passed=True, score=100.0)
     result.columns.append(
         DataQualityColumnResult(
             column="amount",
             passed=False,
             score=90.9,
             dimensions=[
-                DataQualityDimensionResult(
-                    dimension=DataQualityDimension(name="VALIDITY"), passed=False, score=90.9
-                )
+                DataQualityDimensionResult(dimension=DataQualityDimension(name="VALIDITY"), passed=False, score=90.9)
             ],
         )
     )
@@ -216,13 +208,9 @@ def test_field_behavior_annotations_are_readable() -> None:
     from google.api import field_behavior_pb2
 
     options = DataQualityResult.DESCRIPTOR.fields_by_name["score"].GetOptions()
-    assert list(options.Extensions[field_behavior_pb2.field_behavior]) == [
-        field_behavior_pb2.OUTPUT_ONLY
-    ]
+    assert list(options.Extensions[field_behavior_pb2.field_behavior]) == [field_behavior_pb2.OUTPUT_ONLY]
     cron = Trigger.Schedule.DESCRIPTOR.fields_by_name["cron"].GetOptions()
-    assert list(cron.Extensions[field_behavior_pb2.field_behavior]) == [
-        field_behavior_pb2.REQUIRED
-    ]
+    assert list(cron.Extensions[field_behavior_pb2.field_behavior]) == [field_behavior_pb2.REQUIRED]
 
 
 def test_binary_round_trip() -> None:
@@ -265,9 +253,7 @@ def test_json_with_well_known_types_and_spec() -> None:
             ],
             "samplingPercent": 10,
             "rowFilter": "x > 0",
-            "postScanActions": {
-                "bigqueryExport": {"resultsTable": "projects/p/datasets/d/tables/t"}
-            },
+            "postScanActions": {"bigqueryExport": {"resultsTable": "projects/p/datasets/d/tables/t"}},
         },
         DataQualitySpec(),
     )

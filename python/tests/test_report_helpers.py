@@ -32,19 +32,34 @@ def test_metrics_queries_split_by_statement_size():
 def test_derived_rule_name_matches_the_macro_derivation():
     uid = "test.p.dataplex_dq_range_expectation_orders_Amount__0.1a2b3c"
     t = _test("dataplex_dq_range_expectation_orders_Amount__0", "range_expectation", "Amount", {}, uid)
-    assert derived_rule_name(t, "range_expectation", "Amount") == "range-amount-" + hashlib.md5(uid.encode()).hexdigest()[:6]
+    assert (
+        derived_rule_name(t, "range_expectation", "Amount")
+        == "range-amount-" + hashlib.md5(uid.encode()).hexdigest()[:6]
+    )
     named = _test("my-rule", "range_expectation", "Amount", {})
     assert derived_rule_name(named, "range_expectation", "Amount") == "my-rule"
 
 
 def test_declared_rule_from_manifest_arguments():
     t = _test(
-        "amount-in-range", "range_expectation", "amount",
-        {"min_value": 0, "max_value": 10.5, "strict_min_enabled": True, "threshold": 0.9, "dimension": "VALIDITY",
-         "ignore_null": False, "attributes": {"owner": "shop", "tier": 1}},
+        "amount-in-range",
+        "range_expectation",
+        "amount",
+        {
+            "min_value": 0,
+            "max_value": 10.5,
+            "strict_min_enabled": True,
+            "threshold": 0.9,
+            "dimension": "VALIDITY",
+            "ignore_null": False,
+            "attributes": {"owner": "shop", "tier": 1},
+        },
     )
     assert declared_rule(t) == {
-        "name": "amount-in-range", "column": "amount", "dimension": "VALIDITY", "threshold": 0.9,
+        "name": "amount-in-range",
+        "column": "amount",
+        "dimension": "VALIDITY",
+        "threshold": 0.9,
         "range_expectation": {"min_value": "0", "max_value": "10.5", "strict_min_enabled": True},
         "attributes": {"owner": "shop", "tier": "1"},
     }
@@ -73,8 +88,17 @@ def test_declared_rule_names_cover_every_rule_of_a_data_source():
     from dataplex_dq.artifacts import Artifacts
     from dataplex_dq.report import declared_rule_names
 
-    scan = RuleTest("test.p.scan.1", "orders_scan", "data_quality_scan", "seed.p.s", None, None,
-                    {"rules": [{"name": "in-scan", "nonNullExpectation": {}}, {"column": "Amount", "uniqueness_expectation": {}}]}, None, 1)
+    scan = RuleTest(
+        "test.p.scan.1",
+        "orders_scan",
+        "data_quality_scan",
+        "seed.p.s",
+        None,
+        None,
+        {"rules": [{"name": "in-scan", "nonNullExpectation": {}}, {"column": "Amount", "uniqueness_expectation": {}}]},
+        None,
+        1,
+    )
     other = RuleTest("test.p.x.2", "other-rule", "non_null_expectation", "seed.p.t", "id", None, {}, None, 2)
     tests = {t.unique_id: t for t in (_test("my-rule", "range_expectation", "amount", {}), scan, other)}
     art = Artifacts(Path("."), "p", "inv", None, None, tests, {}, {})
@@ -91,12 +115,39 @@ def test_result_rows_record_target_declared_rules_and_not_evaluated_jobs():
     from dataplex_dq.metrics import RuleIdentity, RuleOutcome, RuleStatus
     from dataplex_dq.scoring import score_rules
 
-    ident = RuleIdentity.from_rule_spec({"name": "b-rule", "non_null_expectation": {}, "column": "id"}, data_source="seed.p.s", test_unique_id="test.p.b")
+    ident = RuleIdentity.from_rule_spec(
+        {"name": "b-rule", "non_null_expectation": {}, "column": "id"},
+        data_source="seed.p.s",
+        test_unique_id="test.p.b",
+    )
     outcomes = [RuleOutcome.not_evaluated(ident, RuleStatus.SKIPPED, "upstream failed")]
-    job = JobContext("inv", "seed.p.s", "s", "seed", "db", "main", "s", "duckdb", None, None, None,
-                     target="prod", declared_rules=("a-rule", "b-rule"))
+    job = JobContext(
+        "inv",
+        "seed.p.s",
+        "s",
+        "seed",
+        "db",
+        "main",
+        "s",
+        "duckdb",
+        None,
+        None,
+        None,
+        target="prod",
+        declared_rules=("a-rule", "b-rule"),
+    )
     (row,) = result_rows(job, outcomes, score_rules(outcomes))
     assert row["job_quality_result"]["passed"] is None and row["job_quality_result"]["score"] is None
-    assert (row["dbt_target"], row["job_declared_rules"], row["job_declared_rule_count"], row["job_run_rule_count"]) == (
-        "prod", '["a-rule","b-rule"]', 2, 1)
-    assert list(row)[-5:] == ["rule_statistic_value_text", "dbt_target", "job_declared_rules", "job_declared_rule_count", "job_run_rule_count"]
+    assert (
+        row["dbt_target"],
+        row["job_declared_rules"],
+        row["job_declared_rule_count"],
+        row["job_run_rule_count"],
+    ) == ("prod", '["a-rule","b-rule"]', 2, 1)
+    assert list(row)[-5:] == [
+        "rule_statistic_value_text",
+        "dbt_target",
+        "job_declared_rules",
+        "job_declared_rule_count",
+        "job_run_rule_count",
+    ]

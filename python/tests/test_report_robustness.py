@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -21,8 +20,13 @@ MANIFEST = {
     "metadata": {"project_name": "p"},
     "nodes": {
         "seed.p.items": {"unique_id": "seed.p.items", "resource_type": "seed", "name": "items"},
-        TEST_UID: {"unique_id": TEST_UID, "resource_type": "test", "name": "qty_ok", "attached_node": "seed.p.items",
-                   "test_metadata": {"namespace": "dataplex_dq", "name": "non_null_expectation", "kwargs": {}}},
+        TEST_UID: {
+            "unique_id": TEST_UID,
+            "resource_type": "test",
+            "name": "qty_ok",
+            "attached_node": "seed.p.items",
+            "test_metadata": {"namespace": "dataplex_dq", "name": "non_null_expectation", "kwargs": {}},
+        },
     },
 }
 
@@ -33,7 +37,11 @@ def _project(tmp_path: Path, manifest=MANIFEST, run_results=None) -> Path:
     target = tmp_path / "target"
     target.mkdir()
     if run_results is None:
-        run_results = {"metadata": {"invocation_id": "inv-1"}, "args": {"which": "build"}, "results": [{"unique_id": TEST_UID, "status": "pass"}]}
+        run_results = {
+            "metadata": {"invocation_id": "inv-1"},
+            "args": {"which": "build"},
+            "results": [{"unique_id": TEST_UID, "status": "pass"}],
+        }
     (target / "manifest.json").write_text(json.dumps(manifest))
     (target / "run_results.json").write_text(json.dumps(run_results))
     return tmp_path
@@ -48,8 +56,16 @@ def _report(project: Path, *args: str):
     [
         ([], None, "manifest.json: the file is list, not an object"),
         ({"nodes": []}, None, "manifest.json: `nodes` is list, not an object"),
-        (MANIFEST, {"metadata": {"invocation_id": "i"}, "results": None}, "run_results.json: `results` is null, not a list"),
-        (MANIFEST, {"metadata": {"invocation_id": "i"}, "results": [3]}, "run_results.json: an entry of `results` is int, not an object"),
+        (
+            MANIFEST,
+            {"metadata": {"invocation_id": "i"}, "results": None},
+            "run_results.json: `results` is null, not a list",
+        ),
+        (
+            MANIFEST,
+            {"metadata": {"invocation_id": "i"}, "results": [3]},
+            "run_results.json: an entry of `results` is int, not an object",
+        ),
         (MANIFEST, [], "run_results.json: the file is list, not an object"),
     ],
 )
@@ -74,7 +90,11 @@ def test_artifacts_of_the_wrong_shape_are_one_line_exit_2(tmp_path, manifest, ru
     ],
 )
 def test_run_results_without_dataplex_dq_tests_name_the_command(tmp_path, which, expected):
-    rr = {"metadata": {"invocation_id": "inv-2"}, "args": {"which": which}, "results": [{"unique_id": "seed.p.items", "status": "success"}]}
+    rr = {
+        "metadata": {"invocation_id": "inv-2"},
+        "args": {"which": which},
+        "results": [{"unique_id": "seed.p.items", "status": "success"}],
+    }
     proj = _project(tmp_path, run_results=rr)
     old = proj / "target" / "dataplex_dq"
     old.mkdir()
@@ -97,11 +117,22 @@ def test_an_unwritable_output_folder_is_one_line_exit_2(tmp_path):
 
 
 def _outcome(name: str, status: str, test_uid: str) -> RuleOutcome:
-    return RuleOutcome.from_metrics(RuleMetrics.from_row({
-        "dq_invocation_id": "inv", "dq_test_unique_id": test_uid, "dq_data_source": "seed.p.items", "rule_index": 0,
-        "rule_name": name, "rule_type": "non_null_expectation", "rule_status": status, "passed": status == "PASSED",
-        "evaluated_count": 2, "passed_count": 2 if status == "PASSED" else 1,
-    }))
+    return RuleOutcome.from_metrics(
+        RuleMetrics.from_row(
+            {
+                "dq_invocation_id": "inv",
+                "dq_test_unique_id": test_uid,
+                "dq_data_source": "seed.p.items",
+                "rule_index": 0,
+                "rule_name": name,
+                "rule_type": "non_null_expectation",
+                "rule_status": status,
+                "passed": status == "PASSED",
+                "evaluated_count": 2,
+                "passed_count": 2 if status == "PASSED" else 1,
+            }
+        )
+    )
 
 
 def _report_of(*outcomes: tuple[str, str, str]) -> Report:
@@ -126,7 +157,7 @@ def test_exit_codes_follow_dbt_severity():
 
 
 def test_ctrl_c_exits_130(monkeypatch):
-    import dataplex_dq.cli as cli
+    from dataplex_dq import cli
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt
@@ -138,7 +169,7 @@ def test_ctrl_c_exits_130(monkeypatch):
 
 
 def test_unexpected_errors_are_one_line_without_traceback(monkeypatch, capsys):
-    import dataplex_dq.cli as cli
+    from dataplex_dq import cli
 
     def broken(*a, **k):
         raise KeyError("surprise")
@@ -153,7 +184,9 @@ def test_unexpected_errors_are_one_line_without_traceback(monkeypatch, capsys):
 
 def test_long_generated_test_names_are_never_printed():
     long_name = "dataplex_dq_data_quality_scan_orders_" + "x_" * 20_000
-    test = RuleTest(f"test.p.{long_name}.abc123", long_name, "data_quality_scan", "model.p.orders", None, None, {}, None, 0)
+    test = RuleTest(
+        f"test.p.{long_name}.abc123", long_name, "data_quality_scan", "model.p.orders", None, None, {}, None, 0
+    )
     assert short_test_name(test) == "data_quality_scan on orders (abc123)"
     msg = short_message(f"Compilation Error in test {long_name} (models/schema.yml)\n  bad rule", test)
     assert msg == "Compilation Error in test data_quality_scan on orders (abc123) (models/schema.yml)\n  bad rule"

@@ -33,9 +33,7 @@ def rule(
     if dimension:
         spec["dimension"] = dimension
     if status in (RuleStatus.ERROR, RuleStatus.SKIPPED):
-        identity = RuleIdentity.from_rule_spec(
-            spec, data_source=source, test_unique_id=f"test.shop.{name}"
-        )
+        identity = RuleIdentity.from_rule_spec(spec, data_source=source, test_unique_id=f"test.shop.{name}")
         return RuleOutcome.not_evaluated(identity, status, f"{status} in dbt")
     row_level = rule_type != "sql_assertion" and rule_type != "table_condition_expectation"
     if row_level and evaluated is None and status is not RuleStatus.SUSPENDED:
@@ -187,9 +185,7 @@ def test_job_score(passed: int, failed: int, score: float) -> None:
 def test_custom_dimensions_and_rules_without_dimension() -> None:
     card = score_rules(
         [
-            rule(
-                "fresh-1", "PASSED", dimension="TIMELINESS", rule_type="table_condition_expectation"
-            ),
+            rule("fresh-1", "PASSED", dimension="TIMELINESS", rule_type="table_condition_expectation"),
             rule("fresh-2", "FAILED", dimension="TIMELINESS", rule_type="sql_assertion"),
             rule("fresh-3", "PASSED", dimension="TIMELINESS", rule_type="sql_assertion"),
             rule("valid-1", "PASSED", dimension="VALIDITY", column="amount"),

@@ -33,7 +33,17 @@ def test_corpus_has_every_shape_rule_type_and_option():
     settings = {k for s in loaded for k in s.settings}
     assert settings == {"row_filter", "sampling_percent", "post_scan_actions", "catalog_publishing_enabled"}
     options = {k for s in loaded for r in s.rules for k in r}
-    assert {"suspended", "ignore_null", "threshold", "description", "debug_queries", "attributes", "name", "column", "dimension"} <= options
+    assert {
+        "suspended",
+        "ignore_null",
+        "threshold",
+        "description",
+        "debug_queries",
+        "attributes",
+        "name",
+        "column",
+        "dimension",
+    } <= options
     actions = {k for s in loaded for k in s.settings.get("post_scan_actions", {})}
     assert actions == {"bigquery_export", "notification_report"}
 
@@ -53,7 +63,10 @@ def test_gcloud_sample_wrapped_snake_case():
     assert s.settings == {"sampling_percent": 100, "row_filter": "id > 0"}
     assert s.rules[1] == {
         "range_expectation": {"max_value": "20", "min_value": "10", "strict_min_enabled": True},
-        "column": "qty", "ignore_null": True, "threshold": 0.5, "dimension": "VALIDITY",
+        "column": "qty",
+        "ignore_null": True,
+        "threshold": 0.5,
+        "dimension": "VALIDITY",
     }
     # ignore_null: false and strict_max_enabled: false are unset
     assert s.rules[3] == {"regex_expectation": {"regex": "^[A-C]$"}, "column": "category", "dimension": "VALIDITY"}
@@ -66,7 +79,9 @@ def test_terraform_rendered_nulls_empty_column_and_mixed_casing():
     assert s.settings == {"sampling_percent": 100}  # rowFilter: null is unset
     not_empty = next(r for r in s.rules if r["name"] == "not-empty-table")
     assert not_empty == {
-        "dimension": "VALIDITY", "name": "not-empty-table", "description": "Non-zero number of rows in the table",
+        "dimension": "VALIDITY",
+        "name": "not-empty-table",
+        "description": "Non-zero number of rows in the table",
         "table_condition_expectation": {"sql_expression": "COUNT(*) > 0"},
     }
 
@@ -77,8 +92,19 @@ def test_terraform_state_blocks_as_lists_and_datascan_fields():
     assert s.incremental_field == "event_ts"
     assert s.data_resource == "//bigquery.googleapis.com/projects/my-project-name/datasets/web_analytics/tables/events"
     assert s.settings == {"row_filter": "source_system <> 'test'"}  # sampling_percent 0, [] and false are unset
-    assert s.rules[0] == {"column": "event_date", "dimension": "COMPLETENESS", "name": "event-date-present", "non_null_expectation": {}, "threshold": 0.9}
-    assert s.rules[2] == {"column": "session_id", "dimension": "VALIDITY", "name": "session-id-format", "regex_expectation": {"regex": "^s[0-9]{2}$"}}
+    assert s.rules[0] == {
+        "column": "event_date",
+        "dimension": "COMPLETENESS",
+        "name": "event-date-present",
+        "non_null_expectation": {},
+        "threshold": 0.9,
+    }
+    assert s.rules[2] == {
+        "column": "session_id",
+        "dimension": "VALIDITY",
+        "name": "session-id-format",
+        "regex_expectation": {"regex": "^s[0-9]{2}$"},
+    }
     notes = "\n".join(s.notes)
     assert "execution_spec.trigger is left out" in notes
     assert "labels" in notes and "terraform_labels" in notes
@@ -90,10 +116,14 @@ def test_gcloud_describe_camel_case_at_every_depth():
     assert s.shape == "datascan"
     assert s.incremental_field is None
     assert s.settings["post_scan_actions"] == {
-        "bigquery_export": {"results_table": "//bigquery.googleapis.com/projects/acme-analytics/datasets/data_quality/tables/dq_results"}
+        "bigquery_export": {
+            "results_table": "//bigquery.googleapis.com/projects/acme-analytics/datasets/data_quality/tables/dq_results"
+        }
     }
     assert s.rules[4] == {
-        "dimension": "COMPLETENESS", "name": "contact-present", "description": "Every customer has a name or an email",
+        "dimension": "COMPLETENESS",
+        "name": "contact-present",
+        "description": "Every customer has a name or an email",
         "sql_assertion": {"sql_statement": "SELECT id FROM ${data()} WHERE name IS NULL AND email IS NULL"},
     }
 
@@ -112,17 +142,27 @@ def test_attributes_and_debug_queries_kept():
 def test_every_unset_spelling_is_unset():
     s = load_spec_file(CORPUS / "all_null_explicit_unset.yaml")
     assert s.settings == {}
-    assert s.rules[0] == {"name": "val-all-null-nonnull", "column": "val", "dimension": "COMPLETENESS", "non_null_expectation": {}}
+    assert s.rules[0] == {
+        "name": "val-all-null-nonnull",
+        "column": "val",
+        "dimension": "COMPLETENESS",
+        "non_null_expectation": {},
+    }
     assert s.rules[1]["range_expectation"] == {"min_value": "0"}
     assert "threshold" not in s.rules[4] and "column" not in s.rules[4]
 
 
 def test_numbers_become_the_protos_strings_and_enums_upper_case():
-    spec = normalize_spec({"rules": [
-        {"column": "a", "rangeExpectation": {"minValue": 0, "maxValue": 10.5}},
-        {"column": "a", "setExpectation": {"values": [1, "x", True]}},
-        {"column": "a", "statisticRangeExpectation": {"statistic": "max", "maxValue": 3}},
-    ], "samplingPercent": "12.5"})
+    spec = normalize_spec(
+        {
+            "rules": [
+                {"column": "a", "rangeExpectation": {"minValue": 0, "maxValue": 10.5}},
+                {"column": "a", "setExpectation": {"values": [1, "x", True]}},
+                {"column": "a", "statisticRangeExpectation": {"statistic": "max", "maxValue": 3}},
+            ],
+            "samplingPercent": "12.5",
+        }
+    )
     assert spec["rules"][0]["range_expectation"] == {"min_value": "0", "max_value": "10.5"}
     assert spec["rules"][1]["set_expectation"] == {"values": ["1", "x", "true"]}
     assert spec["rules"][2]["statistic_range_expectation"] == {"statistic": "MAX", "max_value": "3"}
@@ -136,35 +176,68 @@ def test_spec_to_dict_is_valid_proto_json_in_either_casing():
     assert camel["postScanActions"]["notificationReport"]["jobEndTrigger"] == {}
     message = DataQualitySpec()
     json_format.ParseDict(camel, message)
-    assert message.post_scan_actions.notification_report.recipients.emails == ["data-oncall@example.com", "analytics-team@example.com"]
+    assert message.post_scan_actions.notification_report.recipients.emails == [
+        "data-oncall@example.com",
+        "analytics-team@example.com",
+    ]
     snake = spec_to_dict(s.spec, camel_case=False)
     assert snake["rules"][1]["range_expectation"] == {"max_value": "2026-01-01", "strict_max_enabled": True}
 
 
-@pytest.mark.parametrize(("value", "message"), [
-    ({"rules": [{"column": "a", "rangeExpectation": {"minVal": "1"}}]},
-     "x.yaml: unknown field 'rules[0].rangeExpectation.minVal' in RangeExpectation (did you mean 'minValue'?)"),
-    ({"dataQualitySpec": {"rules": [{"nonNullExpectation": {}, "thresold": 1}]}},
-     "x.yaml: unknown field 'dataQualitySpec.rules[0].thresold' in DataQualityRule (did you mean 'threshold'?)"),
-    ({"rules": [{"column": "a"}]}, "x.yaml: rules[0]: no rule type; give one of range_expectation,"),
-    ({"rules": [{"nonNullExpectation": {}, "uniqueness_expectation": {}}]},
-     "x.yaml: rules[0]: more than one rule type (non_null_expectation, uniqueness_expectation)"),
-    ({"rules": [{"nonNullExpectation": {}, "threshold": "high"}]}, "x.yaml: rules[0].threshold: expected a number, got 'high'"),
-    ({"rules": [{"nonNullExpectation": {}, "column": "a", "column_name": "b"}]}, "x.yaml: unknown field 'rules[0].column_name'"),
-    ({"rules": [{"nonNullExpectation": {}, "ignoreNull": True, "ignore_null": False}]}, "x.yaml: rules[0].ignore_null: 'ignore_null' is given twice"),
-    ({"rules": [{"statisticRangeExpectation": {"statistic": "MEDIAN"}, "column": "a"}]},
-     "x.yaml: rules[0].statisticRangeExpectation.statistic: 'MEDIAN' is not one of MEAN, MIN, MAX"),
-    ({"rules": []}, "x.yaml: no rules"),
-    ({"rowFilter": "a > 1"}, "x.yaml: no rules"),
-    ({"rules": {"column": "a"}}, "x.yaml: rules: expected a list, got a mapping"),
-    ({"data": {"resource": "r"}, "dataQualitySpec": {"rules": [{"nonNullExpectation": {}}]}, "schedule": "x"},
-     "x.yaml: unknown field 'schedule' in the DataScan resource"),
-    ({"dataProfileSpec": {"samplingPercent": 10}, "dataQualitySpec": None}, "x.yaml: this DataScan has a dataProfileSpec"),
-    (["rules"], "x.yaml: expected a mapping (a DataQualitySpec), got a list"),
-    ({"rules": [{"nonNullExpectation": {}, "column": "a"}], "filter": "name = \"a\""},
-     "x.yaml: filter: Dataplex's rule filter (run a subset of the rules) is not supported"),
-    ({"rules": [], "enableCatalogBasedRules": True}, "x.yaml: enableCatalogBasedRules: rules from Knowledge Catalog aspects are not supported"),
-])
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (
+            {"rules": [{"column": "a", "rangeExpectation": {"minVal": "1"}}]},
+            "x.yaml: unknown field 'rules[0].rangeExpectation.minVal' in RangeExpectation (did you mean 'minValue'?)",
+        ),
+        (
+            {"dataQualitySpec": {"rules": [{"nonNullExpectation": {}, "thresold": 1}]}},
+            "x.yaml: unknown field 'dataQualitySpec.rules[0].thresold' in DataQualityRule (did you mean 'threshold'?)",
+        ),
+        ({"rules": [{"column": "a"}]}, "x.yaml: rules[0]: no rule type; give one of range_expectation,"),
+        (
+            {"rules": [{"nonNullExpectation": {}, "uniqueness_expectation": {}}]},
+            "x.yaml: rules[0]: more than one rule type (non_null_expectation, uniqueness_expectation)",
+        ),
+        (
+            {"rules": [{"nonNullExpectation": {}, "threshold": "high"}]},
+            "x.yaml: rules[0].threshold: expected a number, got 'high'",
+        ),
+        (
+            {"rules": [{"nonNullExpectation": {}, "column": "a", "column_name": "b"}]},
+            "x.yaml: unknown field 'rules[0].column_name'",
+        ),
+        (
+            {"rules": [{"nonNullExpectation": {}, "ignoreNull": True, "ignore_null": False}]},
+            "x.yaml: rules[0].ignore_null: 'ignore_null' is given twice",
+        ),
+        (
+            {"rules": [{"statisticRangeExpectation": {"statistic": "MEDIAN"}, "column": "a"}]},
+            "x.yaml: rules[0].statisticRangeExpectation.statistic: 'MEDIAN' is not one of MEAN, MIN, MAX",
+        ),
+        ({"rules": []}, "x.yaml: no rules"),
+        ({"rowFilter": "a > 1"}, "x.yaml: no rules"),
+        ({"rules": {"column": "a"}}, "x.yaml: rules: expected a list, got a mapping"),
+        (
+            {"data": {"resource": "r"}, "dataQualitySpec": {"rules": [{"nonNullExpectation": {}}]}, "schedule": "x"},
+            "x.yaml: unknown field 'schedule' in the DataScan resource",
+        ),
+        (
+            {"dataProfileSpec": {"samplingPercent": 10}, "dataQualitySpec": None},
+            "x.yaml: this DataScan has a dataProfileSpec",
+        ),
+        (["rules"], "x.yaml: expected a mapping (a DataQualitySpec), got a list"),
+        (
+            {"rules": [{"nonNullExpectation": {}, "column": "a"}], "filter": 'name = "a"'},
+            "x.yaml: filter: Dataplex's rule filter (run a subset of the rules) is not supported",
+        ),
+        (
+            {"rules": [], "enableCatalogBasedRules": True},
+            "x.yaml: enableCatalogBasedRules: rules from Knowledge Catalog aspects are not supported",
+        ),
+    ],
+)
 def test_errors_are_one_line_and_name_the_field(value, message):
     with pytest.raises(SpecError) as info:
         parse_spec(value, "x.yaml")
@@ -174,7 +247,12 @@ def test_errors_are_one_line_and_name_the_field(value, message):
 
 
 def test_output_only_and_false_unsupported_fields_are_dropped():
-    s = parse_spec({"rules": [{"nonNullExpectation": {}, "column": "a", "ruleSource": {"dataplexAspectRuleSource": {}}}], "enableCatalogBasedRules": False})
+    s = parse_spec(
+        {
+            "rules": [{"nonNullExpectation": {}, "column": "a", "ruleSource": {"dataplexAspectRuleSource": {}}}],
+            "enableCatalogBasedRules": False,
+        }
+    )
     assert s.spec == {"rules": [{"non_null_expectation": {}, "column": "a"}]}
 
 
@@ -200,7 +278,15 @@ def test_json_and_yaml_of_the_same_spec_load_equal(tmp_path):
     as_yaml = tmp_path / "same.yaml"
     import yaml
 
-    as_yaml.write_text(yaml.safe_dump({"data_quality_spec": json.loads((CORPUS / "gcloud_describe_full_view.json").read_text())["dataQualitySpec"]}))
+    as_yaml.write_text(
+        yaml.safe_dump(
+            {
+                "data_quality_spec": json.loads((CORPUS / "gcloud_describe_full_view.json").read_text())[
+                    "dataQualitySpec"
+                ]
+            }
+        )
+    )
     assert load_spec_file(as_yaml).spec == s.spec
     assert s.settings == {"catalog_publishing_enabled": True}
     assert s.rules[4]["debug_queries"][1] == {"sql_statement": "SELECT MAX(price) AS highest FROM ${data()}"}

@@ -12,7 +12,10 @@ from dataplex_dq.table_name import TableName, TableNameError, parse_table_name
     ("text", "expected"),
     [
         ("projects/my-proj/datasets/dq/tables/results", TableName("my-proj", "dq", "results")),
-        ("//bigquery.googleapis.com/projects/example.com:p/datasets/dq/tables/r", TableName("example.com:p", "dq", "r")),
+        (
+            "//bigquery.googleapis.com/projects/example.com:p/datasets/dq/tables/r",
+            TableName("example.com:p", "dq", "r"),
+        ),
         ("db.schema.results", TableName("db", "schema", "results")),
         ("schema.results", TableName(None, "schema", "results")),
         ("results", TableName(None, None, "results")),
@@ -29,11 +32,11 @@ def test_table_names_are_parsed_per_part(text, expected):
     ("payload", "reason"),
     [
         ('x" (a int); drop table s; create table "z', "contains '\"'"),  # DuckDB / PostgreSQL
-        ('x (a int); drop table s; create table z', "contains '('"),
-        ("s.x\"; drop table s; --", "contains '\"'"),
+        ("x (a int); drop table s; create table z", "contains '('"),
+        ('s.x"; drop table s; --', "contains '\"'"),
         ("x` (a int64); drop table s; create table `z", "contains '`'"),  # BigQuery
         ("projects/p/datasets/d/tables/t`; drop table s; --", "contains '`'"),
-        ("t'; delete from s; --", "contains \"'\""),
+        ("t'; delete from s; --", 'contains "\'"'),
         ("a\\b", "contains '\\\\'"),
         ("a.b.c.d", "4 dotted parts"),
         ("a..b", "empty"),

@@ -56,9 +56,7 @@ def _ensure_dependency(name: str) -> None:
     try:
         file = descriptor_pool.Default().FindFileByName(name)
     except KeyError:
-        raise ImportError(
-            f"{name} is needed by a dataplex_dq proto but its Python module was not imported"
-        ) from None
+        raise ImportError(f"{name} is needed by a dataplex_dq proto but its Python module was not imported") from None
     _copy_from_default(file)
 
 
