@@ -169,7 +169,7 @@ METHODS = [("card", 62), ("paypal", 25), ("bank_transfer", 9), ("gift_card", 4)]
 
 
 def weighted(rng: random.Random, pairs):
-    values, weights = zip(*pairs)
+    values, weights = zip(*pairs, strict=True)
     return rng.choices(values, weights=weights, k=1)[0]
 
 
@@ -227,7 +227,7 @@ def make_customers(rng: random.Random):
         "Renée D'Arcy",
         "Nuño Ibáñez",
     ]
-    for name, idx in zip(specials, rng.sample(range(N_CUSTOMERS), len(specials))):
+    for name, idx in zip(specials, rng.sample(range(N_CUSTOMERS), len(specials)), strict=True):
         customers[idx]["full_name"] = name
 
     ids = list(range(N_CUSTOMERS))
@@ -289,7 +289,7 @@ def make_customers(rng: random.Random):
 def order_amount_cents(rng: random.Random) -> int:
     # log-normal basket: median ~EUR 55, long tail, capped at 2,500
     value = rng.lognormvariate(4.0, 0.75)
-    return max(199, min(250000, int(round(value * 100))))
+    return max(199, min(250000, round(value * 100)))
 
 
 def make_orders(rng: random.Random, customers):

@@ -179,7 +179,7 @@ def show_latest_scores(console) -> None:  # type: ignore[no-untyped-def]
 
 
 def main(argv: list[str]) -> int:
-    db_path = prepare_environment()
+    prepare_environment()
     build_ran, error = run_dbt(argv)
     if not build_ran:
         print(error, file=sys.stderr)

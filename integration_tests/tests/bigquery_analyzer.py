@@ -94,7 +94,7 @@ def warm_up() -> None:
     try:
         if _WARMING or _cached_module_path().exists():
             return
-    except Exception:  # zetasql not installed: the gate reports it
+    except Exception:  # noqa: BLE001 - zetasql not installed or unusable: the gate reports it
         return
     thread = threading.Thread(target=_compile_to_cache, name="zetasql-compile", daemon=True)
     thread.start()
@@ -121,7 +121,7 @@ class _Wasm:
         self.store.set_wasi(wasi)
         try:
             module = Module.deserialize_file(engine, str(_compile_to_cache()))
-        except Exception:  # a stale or damaged cache file: compile again
+        except Exception:  # noqa: BLE001 - a stale or damaged cache file (wasmtime raises several kinds): compile again
             _cached_module_path().unlink(missing_ok=True)
             module = Module.deserialize_file(engine, str(_compile_to_cache()))
         linker = Linker(engine)

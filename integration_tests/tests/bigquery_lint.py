@@ -102,12 +102,14 @@ def lint(sql: str, is_table: Callable[[tuple[str, ...]], bool | None]) -> list[s
         name = ".".join(path)
         if n > 1:
             problems.append(
-                f"table {name} is sampled {n} times in one statement; a sampled table can only appear once in a BigQuery statement"
+                f"table {name} is sampled {n} times in one statement; a sampled table can only appear once in a "
+                "BigQuery statement"
             )
         kind = is_table(path)
         if kind is not True:
             problems.append(
-                f"TABLESAMPLE on {name}, which is {'not a table' if kind is False else 'not known to be a table'}; BigQuery samples tables only (not views)"
+                f"TABLESAMPLE on {name}, which is {'not a table' if kind is False else 'not known to be a table'}; "
+                "BigQuery samples tables only (not views)"
             )
     problems.extend(_partition_problems(with_names))
     return problems
@@ -127,5 +129,7 @@ def _partition_problems(code: str) -> list[str]:
     if any(re.fullmatch(a, expr, re.I | re.S) for a in ALLOWED_PARTITIONS):
         return []
     return [
-        f"PARTITION BY {expr} is not one of BigQuery's partition expressions (a DATE column, DATE(ts), TIMESTAMP_TRUNC/DATETIME_TRUNC(col, DAY|HOUR|MONTH|YEAR), DATE_TRUNC(col, MONTH|YEAR), _PARTITIONDATE, RANGE_BUCKET(int_col, GENERATE_ARRAY(...)))"
+        f"PARTITION BY {expr} is not one of BigQuery's partition expressions (a DATE column, DATE(ts), "
+        "TIMESTAMP_TRUNC/DATETIME_TRUNC(col, DAY|HOUR|MONTH|YEAR), DATE_TRUNC(col, MONTH|YEAR), _PARTITIONDATE, "
+        "RANGE_BUCKET(int_col, GENERATE_ARRAY(...)))"
     ]

@@ -30,7 +30,10 @@ def target_unavailable(target: str) -> str | None:
         return None
     if target == "postgres":
         if not os.environ.get("DBT_PG_PORT"):
-            return "PostgreSQL target: DBT_PG_PORT is not set; `make test` starts a local server (scripts/test_services.sh) and sets it"
+            return (
+                "PostgreSQL target: DBT_PG_PORT is not set; "
+                "`make test` starts a local server (scripts/test_services.sh) and sets it"
+            )
         try:
             import dbt.adapters.postgres
             import psycopg2  # noqa: F401  (comes with dbt-postgres)
@@ -40,7 +43,10 @@ def target_unavailable(target: str) -> str | None:
     if target == "bigquery":
         endpoint = os.environ.get("DBT_BQ_API_ENDPOINT")
         if not endpoint:
-            return "BigQuery target: DBT_BQ_API_ENDPOINT is not set; `make test` starts the local BigQuery emulator and sets it"
+            return (
+                "BigQuery target: DBT_BQ_API_ENDPOINT is not set; "
+                "`make test` starts the local BigQuery emulator and sets it"
+            )
         try:
             import dbt.adapters.bigquery  # noqa: F401
             import google.cloud.bigquery  # noqa: F401
@@ -98,7 +104,7 @@ def drop_target_schemas(target: str, env: dict[str, str]) -> None:
                     db._connect().delete_dataset(
                         f"{env['DBT_BQ_PROJECT']}.{s}", delete_contents=True, not_found_ok=True
                     )
-            except Exception:  # best effort: the server is thrown away at the end of `make test` anyway
+            except Exception:  # noqa: BLE001, S110 - best effort: the server is thrown away at the end of `make test`
                 pass
 
 
@@ -219,7 +225,7 @@ def demo_build(tmp_path_factory) -> DemoBuild:
         "PYTHONPATH": str(REPO_ROOT / "python"),
     }
     proc = subprocess.run(
-        [sys.executable, str(REPO_ROOT / "demo" / "run_demo.py")], env=env, capture_output=True, text=True
+        [sys.executable, str(REPO_ROOT / "demo" / "run_demo.py")], env=env, capture_output=True, text=True, check=False
     )
     return DemoBuild(db, proc.returncode, proc.stdout + proc.stderr, env)
 

@@ -75,7 +75,7 @@ class DbtProject:
             "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
             "DBT_LOG_PATH": str(self.target_path / "logs"),
         }
-        proc = subprocess.run(cmd, cwd=self.project_dir, env=env, capture_output=True, text=True)
+        proc = subprocess.run(cmd, cwd=self.project_dir, env=env, capture_output=True, text=True, check=False)
         result = DbtResult(list(args), proc.returncode, proc.stdout + proc.stderr, self.target_path)
         for name in ("run_results", "manifest"):
             path = self.target_path / f"{name}.json"
@@ -155,12 +155,12 @@ class Db:
         if self.target == "duckdb":
             res = con.execute(sql)
             cols = [d[0].lower() for d in res.description]
-            return [dict(zip(cols, r)) for r in res.fetchall()]
+            return [dict(zip(cols, r, strict=True)) for r in res.fetchall()]
         if self.target == "postgres":
             with con.cursor() as cur:
                 cur.execute(sql)
                 cols = [d[0].lower() for d in cur.description]
-                return [dict(zip(cols, r)) for r in cur.fetchall()]
+                return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
         return [{k.lower(): v for k, v in row.items()} for row in con.query(sql).result()]
 
     def execute(self, sql: str) -> None:
@@ -222,6 +222,7 @@ def render_results_sql(
     project: DbtProject,
     target_path: Path,
     identifier: str,
+    *,
     rows_json: str = "[]",
     job_ids: tuple[str, ...] = ("job-1",),
     create: bool = False,
@@ -291,4 +292,5 @@ def run_dataplex_dq(
         env=full_env,
         capture_output=True,
         text=True,
+        check=False,
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-S, I, F, B, TS, J = "STRING", "INT64", "FLOAT64", "BOOL", "TIMESTAMP", "JSON"
+S, INT, F, B, TS, J = "STRING", "INT64", "FLOAT64", "BOOL", "TIMESTAMP", "JSON"
 
 
 def struct(*fields: tuple[str, Any]) -> tuple[str, list[tuple[str, Any]]]:
@@ -28,12 +28,12 @@ RESULTS_SCHEMA: list[tuple[str, Any]] = [
         struct(
             ("resource_name", S),
             ("dataplex_entity_project_id", S),
-            ("dataplex_entity_project_number", I),
+            ("dataplex_entity_project_number", INT),
             ("dataplex_lake_id", S),
             ("dataplex_zone_id", S),
             ("dataplex_entity_id", S),
             ("table_project_id", S),
-            ("table_project_number", I),
+            ("table_project_number", INT),
             ("dataset_id", S),
             ("table_id", S),
         ),
@@ -45,7 +45,7 @@ RESULTS_SCHEMA: list[tuple[str, Any]] = [
     ("job_end_time", TS),
     ("job_quality_result", struct(("passed", B), ("score", F), ("incremental_start", S), ("incremental_end", S))),
     ("job_dimension_result", J),
-    ("job_rows_scanned", I),
+    ("job_rows_scanned", INT),
     ("rule_name", S),
     ("rule_description", S),
     ("rule_type", S),
@@ -55,14 +55,14 @@ RESULTS_SCHEMA: list[tuple[str, Any]] = [
     ("rule_threshold_percent", F),
     ("rule_parameters", J),
     ("rule_passed", B),
-    ("rule_rows_evaluated", I),
-    ("rule_rows_passed", I),
+    ("rule_rows_evaluated", INT),
+    ("rule_rows_passed", INT),
     ("rule_rows_passed_percent", F),
-    ("rule_rows_null", I),
+    ("rule_rows_null", INT),
     ("rule_failed_records_query", S),
     ("created_on", TS),
     ("last_updated", TS),
-    ("rule_assertion_row_count", I),
+    ("rule_assertion_row_count", INT),
     (
         "debug_queries",
         array(
@@ -88,14 +88,14 @@ RESULTS_SCHEMA: list[tuple[str, Any]] = [
     ("rule_statistic_value_text", S),
     ("dbt_target", S),
     ("job_declared_rules", S),
-    ("job_declared_rule_count", I),
-    ("job_run_rule_count", I),
+    ("job_declared_rule_count", INT),
+    ("job_run_rule_count", INT),
 ]
 
 # BigQuery's REST API reports the legacy names of some types.
 _API_TYPES = {
-    "INTEGER": I,
-    "INT64": I,
+    "INTEGER": INT,
+    "INT64": INT,
     "FLOAT": F,
     "FLOAT64": F,
     "BOOLEAN": B,

@@ -154,10 +154,12 @@ def anomaly_build(request, tmp_path_factory):
     second = project.run("test", "--select", "ad_orders", "ad_jobs")
     assert second.returncode == 1, second.output  # two anomalies fail the orders test
     schema = target_schema(target, project.env)
-    if target == "bigquery":
-        q = lambda name: f"`{project.env['DBT_BQ_PROJECT']}`.`{schema}`.`{name}`"
-    else:
-        q = lambda name: f'"{schema}"."{name}"'
+
+    def q(name):
+        if target == "bigquery":
+            return f"`{project.env['DBT_BQ_PROJECT']}`.`{schema}`.`{name}`"
+        return f'"{schema}"."{name}"'
+
     with Db(target, project.env) as db:
         out = {
             "project": project,
@@ -165,13 +167,15 @@ def anomaly_build(request, tmp_path_factory):
             "second": second,
             "target": target,
             "verdicts": db.query(
-                f"select * from {q('dataplex_dq_anomaly_results')} where dq_invocation_id = '{second.run_results['metadata']['invocation_id']}' order by data_source, rule_index"
+                f"select * from {q('dataplex_dq_anomaly_results')} where dq_invocation_id = "
+                f"'{second.run_results['metadata']['invocation_id']}' order by data_source, rule_index"
             ),
             "all_verdicts": db.query(
                 f"select data_source, check_name, dq_invocation_id from {q('dataplex_dq_anomaly_results')}"
             ),
             "volume": db.query(
-                f"select data_source, check_name, t, value, mode from {q('dataplex_dq_anomaly_volume')} order by data_source, t"
+                f"select data_source, check_name, t, value, mode from {q('dataplex_dq_anomaly_volume')} order by "
+                "data_source, t"
             ),
             "freshness": db.query(f"select check_name, t, value from {q('dataplex_dq_anomaly_freshness')} order by t"),
             "data": db.query(
@@ -199,7 +203,8 @@ def anomaly_build(request, tmp_path_factory):
         )
         with Db(target, project.env) as db:
             out["exported"] = db.query(
-                f"select rule_name, rule_status, rule_passed, dbt_node_unique_id from {q('dataplex_dq_results')} order by rule_name"
+                f"select rule_name, rule_status, rule_passed, dbt_node_unique_id from {q('dataplex_dq_results')} "
+                "order by rule_name"
             )
     yield out
     drop_target_schemas(target, project.env)
@@ -344,10 +349,12 @@ def bad_declarations(tmp_path_factory):
     (proj / "seeds" / "ad_meta_only.csv").write_text(seed)
     tests = "\n".join(f"      - dataplex_dq.anomaly_detection: {{name: {n}, arguments: {args}}}" for n, args, _ in BAD)
     (proj / "seeds" / "schema.yml").write_text(
-        "version: 2\nseeds:\n  - name: ad_bad\n    config: {column_types: {id: integer, amount: integer, name: varchar, created_on: date}}\n"
+        "version: 2\nseeds:\n  - name: ad_bad\n    config: {column_types: {id: integer, amount: integer, name: "
+        "varchar, created_on: date}}\n"
         "    data_tests:\n" + tests + "\n"
         "  - name: ad_meta_only\n    config: {meta: {dataplex_dq: {anomaly_detection: {volume: {}}}}}\n"
-        "    data_tests:\n      - dataplex_dq.table_condition_expectation: {name: meta-not-run, arguments: {sql_expression: 'count(*) > 0'}}\n"
+        "    data_tests:\n      - dataplex_dq.table_condition_expectation: {name: meta-not-run, arguments: "
+        "{sql_expression: 'count(*) > 0'}}\n"
     )
     (proj / "dbt_project.yml").write_text(
         "name: anomaly_bad\nversion: '1.0'\nconfig-version: 2\nprofile: dataplex_dq_integration_tests\n"

@@ -64,7 +64,6 @@ def gate(bigquery_build, incremental_run, tmp_path_factory) -> Gate:
     from test_sampling import build_sampling_project
     from test_scan import build_scan_project
 
-    builds = [bigquery_build.build]
     metrics = [bigquery_build.metrics]
     scan_build, scan_metrics, scan_project = build_scan_project("bigquery", tmp_path_factory)
     _, sampling_project, sampling_build, sampling_metrics = build_sampling_project("bigquery", tmp_path_factory)
@@ -82,7 +81,7 @@ def gate(bigquery_build, incremental_run, tmp_path_factory) -> Gate:
     for build, project_dir in projects:
         for path, columns in seed_tables(build.manifest, project_dir):
             analyzer.add_table(path, columns)
-    for dataset in datasets + ["dq_it"]:
+    for dataset in [*datasets, "dq_it"]:
         analyzer.add_table((project_id, dataset, "dataplex_dq_results"), [(n, t) for n, t in _results_columns()])
 
     statements: list[Statement] = []
@@ -113,7 +112,8 @@ def gate(bigquery_build, incremental_run, tmp_path_factory) -> Gate:
     linted = [(s, problems) for s in statements + golden if (problems := lint(s.sql, is_table))]
     seconds = time.monotonic() - started
     GATE_SUMMARY.append(
-        f"BigQuery analyzer gate: {len(statements) + len(golden)} statements ({len(statements)} run or handed out by the builds, "
+        f"BigQuery analyzer gate: {len(statements) + len(golden)} statements ({len(statements)} run or handed out by "
+        "the builds, "
         f"{len(golden)} golden files) analyzed with ZetaSQL and linted in {seconds:.1f}s"
     )
     return Gate(statements + golden, run_errors + golden_errors, linted, seconds, analyzer)
@@ -186,7 +186,8 @@ def test_analyzer_refuses_a_window_partitioned_by_float64():
     # the grouped count of the fix is valid
     a.analyze_script(
         "with dq_scope as (select * from `dq-local`.`dq_it`.`dq_all_null`)\n"
-        "select count(*) as dq_u0 from (select `val` from dq_scope where `val` is not null group by `val` having count(*) = 1) dq_singletons"
+        "select count(*) as dq_u0 from (select `val` from dq_scope where `val` is not null group by `val` having "
+        "count(*) = 1) dq_singletons"
     )
 
 
@@ -199,9 +200,13 @@ def test_lint_refuses_a_table_sampled_twice_and_sampled_views():
         f"with dq_scope as (\n  {scope}\n)\nselect count(*) from dq_scope where id >= (select min(id) from ({scope}))"
     )
     assert lint(before, lambda p: True) == [
-        "table dq-local.dq_it.sample_rows is sampled 2 times in one statement; a sampled table can only appear once in a BigQuery statement"
+        "table dq-local.dq_it.sample_rows is sampled 2 times in one statement; a sampled table can only appear once "
+        "in a BigQuery statement"
     ]
-    after = f"with dq_scope as (\n  {scope}\n)\nselect count(*) from dq_scope where id >= (select min(id) from (select * from dq_scope))"
+    after = (
+        f"with dq_scope as (\n  {scope}\n)\n"
+        "select count(*) from dq_scope where id >= (select min(id) from (select * from dq_scope))"
+    )
     assert lint(after, lambda p: True) == []
     assert lint(scope, lambda p: False) == [
         "TABLESAMPLE on dq-local.dq_it.sample_rows, which is not a table; BigQuery samples tables only (not views)"
@@ -240,7 +245,8 @@ def test_lint_ignores_literals_and_comments():
     assert lint(sql, lambda p: True) == []
     assert (
         lint(
-            "create or replace table `p`.`d`.`r` partition by timestamp_trunc(job_start_time, day) options() as (select 1)",
+            "create or replace table `p`.`d`.`r` partition by timestamp_trunc(job_start_time, day) options() as "
+            "(select 1)",
             lambda p: True,
         )
         == []
@@ -264,7 +270,8 @@ def _wide_scan_project(root: Path, rules: int, padding: int) -> Path:
         for i in range(rules)
     )
     (proj / "seeds" / "wide.yml").write_text(
-        f"version: 2\nseeds:\n  - name: wide\n    data_tests:\n      - dataplex_dq.data_quality_scan:\n          name: wide_scan\n          arguments:\n            rules:\n{rule_lines}\n"
+        "version: 2\nseeds:\n  - name: wide\n    data_tests:\n      - dataplex_dq.data_quality_scan:\n          "
+        f"name: wide_scan\n          arguments:\n            rules:\n{rule_lines}\n"
     )
     (proj / "dbt_project.yml").write_text(
         textwrap.dedent("""\
@@ -283,8 +290,10 @@ def _wide_scan_project(root: Path, rules: int, padding: int) -> Path:
 
 def _size_error(output: str) -> tuple[int, int, int, int]:
     m = re.search(
-        r"seed 'wide', data_quality_scan 'wide_scan' \(dataplex_dq\.data_quality_scan\): the compiled SQL is ([\d,]+) characters, "
-        r"more than the ([\d,]+) a \w+ statement may have; split (\d+) of its (\d+) rules off into another data_quality_scan on the same data source",
+        r"seed 'wide', data_quality_scan 'wide_scan' \(dataplex_dq\.data_quality_scan\): the compiled SQL is "
+        r"([\d,]+) characters, "
+        r"more than the ([\d,]+) a \w+ statement may have; split (\d+) of its (\d+) rules off into another "
+        r"data_quality_scan on the same data source",
         output,
     )
     assert m, output[-3000:]
@@ -301,7 +310,7 @@ def test_scan_over_a_statement_limit_is_a_compile_error(tmp_path):
     assert p.run("deps").returncode == 0
     res = p.run("compile", "--vars", "{dataplex_dq_max_statement_chars: 50000}", check=False)
     assert res.returncode != 0
-    size, limit, split, total = _size_error(res.output)
+    _size, limit, split, total = _size_error(res.output)
     assert limit == 50_000 and total == 60 and 0 < split < 60
 
 
@@ -317,5 +326,5 @@ def test_scan_over_bigquerys_statement_limit_is_a_compile_error(tmp_path):
     assert p.run("deps").returncode == 0
     res = p.run("compile", "--select", "wide_scan", check=False)
     assert res.returncode != 0
-    size, limit, split, total = _size_error(res.output)
+    size, limit, _split, total = _size_error(res.output)
     assert limit == 1_024_000 and total == 400 and size > limit

@@ -90,7 +90,9 @@ EXAMPLE_ROW = {
     "rule_rows_passed": 9,
     "rule_rows_passed_percent": 50.0,
     "rule_rows_null": 2,
-    "rule_failed_records_query": "select * from `dq-local`.`dq_it`.`dq_strings` where not coalesce(name in ('O\\'Brien'), false)",
+    "rule_failed_records_query": (
+        "select * from `dq-local`.`dq_it`.`dq_strings` where not coalesce(name in ('O\\'Brien'), false)"
+    ),
     "created_on": "2024-01-02T03:04:05.123456",
     "last_updated": "2024-01-02T03:04:06.000000",
     "rule_assertion_row_count": None,
@@ -160,7 +162,8 @@ def _check_golden(name: str, text: str) -> None:
             )
         )
         pytest.fail(
-            f"compiled BigQuery SQL drifted from golden/bigquery/{name}; if intended, run `make golden` and review the diff:\n{diff}"
+            f"compiled BigQuery SQL drifted from golden/bigquery/{name}; if intended, run `make golden` and review "
+            f"the diff:\n{diff}"
         )
 
 

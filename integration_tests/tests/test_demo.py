@@ -28,7 +28,8 @@ def test_demo(demo_build):
     try:
         scores = dict(
             con.execute(
-                "select table_id, score from main.dq_latest_scores where score_level = 'table' and dimension = '(overall)'"
+                "select table_id, score from main.dq_latest_scores where score_level = 'table' and dimension = "
+                "'(overall)'"
             ).fetchall()
         )
         statuses = dict(con.execute("select rule_name, rule_status from main.dataplex_dq_results").fetchall())

@@ -36,8 +36,8 @@ BROKEN = "model.dataplex_dq_exact_tests.downstream"
 def expected(target: str) -> dict[str, dict]:
     """expected.yml with the target's overrides applied."""
     out = {}
-    for rule, exp in EXPECTED.items():
-        exp = dict(exp)
+    for rule, declared in EXPECTED.items():
+        exp = dict(declared)
         override = exp.pop("postgres", None)
         out[rule] = override if (target == "postgres" and override is not None) else exp
     return out
@@ -111,12 +111,17 @@ def run(dbt_target, tmp_path_factory):
         r.steps["retry"] = (retry, r.report(), r.invocation())
         r.retry_latest = _latest(r)  # the result models as they are after the retry's report
         r.retry_broken_latest = r.query(
-            f"select * from {r.relation('dq_latest_scores')} where dbt_node_unique_id = '{BROKEN}' and score_level = 'table' and dimension = '(overall)'"
+            f"select * from {r.relation('dq_latest_scores')} where dbt_node_unique_id = '{BROKEN}' and score_level = "
+            "'table' and dimension = '(overall)'"
         )
         # 9 B step 2: remove one rule from the project, run one test with --select, report
         schema_yml = r.dir / "seeds" / "schema.yml"
         text = schema_yml.read_text()
-        removed = '          - dataplex_dq.range_expectation:\n              name: amount-min-exponent\n              arguments: {min_value: "5e-3"}\n'
+        removed = (
+            "          - dataplex_dq.range_expectation:\n"
+            "              name: amount-min-exponent\n"
+            '              arguments: {min_value: "5e-3"}\n'
+        )
         assert removed in text
         schema_yml.write_text(text.replace(removed, ""))
         one = r.dbt.run("build", "--select", "amount-set-exact")
@@ -202,7 +207,7 @@ def test_regex_the_target_cannot_compile(run):
 
 def test_target_is_recorded_without_target_flag(run):
     for step in ("retry", "select"):
-        dbt_run, report, invocation = run.steps[step]
+        _dbt_run, report, invocation = run.steps[step]
         rows = run.results(invocation)
         assert rows, report.stdout + report.stderr
         assert {r["dbt_target"] for r in rows} == {run.target}
@@ -218,7 +223,8 @@ def test_all_skipped_job_is_not_evaluated(run):
     assert {_json(r["job_quality_result"])["passed"] for r in rows} == {None}
     assert {_json(r["job_quality_result"])["score"] for r in rows} == {None}
     job = run.query(
-        f"select * from {run.relation('dq_job_scores')} where dbt_invocation_id = '{run.build_invocation}' and dbt_node_unique_id = '{BROKEN}'"
+        f"select * from {run.relation('dq_job_scores')} where dbt_invocation_id = '{run.build_invocation}' and "
+        f"dbt_node_unique_id = '{BROKEN}'"
     )
     assert [(j["passed"], j["score"], j["job_status"], j["rules_skipped"]) for j in job] == [
         (None, None, "NOT_EVALUATED", 2)
@@ -242,7 +248,8 @@ def _latest(run) -> tuple[dict, dict]:
         )
     }
     overall = run.query(
-        f"select * from {run.relation('dq_latest_scores')} where dbt_node_unique_id = '{SEED}' and score_level = 'table' and dimension = '(overall)'"
+        f"select * from {run.relation('dq_latest_scores')} where dbt_node_unique_id = '{SEED}' and score_level = "
+        "'table' and dimension = '(overall)'"
     )
     assert len(overall) == 1, overall
     return rules, overall[0]
@@ -253,7 +260,7 @@ def _score(passed: int, evaluated: int) -> float:
 
 
 def test_retry_updates_only_the_rules_it_ran(run):
-    dbt_run, report, invocation = run.steps["retry"]
+    dbt_run, _report, invocation = run.steps["retry"]
     assert dbt_run.returncode == 1, dbt_run.output[-3000:]  # the failing rules still fail
     exp = expected(run.target)
     not_passed = {n for n, e in exp.items() if e["status"] != "PASSED"}
@@ -287,7 +294,7 @@ def test_retry_updates_only_the_rules_it_ran(run):
 
 
 def test_select_of_one_test_and_a_removed_rule(run):
-    dbt_run, report, invocation = run.steps["select"]
+    dbt_run, _report, invocation = run.steps["select"]
     assert dbt_run.returncode == 1, dbt_run.output[-3000:]  # amount-set-exact fails (2 of 5)
     rows = run.results(invocation)
     assert [(r["rule_name"], r["rule_status"], r["rule_rows_passed"]) for r in rows] == [

@@ -40,7 +40,7 @@ def _worker(tb, exports, env=None, background=False):
         return subprocess.Popen(
             cmd, env=full_env, cwd=INTEGRATION_DIR, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )
-    proc = subprocess.run(cmd, env=full_env, cwd=INTEGRATION_DIR, capture_output=True, text=True)
+    proc = subprocess.run(cmd, env=full_env, cwd=INTEGRATION_DIR, capture_output=True, text=True, check=False)
     return _lines(proc.stdout, proc.stderr, proc.returncode)
 
 
@@ -51,7 +51,10 @@ def _lines(stdout: str, stderr: str, code: int) -> list[dict]:
 
 
 def _create_like_results(tb, identifier: str, columns: list[str]) -> None:
-    sql = f"create table {tb.relation(identifier)} as select {', '.join(columns)} from {tb.relation('dataplex_dq_results')} where 1 = 0"
+    sql = (
+        f"create table {tb.relation(identifier)} as select {', '.join(columns)} "
+        f"from {tb.relation('dataplex_dq_results')} where 1 = 0"
+    )
     if tb.target == "duckdb":  # the harness reads DuckDB read-only
         import duckdb
 

@@ -44,7 +44,7 @@ def _add_history(db: Path) -> None:
                 'earlier-' || k as dbt_invocation_id
             )
             from main.dataplex_dq_results as r, range(1, {EARLIER_JOBS + 1}) as t(k)
-        """)
+        """)  # noqa: E501 - embedded SQL/YAML/JS kept as written
     finally:
         con.close()
 
@@ -70,13 +70,14 @@ def report_page(demo_build):
         env=demo_build.env,
         capture_output=True,
         text=True,
+        check=False,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "HTML report written to" in proc.stdout, proc.stdout
     con = duckdb.connect(str(demo_build.db), read_only=True)
     try:
         table = [
-            dict(zip([d[0] for d in cur.description], row))
+            dict(zip([d[0] for d in cur.description], row, strict=True))
             for cur in [con.execute("select * from main.dataplex_dq_results")]
             for row in cur.fetchall()
         ]
@@ -112,7 +113,8 @@ def _current(table: list[dict]) -> list[dict]:
 
 def _visible_rules(driver) -> list[str]:
     return driver.execute_script(
-        "return Array.from(document.querySelectorAll('tr.rule')).filter(r => r.offsetParent !== null).map(r => r.dataset.rule)"
+        "return Array.from(document.querySelectorAll('tr.rule')).filter(r => r.offsetParent !== null).map(r => "
+        "r.dataset.rule)"
     )
 
 
@@ -121,7 +123,10 @@ def test_overview_matches_result_files(page, report_page):
     assert set(report_page["results"]) == {r["dbt_node_unique_id"] for r in table}
     for node, result in report_page["results"].items():
         row = page.find_element("css selector", f'#overview tr[data-source-id="{node}"]')
-        cell = lambda f: row.find_element("css selector", f'[data-field="{f}"]').text  # noqa: E731
+
+        def cell(field: str, row=row) -> str:
+            return row.find_element("css selector", f'[data-field="{field}"]').text
+
         assert float(cell("score")) == pytest.approx(result["score"], abs=0.005)
         assert cell("result").split()[0] == ("PASS" if result.get("passed") else "FAIL")
         assert int(cell("PASSED")) == sum(1 for r in result["rules"] if r.get("passed"))
@@ -148,7 +153,8 @@ def test_trend_points_equal_results_table(page, report_page):
         expected = [(job, score) for job, (_, score) in sorted(jobs.items(), key=lambda kv: (kv[1][0], kv[0]))]
         assert len(expected) == EARLIER_JOBS + 1
         points = page.execute_script(
-            "return Array.from(document.querySelectorAll(arguments[0])).map(c => [c.dataset.job, parseFloat(c.dataset.score)])",
+            "return Array.from(document.querySelectorAll(arguments[0])).map(c => [c.dataset.job, "
+            "parseFloat(c.dataset.score)])",
             f'#overview tr[data-source-id="{node}"] svg circle',
         )
         points = [tuple(p) for p in points]
@@ -170,7 +176,7 @@ def test_dimension_history_equals_results_table(page, report_page):
         cells = [td.get_attribute("textContent").strip() for td in tr.find_elements("css selector", "td")]
         rows = [r for r in report_page["table"] if r["data_quality_job_id"] == job]
         assert float(cells[1]) == pytest.approx(rows[0]["job_quality_result"]["score"])
-        for dim, text in zip(dims, cells[4:]):
+        for dim, text in zip(dims, cells[4:], strict=True):
             evaluated = [r for r in rows if r["rule_dimension"] == dim and r["rule_status"] in ("PASSED", "FAILED")]
             passed = sum(r["rule_status"] == "PASSED" for r in evaluated)
             assert float(text) == pytest.approx(round(100 * passed / len(evaluated), 2)), (job, dim)
@@ -287,7 +293,8 @@ def test_nothing_fetched_from_network(page):
 
 def test_accessible_labels_headers_keyboard_and_contrast(page):
     unlabelled = page.execute_script(
-        "return Array.from(document.querySelectorAll('input, select, button')).filter(e => !(e.labels && e.labels.length) && !e.textContent.trim() && !e.getAttribute('aria-label')).map(e => e.outerHTML)"
+        "return Array.from(document.querySelectorAll('input, select, button')).filter(e => !(e.labels && "
+        "e.labels.length) && !e.textContent.trim() && !e.getAttribute('aria-label')).map(e => e.outerHTML)"
     )
     assert unlabelled == []
     assert page.execute_script("return document.querySelectorAll('thead th:not([scope=col])').length") == 0
@@ -305,7 +312,7 @@ def test_accessible_labels_headers_keyboard_and_contrast(page):
         return Array.from(document.querySelectorAll('.badge, .desc, .muted, td.cell-PASS, td.cell-FAIL, .notok')).map(e => {
             let bg = 'rgb(255, 255, 255)'; for (let p = e; p; p = p.parentElement) { const b = getComputedStyle(p).backgroundColor; if (b !== 'rgba(0, 0, 0, 0)') { bg = b; break; } }
             const a = lum(getComputedStyle(e).color), b = lum(bg); return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); });
-    """)
+    """)  # noqa: E501 - embedded SQL/YAML/JS kept as written
     assert ratios and min(ratios) >= 4.5, min(ratios)
 
 
@@ -374,7 +381,7 @@ def test_history_queries_on_each_target(target_build, tmp_path):
         dims = [html_lib.unescape(d) for d in re.findall(r'<th scope="col" class="num">([^<]+)</th>', history)][2:]
         for job, cells in re.findall(r'<tr data-job="([^"]+)">(.*?)</tr>', history, re.S):
             values = re.findall(r"<td[^>]*>([^<]*)</td>", cells)[4:]
-            for dim, value in zip(dims, values):
+            for dim, value in zip(dims, values, strict=True):
                 evaluated = [
                     r for r in by_job[job] if r["rule_dimension"] == dim and r["rule_status"] in ("PASSED", "FAILED")
                 ]

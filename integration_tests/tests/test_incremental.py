@@ -90,7 +90,7 @@ models:
       - name: id
         data_tests:
           - dataplex_dq.non_null_expectation: {name: days-id-not-null}
-"""
+"""  # noqa: E501 - embedded SQL/YAML/JS kept as written
 
 # expected per round: window (start, end) and counts
 EVENTS = {
@@ -171,7 +171,8 @@ def incremental_runs(dbt_target, tmp_path_factory):
     (proj / "models").mkdir()
     (proj / "models" / "schema.yml").write_text(SCHEMA)
     (proj / "models" / "inc_days.sql").write_text(
-        "{{ config(materialized='view') }}\nselect id, cast(updated_at as date) as day, amount from {{ ref('inc_events') }}\n"
+        "{{ config(materialized='view') }}\nselect id, cast(updated_at as date) as day, amount from {{ "
+        "ref('inc_events') }}\n"
     )
     bq = dbt_target == "bigquery"
     (proj / "dbt_project.yml").write_text(
@@ -183,7 +184,7 @@ def incremental_runs(dbt_target, tmp_path_factory):
         seeds:
           incremental:
             +column_types: {{id: {"INT64" if bq else "integer"}, updated_at: {"TIMESTAMP" if bq else "timestamp"}, amount: {"INT64" if bq else "integer"}}}
-        """)
+        """)  # noqa: E501 - embedded SQL/YAML/JS kept as written
     )
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     env = target_env(dbt_target, tmp, "dq_incr")
@@ -245,7 +246,7 @@ def _proto(run, name):
 
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_per_rule_form_scans_each_increment(incremental_runs, n):
-    target, runs = incremental_runs
+    _target, runs = incremental_runs
     run, exp = runs[n], EVENTS[n]
     rows = run["rows"]
     start, end = exp["window"]
@@ -312,7 +313,7 @@ def test_scan_form_with_camel_case_lookback(incremental_runs, n):
 
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_date_field_with_sampling_reads_a_subset_of_the_window(incremental_runs, n):
-    target, runs = incremental_runs
+    _target, runs = incremental_runs
     r = runs[n]["rows"]["days-id-not-null"]
     assert _ts(r["job_quality_result"]["incremental_end"]) == DAYS_END[n]
     assert 0 <= r["rule_rows_evaluated"] <= DAYS_WINDOW_ROWS[n]

@@ -22,7 +22,7 @@ from test_report import EXPECTED, _score, reported  # noqa: F401  (reported: the
 def test_hook_rows_equal_the_python_export(reported):  # noqa: F811
     """What the hook wrote during `dbt build` == what `dataplex-dq report` wrote over it (same job ids,
     so one copy), every column, debug query results excepted (the hook cannot run them)."""
-    tb, first, second = reported
+    tb, _first, _second = reported
     hook_rows = tb.extra["hook_rows"]
     assert len(hook_rows) == len(EXPECTED), "dbt build alone did not fill the results table"
     with tb.db() as db:

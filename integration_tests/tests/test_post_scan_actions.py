@@ -304,8 +304,8 @@ def test_one_message_per_trigger_and_none_without(actions_run):
     assert post["text"].startswith("[dataplex-dq] seed 'orders': score 50.00")
     assert post["blocks"][0]["type"] == "header" and "orders-amount-range" in post["blocks"][1]["text"]["text"]
     assert (
-        "seed 'orders': notification succeeded: sent (score_threshold_trigger): email to owner@example.com, team@example.com and webhook"
-        in s["build"].stdout
+        "seed 'orders': notification succeeded: sent (score_threshold_trigger): email to owner@example.com, "
+        "team@example.com and webhook" in s["build"].stdout
     )
 
 
@@ -401,8 +401,8 @@ def test_smtp_failure_keeps_results_and_exits_2(actions_run, case):
     assert res.returncode == 2, res.stdout[-3000:]
     reason = "ConnectionRefusedError" if case == "unreachable" else "the SMTP server rejected the login (535"
     assert (
-        "post-scan action failed: seed 'orders': notification failed: email to owner@example.com, team@example.com not sent: "
-        in res.stdout
+        "post-scan action failed: seed 'orders': notification failed: email to owner@example.com, team@example.com "
+        "not sent: " in res.stdout
     )
     assert reason in res.stdout
     invocation = json.loads((s["tmp"] / "target" / "run_results.json").read_text())["metadata"]["invocation_id"]
@@ -426,7 +426,10 @@ def test_bigquery_catalog_sql_golden(tmp_path):
     project = DbtProject(INTEGRATION_DIR, INTEGRATION_DIR, tmp_path / "target", env, target="bigquery")
     assert project.run("deps").returncode == 0
     args = {
-        "comment": "Orders table.\n[dataplex-dq] data quality score 66.67, passed false, job 7c9e6679-7425-40de-944b-e07fc1f90ae7, 2026-01-02 03:04:05 UTC",
+        "comment": (
+            "Orders table.\n[dataplex-dq] data quality score 66.67, passed false, "
+            "job 7c9e6679-7425-40de-944b-e07fc1f90ae7, 2026-01-02 03:04:05 UTC"
+        ),
         "labels": {
             "team": "sales",
             "dataplex-dq-score": "66_67",

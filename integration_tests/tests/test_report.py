@@ -242,7 +242,7 @@ def test_results_table_debug_queries(reported):
             continue
         got = by_rule[name]
         assert [q["description"] for q in got] == [q["description"] for q in exp["debug_query_results"]]
-        for q, e in zip(got, exp["debug_query_results"]):
+        for q, e in zip(got, exp["debug_query_results"], strict=True):
             assert "${data()}" in q["sql_statement"]
             values = {r["name"]: r["value"] for r in q["debug_query_results"]}
             assert values == e["results"], name

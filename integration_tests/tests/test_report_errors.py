@@ -82,7 +82,8 @@ def _rows(db):
     con = duckdb.connect(str(db), read_only=True)
     try:
         res = con.execute(
-            "select rule_name, rule_status, rule_message, rule_passed, job_quality_result.score from main.dataplex_dq_results order by rule_name"
+            "select rule_name, rule_status, rule_message, rule_passed, job_quality_result.score from "
+            "main.dataplex_dq_results order by rule_name"
         )
         return res.fetchall()
     finally:
@@ -117,7 +118,7 @@ def test_errored_and_skipped_rules_are_reported_not_scored(project):
 
 
 def test_stale_run_results_are_refused(project, tmp_path):
-    p, _, db = project
+    p, _, _db = project
     stale = tmp_path / "target"
     shutil.copytree(p.target_path, stale)
     rr = json.loads((stale / "run_results.json").read_text())

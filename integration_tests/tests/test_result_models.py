@@ -174,7 +174,7 @@ def insert_sql(relation: str, jobs=None) -> str:
               {_sql_str(TARGETS.get(job))} as dbt_target,
               {declared_json} as job_declared_rules,
               {len(declared) if declared else "null"} as job_declared_rule_count,
-              {len(rules)} as job_run_rule_count""")
+              {len(rules)} as job_run_rule_count""")  # noqa: E501 - embedded SQL/YAML/JS kept as written
     return f"insert into {relation} by name\n" + "\nunion all\n".join(rows)
 
 
@@ -208,7 +208,7 @@ def _query(db, sql: str) -> list[dict]:
     try:
         res = con.execute(sql)
         cols = [d[0] for d in res.description]
-        return [dict(zip(cols, r)) for r in res.fetchall()]
+        return [dict(zip(cols, r, strict=True)) for r in res.fetchall()]
     finally:
         con.close()
 

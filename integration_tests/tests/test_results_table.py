@@ -106,7 +106,8 @@ def test_ensure_results_table_creates_it_when_missing(target_build):
     if out is None and tb.target == "bigquery" and EMULATOR_NO_DATE_PARTITION in res.output:
         pytest.skip(
             "crucible (the local BigQuery emulator) cannot run CREATE TABLE ... PARTITION BY DATE(job_start_time); "
-            "this DDL is checked with sqlglot instead (test_bigquery_sql.py::test_results_ddl_has_the_export_schema_and_partitioning)"
+            "this DDL is checked with sqlglot instead "
+            "(test_bigquery_sql.py::test_results_ddl_has_the_export_schema_and_partitioning)"
         )
     assert out is not None, res.output[-4000:]
     assert out["created"] is True

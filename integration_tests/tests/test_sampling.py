@@ -84,7 +84,7 @@ models:
       - dataplex_dq.row_condition_expectation:
           name: view-sample-filtered
           arguments: {sql_expression: "grp <> 'x'", dimension: VALIDITY}
-"""
+"""  # noqa: E501 - embedded SQL/YAML/JS kept as written
 
 # what the compiled scope of each data source must contain, per target
 SAMPLER = {

@@ -274,8 +274,8 @@ def test_single_scan_strategies_read_the_table_once_with_the_same_results(
     default = _rows(scan_build.db, _compiled_scan(scan_build.build.target_path, seed))
     got = _rows(scan_build.db, sql)
     assert len(got) == len(default)
-    for a, b in zip(got, default):
-        for x, y in zip(a, b):
+    for a, b in zip(got, default, strict=True):
+        for x, y in zip(a, b, strict=True):
             assert x == (pytest.approx(y, rel=1e-12) if isinstance(y, float) else y), f"{seed}/{strategy}: {a} != {b}"
 
 
@@ -325,7 +325,7 @@ def test_report_exports_one_row_per_scan_rule(scan_build, scan_report):
     try:
         res = con.execute("select * from main.dataplex_dq_results")
         cols = [d[0] for d in res.description]
-        rows = [dict(zip(cols, r)) for r in res.fetchall()]
+        rows = [dict(zip(cols, r, strict=True)) for r in res.fetchall()]
     finally:
         con.close()
     assert sorted(r["rule_name"] for r in rows) == sorted(scan_build.metrics)
@@ -384,7 +384,7 @@ def test_scan_on_other_warehouses_matches_the_hand_computed_metrics(scan_on_targ
     problems = []
     for rule in SCAN_RULES:
         exp, row = EXPECTED[rule], metrics[rule]
-        for key in COUNTS + ["passed"]:
+        for key in [*COUNTS, "passed"]:
             if key in exp and row[key] != exp[key]:
                 problems.append(f"{rule}: {key} is {row[key]!r}, expected {exp[key]!r}")
         if row["rule_status"] != exp["status"]:
@@ -424,7 +424,8 @@ SCAN_CASES = [
     ),
     (
         "scan_camel_unknown_key",
-        "{rules: [{name: ok-two, column: amount, nonNullExpectation: {}}, {name: camel-key, column: amount, ignoreNulls: true, uniquenessExpectation: {}}]}",
+        "{rules: [{name: ok-two, column: amount, nonNullExpectation: {}}, {name: camel-key, column: amount, "
+        "ignoreNulls: true, uniquenessExpectation: {}}]}",
         ["rule #1 'camel-key'", "field 'ignoreNulls'", "unknown key"],
     ),
     (
@@ -434,7 +435,8 @@ SCAN_CASES = [
     ),
     (
         "scan_duplicate_names",
-        "{rules: [{name: twice, column: amount, nonNullExpectation: {}}, {name: other, sqlAssertion: {sqlStatement: 'select 1'}}, {name: twice, tableConditionExpectation: {sqlExpression: 'count(*) > 0'}}]}",
+        "{rules: [{name: twice, column: amount, nonNullExpectation: {}}, {name: other, sqlAssertion: {sqlStatement: "
+        "'select 1'}}, {name: twice, tableConditionExpectation: {sqlExpression: 'count(*) > 0'}}]}",
         ["rule #2 'twice'", "field 'name'", "rule #0 of this scan has the same name"],
     ),
     (
@@ -458,7 +460,8 @@ SCAN_CASES = [
     ),
     (
         "scan_both_spellings",
-        "{rules: [{name: both-spellings, column: amount, ignore_null: true, ignoreNull: false, uniquenessExpectation: {}}]}",
+        "{rules: [{name: both-spellings, column: amount, ignore_null: true, ignoreNull: false, "
+        "uniquenessExpectation: {}}]}",
         ["rule #0 'both-spellings'", "field 'ignore_null'", "given twice"],
     ),
     (
@@ -492,13 +495,13 @@ SCAN_CASES = [
         "scan_valid",
         """{rowFilter: "id > 0", samplingPercent: 100, postScanActions: {bigqueryExport: {resultsTable: x}}, catalogPublishingEnabled: false,
         rules: [{column: amount, nonNullExpectation: {}, dimension: COMPLETENESS}, {column: amount, rangeExpectation: {minValue: '0'}, ignoreNull: true},
-                {tableConditionExpectation: {sqlExpression: 'count(*) = 2'}}, {column: name, setExpectation: {values: [a]}, suspended: true}]}""",
+                {tableConditionExpectation: {sqlExpression: 'count(*) = 2'}}, {column: name, setExpectation: {values: [a]}, suspended: true}]}""",  # noqa: E501 - embedded SQL/YAML/JS kept as written
         None,
     ),
     (
         "scan_sampled",
         """{samplingPercent: 50, rules: [{name: sampled-unique, column: name, uniquenessExpectation: {}},
-        {name: sampled-count, tableConditionExpectation: {sqlExpression: 'count(*) >= 0'}}, {name: sampled-not-null, column: name, nonNullExpectation: {}}]}""",
+        {name: sampled-count, tableConditionExpectation: {sqlExpression: 'count(*) >= 0'}}, {name: sampled-not-null, column: name, nonNullExpectation: {}}]}""",  # noqa: E501 - embedded SQL/YAML/JS kept as written
         None,
     ),
 ]
@@ -526,7 +529,8 @@ def scan_checks(tmp_path_factory):
 
     def scans(names):
         return "\n".join(
-            f"      - dataplex_dq.data_quality_scan:\n          name: {name}\n          arguments: {textwrap.indent(args, '  ').strip()}"
+            f"      - dataplex_dq.data_quality_scan:\n          name: {name}\n          arguments: "
+            f"{textwrap.indent(args, '  ').strip()}"
             for name, args, _ in SCAN_CASES
             if name in names
         )
@@ -565,7 +569,8 @@ def test_valid_scan_with_camel_case_settings_runs(scan_checks):
     con = duckdb.connect(str(db), read_only=True)
     try:
         rows = con.execute(
-            f"select rule_index, rule_name, rule_status, row_count, scope_row_filter from {node['relation_name']} order by rule_index"
+            f"select rule_index, rule_name, rule_status, row_count, scope_row_filter from {node['relation_name']} "
+            "order by rule_index"
         ).fetchall()
     finally:
         con.close()
@@ -586,7 +591,8 @@ def test_sampled_scan_samples_once_for_all_rules(scan_checks):
     con = duckdb.connect(str(db), read_only=True)
     try:
         rows = con.execute(
-            f"select rule_name, row_count, evaluated_count, scope_sampling_percent from {node['relation_name']} order by rule_index"
+            f"select rule_name, row_count, evaluated_count, scope_sampling_percent from {node['relation_name']} "
+            "order by rule_index"
         ).fetchall()
     finally:
         con.close()
@@ -616,7 +622,7 @@ def test_report_of_an_errored_scan_has_one_error_per_declared_rule(scan_checks):
     finally:
         con.close()
     by_test = defaultdict(list)
-    for uid, name, status, message in rows:
+    for uid, name, status, _message in rows:
         by_test[uid.split(".")[2]].append((name, status))
     assert sorted(by_test["scan_bad_threshold"]) == [
         ("bad-threshold", "ERROR"),

@@ -39,7 +39,12 @@ def env() -> dict[str, str]:
 
 def dataplex_dq(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "dataplex_dq.cli", *args], cwd=cwd, env=env(), capture_output=True, text=True
+        [sys.executable, "-m", "dataplex_dq.cli", *args],
+        cwd=cwd,
+        env=env(),
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
 
@@ -102,7 +107,8 @@ def test_exported_files_are_camel_case_proto_json_gcloud_reads(roundtrip):
     for model in models:
         text = (root / "exported" / f"{model}.yaml").read_text()
         assert text.startswith(
-            f"# Dataplex DataQualitySpec of model '{model}' (model.spec_roundtrip.{model}), exported by dataplex-dq export-spec.\n"
+            f"# Dataplex DataQualitySpec of model '{model}' (model.spec_roundtrip.{model}), exported by dataplex-dq "
+            "export-spec.\n"
         )
         body = yaml.safe_load(text)
         for rule in body["rules"]:
@@ -117,8 +123,8 @@ def test_exported_files_are_camel_case_proto_json_gcloud_reads(roundtrip):
     }
     # the data source of the Terraform scan was incremental: said, since a spec cannot carry it
     assert (
-        "note: model 'rt_tests_terraform_full_quality_state': incremental_field 'event_ts' is not part of a DataQualitySpec: pass --incremental-field=event_ts to gcloud"
-        in output
+        "note: model 'rt_tests_terraform_full_quality_state': incremental_field 'event_ts' is not part of a "
+        "DataQualitySpec: pass --incremental-field=event_ts to gcloud" in output
     )
     assert len(list((root / "exported").iterdir())) == len(models)
 
@@ -162,15 +168,15 @@ def test_googlesql_imported_for_duckdb_runs_with_dataplex_counts(tmp_path):
         for s in yaml.safe_load((INTEGRATION_DIR / "seeds" / "seeds.yml").read_text())["seeds"]
         if s["name"] == "dq_events"
     )
-    column_types = {k: v for k, v in config["config"]["column_types"].items()}
+    column_types = dict(config["config"]["column_types"].items())
     (root / "seeds" / "seeds.yml").write_text(
         yaml.safe_dump({"version": 2, "seeds": [{"name": "dq_events", "config": {"column_types": column_types}}]})
     )
     proc = dataplex_dq(root, "import-spec", str(CORPUS / "googlesql_functions.yaml"), "--model", "dq_events")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (
-        "Transpiled to duckdb: rule 'web-events-at-least-five' sql_expression: COUNTIF(source_system = 'web') >= 5  ->  COUNT_IF(source_system = 'web') >= 5"
-        in proc.stdout
+        "Transpiled to duckdb: rule 'web-events-at-least-five' sql_expression: COUNTIF(source_system = 'web') >= 5  "
+        "->  COUNT_IF(source_system = 'web') >= 5" in proc.stdout
     )
     build = subprocess.run(
         [dbt_executable(), "build", "--select", "dq_events"],
@@ -178,6 +184,7 @@ def test_googlesql_imported_for_duckdb_runs_with_dataplex_counts(tmp_path):
         env={**env(), "DBT_DUCKDB_PATH": str(tmp_path / "t.duckdb")},
         capture_output=True,
         text=True,
+        check=False,
     )
     assert build.returncode == 0, build.stdout[-3000:]
     import duckdb
@@ -193,7 +200,8 @@ def test_googlesql_imported_for_duckdb_runs_with_dataplex_counts(tmp_path):
         rows = {}
         for t in tables:
             for r in con.execute(
-                f'select rule_name, rule_status, row_count, evaluated_count, passed_count, assertion_row_count from main_dbt_test__audit."{t}"'
+                "select rule_name, rule_status, row_count, evaluated_count, passed_count, assertion_row_count from "
+                f'main_dbt_test__audit."{t}"'
             ).fetchall():
                 rows[r[0]] = r[1:]
     finally:

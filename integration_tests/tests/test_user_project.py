@@ -32,7 +32,8 @@ seeds:
           - dataplex_dq.non_null_expectation: {name: bad-debug, arguments: {debug_queries: "select 1"}}
           - dataplex_dq.non_null_expectation: {name: bad-threshold, arguments: {threshold: [0.5]}}
 models:
-  - name: odd  # D.2: a pre-quoted column name and one holding a double quote (a model: dbt's seeds cannot load the latter)
+  # D.2: a pre-quoted column name and one holding a double quote (a model: dbt's seeds cannot load the latter)
+  - name: odd
     columns:
       - name: '"Mixed Case"'
         data_tests:
@@ -89,7 +90,8 @@ def _rows(db):
         return {
             r[0]: r[1:]
             for r in con.execute(
-                "select rule_name, rule_status, rule_message, rule_rows_passed, dbt_invocation_id from main.dataplex_dq_results"
+                "select rule_name, rule_status, rule_message, rule_rows_passed, dbt_invocation_id from "
+                "main.dataplex_dq_results"
             ).fetchall()
         }
     finally:

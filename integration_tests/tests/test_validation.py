@@ -39,7 +39,8 @@ COLUMN_CASES = [
     ),
     (
         "threshold-on-aggregate",
-        "dataplex_dq.statistic_range_expectation: {name: threshold-on-aggregate, arguments: {statistic: MAX, max_value: 9, threshold: 0.5}}",
+        "dataplex_dq.statistic_range_expectation: {name: threshold-on-aggregate, arguments: {statistic: MAX, "
+        "max_value: 9, threshold: 0.5}}",
         ["rule 'threshold-on-aggregate'", "field 'threshold'", "only allowed on row-level rules"],
     ),
     (
@@ -54,7 +55,8 @@ COLUMN_CASES = [
     ),
     (
         "long-dimension",
-        "dataplex_dq.non_null_expectation: {name: long-dimension, arguments: {dimension: ABCDEFGHIJKLMNOPQRSTUVWXYZABCDE}}",
+        "dataplex_dq.non_null_expectation: {name: long-dimension, arguments: {dimension: "
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDE}}",
         ["field 'dimension'", "1 to 30 upper-case letters"],
     ),
     (
@@ -114,7 +116,8 @@ COLUMN_CASES = [
     ),
     (
         "bad-debug-query",
-        "dataplex_dq.non_null_expectation: {name: bad-debug-query, arguments: {debug_queries: [{sql_statement: 'select 1; select 2'}]}}",
+        "dataplex_dq.non_null_expectation: {name: bad-debug-query, arguments: {debug_queries: [{sql_statement: "
+        "'select 1; select 2'}]}}",
         ["field 'debug_queries[0].sql_statement'", "semicolon"],
     ),
     # issue 9, E.1
@@ -163,7 +166,8 @@ COLUMN_CASES = [
 MODEL_CASES = [
     (
         "semicolon-assertion",
-        "dataplex_dq.sql_assertion: {name: semicolon-assertion, arguments: {sql_statement: 'select * from ${data()} where amount < 0;'}}",
+        "dataplex_dq.sql_assertion: {name: semicolon-assertion, arguments: {sql_statement: 'select * from ${data()} "
+        "where amount < 0;'}}",
         [
             "seed 'checks'",
             "rule 'semicolon-assertion'",
@@ -174,7 +178,8 @@ MODEL_CASES = [
     ),
     (
         "threshold-on-assertion",
-        "dataplex_dq.sql_assertion: {name: threshold-on-assertion, arguments: {sql_statement: 'select 1', threshold: 0.9}}",
+        "dataplex_dq.sql_assertion: {name: threshold-on-assertion, arguments: {sql_statement: 'select 1', threshold: "
+        "0.9}}",
         ["field 'threshold'", "only allowed on row-level rules"],
     ),
     (
@@ -184,12 +189,14 @@ MODEL_CASES = [
     ),
     (
         "valid-row-condition",
-        "dataplex_dq.row_condition_expectation: {name: valid-row-condition, arguments: {sql_expression: 'amount > 0', column: amount}}",
+        "dataplex_dq.row_condition_expectation: {name: valid-row-condition, arguments: {sql_expression: 'amount > "
+        "0', column: amount}}",
         None,
     ),  # valid: must compile
     (
         "no-such-column",
-        "dataplex_dq.row_condition_expectation: {name: no-such-column, arguments: {column: amnt, sql_expression: 'amount > 0'}}",
+        "dataplex_dq.row_condition_expectation: {name: no-such-column, arguments: {column: amnt, sql_expression: "
+        "'amount > 0'}}",
         [
             "rule 'no-such-column'",
             "field 'column'",
@@ -261,18 +268,22 @@ def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
         "  - name: checks_meta\n"
         "    config: {meta: {dataplex_dq: {sampling_percent: 150}}}\n"
         "    data_tests:\n"
-        "      - dataplex_dq.table_condition_expectation: {name: sampling-out-of-range, arguments: {sql_expression: 'count(*) > 0'}}\n"
+        "      - dataplex_dq.table_condition_expectation: {name: sampling-out-of-range, arguments: {sql_expression: "
+        "'count(*) > 0'}}\n"
         "  - name: checks_nan\n"
         "    config: {meta: {dataplex_dq: {sampling_percent: .nan}}}\n"
         "    data_tests:\n"
-        "      - dataplex_dq.table_condition_expectation: {name: sampling-nan, arguments: {sql_expression: 'count(*) > 0'}}\n"
+        "      - dataplex_dq.table_condition_expectation: {name: sampling-nan, arguments: {sql_expression: 'count(*) "
+        "> 0'}}\n"
         "  - name: checks_incremental\n"
         "    config: {meta: {dataplex_dq: {incremental_field: id}}}\n"
         "    data_tests:\n"
-        "      - dataplex_dq.table_condition_expectation: {name: incremental-not-a-date, arguments: {sql_expression: 'count(*) > 0'}}\n"
+        "      - dataplex_dq.table_condition_expectation: {name: incremental-not-a-date, arguments: {sql_expression: "
+        "'count(*) > 0'}}\n"
         "      - dataplex_dq.data_quality_scan:\n"
         "          name: incremental-scan-bad-lookback\n"
-        "          arguments: {incrementalField: created_on, incrementalLookback: 'two days', rules: [{nonNullExpectation: {}, column: id}]}\n"
+        "          arguments: {incrementalField: created_on, incrementalLookback: 'two days', rules: "
+        "[{nonNullExpectation: {}, column: id}]}\n"
     )
     return DbtProject(proj, INTEGRATION_DIR, tmp_path / "target", {"DBT_DUCKDB_PATH": str(tmp_path / "v.duckdb")})
 
@@ -308,7 +319,6 @@ def test_valid_declaration_compiles(compiled):
 
 
 def test_duplicate_rule_names_on_one_data_source(compiled):
-    _, results = compiled
     result, _ = compiled
     dup_results = [
         r for r in result.run_results["results"] if result.manifest["nodes"][r["unique_id"]]["name"] == "dup-name"

@@ -145,7 +145,7 @@ def run_post_scan_actions(
             continue
         relation = wh.relation(s.data_source.database, s.data_source.schema, s.data_source.identifier)
         when = s.job.end_time.strftime("%Y-%m-%d %H:%M:%S") if s.job.end_time else None
-        s.catalog = publish(wh, relation, s.card.score, s.card.passed, s.job.job_id, when)
+        s.catalog = publish(wh, relation, score=s.card.score, passed=s.card.passed, job_id=s.job.job_id, when=when)
         if s.catalog.state == "FAILED":
             report.action_errors.append(f"{s.data_source.label}: catalog publishing failed: {s.catalog.message}")
 

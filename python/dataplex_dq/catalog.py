@@ -80,7 +80,9 @@ def _bigquery_info(wh: Any, relation: Any) -> dict[str, Any]:
     }
 
 
-def publish(wh: Any, relation: Any, score: float | None, passed: bool, job_id: str, when: str | None) -> CatalogOutcome:
+def publish(
+    wh: Any, relation: Any, *, score: float | None, passed: bool, job_id: str, when: str | None
+) -> CatalogOutcome:
     """Publish one data source's latest result on its table. Never raises."""
     try:
         if wh.adapter_type == "bigquery":
@@ -100,7 +102,7 @@ def publish(wh: Any, relation: Any, score: float | None, passed: bool, job_id: s
         labels = bigquery_labels(info.get("labels"), score, passed, job_id) if wh.adapter_type == "bigquery" else {}
         wh.macro("catalog_publish", relation=relation, comment=comment, labels=labels)
         wh.commit()
-    except Exception as exc:  # any adapter/driver error: reported as FAILED, never fatal
+    except Exception as exc:  # noqa: BLE001 - any adapter/driver error: reported as FAILED, never fatal
         text = " ".join(x.strip() for x in str(exc).splitlines() if x.strip())
         return CatalogOutcome("FAILED", f"{relation}: {text[:500] or type(exc).__name__}")
     what = "labels and description" if wh.adapter_type == "bigquery" else "table comment"

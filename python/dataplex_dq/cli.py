@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from rich.console import Console
@@ -14,6 +16,14 @@ from rich.table import Table
 from dataplex_dq import __version__
 from dataplex_dq.anomaly import is_anomaly_check, training_checks
 from dataplex_dq.errors import DataplexDqError
+
+if TYPE_CHECKING:
+    from dbt_common.events.base_types import EventMsg
+
+    from dataplex_dq.html_data import HtmlOptions
+    from dataplex_dq.report import Report
+
+F = TypeVar("F", bound=Callable[..., object])
 
 EXIT_OK, EXIT_RULE_FAILED, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 WIDE = 10_000  # when stdout is not a terminal (CI logs): no cut at 80 columns
@@ -27,7 +37,7 @@ def _console() -> Console:
     )
 
 
-def print_summary(report, console: Console) -> None:  # type: ignore[no-untyped-def]
+def print_summary(report: Report, console: Console) -> None:
     table = Table(title=f"Dataplex data quality — dbt invocation {report.invocation_id}")
     table.add_column("data source")
     table.add_column("score", justify="right")
@@ -95,7 +105,7 @@ def print_summary(report, console: Console) -> None:  # type: ignore[no-untyped-
     console.print(summary_line(report))
 
 
-def summary_line(report) -> str:  # type: ignore[no-untyped-def]
+def summary_line(report: Report) -> str:
     """One line counting the rules by outcome; failures of `severity: warn` tests are warnings."""
     counts = dict.fromkeys(("PASSED", "FAILED", "ERROR", "SKIPPED", "SUSPENDED"), 0)
     for s in report.sources:
@@ -108,7 +118,7 @@ def summary_line(report) -> str:  # type: ignore[no-untyped-def]
     )
 
 
-def exit_code(report, fail_on_rule_failure: bool, warn_error: bool = False) -> int:  # type: ignore[no-untyped-def]
+def exit_code(report: Report, fail_on_rule_failure: bool, warn_error: bool = False) -> int:
     """dbt's exit codes: 2 when a rule errored or the export failed; 1 when a rule of an error-severity
     test failed (or of a warn-severity one with --warn-error); else 0."""
     if report.has_errors:
@@ -120,18 +130,19 @@ def exit_code(report, fail_on_rule_failure: bool, warn_error: bool = False) -> i
 
 
 def _run_report(
-    project_dir,
-    profiles_dir,
-    target,
-    target_path,
-    export,
-    fail_on_rule_failure,
-    console,
-    html=None,
-    samples=True,
-    from_results_table=None,
-    warn_error=False,
-) -> int:  # type: ignore[no-untyped-def]
+    *,
+    project_dir: str | None,
+    profiles_dir: str | None,
+    target: str | None,
+    target_path: str | None,
+    export: bool,
+    fail_on_rule_failure: bool,
+    console: Console,
+    html: str | None = None,
+    samples: bool = True,
+    from_results_table: str | None = None,
+    warn_error: bool = False,
+) -> int:
     """`from_results_table`: None (read the artifacts), or the invocation id to rebuild from the
     results table ("" = the latest). Paths are resolved as dbt resolves them (paths.py)."""
     from dataplex_dq.paths import resolve_paths
@@ -171,7 +182,7 @@ def _run_report(
     return exit_code(report, fail_on_rule_failure, warn_error)
 
 
-def _html_options(html, samples, project_dir, target_path):  # type: ignore[no-untyped-def]
+def _html_options(html: str | None, samples: bool, project_dir: Path, target_path: Path | None) -> HtmlOptions | None:
     """--html [PATH] (empty: PROJECT_DIR/target/dataplex_dq/index.html) -> html_data.HtmlOptions."""
     if html is None:
         return None
@@ -183,7 +194,7 @@ def _html_options(html, samples, project_dir, target_path):  # type: ignore[no-u
     )
 
 
-_html = [
+_html: list[Callable[[F], F]] = [
     click.option(
         "--html",
         default=None,
@@ -201,30 +212,33 @@ _html = [
 ]
 
 
-_common = [
+_common: list[Callable[[F], F]] = [
     click.option(
         "--project-dir",
         default=None,
         type=click.Path(file_okay=False),
-        help="dbt project directory (as dbt: DBT_PROJECT_DIR, else the current directory or its parent holding dbt_project.yml)",
+        help="dbt project directory (as dbt: DBT_PROJECT_DIR, else the current directory or its parent holding "
+        "dbt_project.yml)",
     ),
     click.option(
         "--profiles-dir",
         default=None,
         type=click.Path(file_okay=False),
-        help="directory of profiles.yml (as dbt: DBT_PROFILES_DIR, else the current directory if it holds profiles.yml, else ~/.dbt)",
+        help="directory of profiles.yml (as dbt: DBT_PROFILES_DIR, else the current directory if it holds "
+        "profiles.yml, else ~/.dbt)",
     ),
     click.option("--target", "-t", default=None, help="dbt target (DBT_TARGET, else the profile's default)"),
     click.option(
         "--target-path",
         default=None,
         type=click.Path(file_okay=False),
-        help="dbt artifacts folder (as dbt: DBT_TARGET_PATH, else target-path of dbt_project.yml, else target; under the project dir)",
+        help="dbt artifacts folder (as dbt: DBT_TARGET_PATH, else target-path of dbt_project.yml, else target; under "
+        "the project dir)",
     ),
 ]
 
 
-def common_options(f):  # type: ignore[no-untyped-def]
+def common_options(f: F) -> F:
     for opt in reversed(_common):
         f = opt(f)
     return f
@@ -269,19 +283,20 @@ def main() -> None:
     help="exit 1 also when a rule of a `severity: warn` test failed (as dbt --warn-error)",
 )
 def report(
-    project_dir,
-    profiles_dir,
-    target,
-    target_path,
-    export,
-    fail_on_rule_failure,
-    html,
-    samples,
-    from_results_table,
-    invocation,
-    latest,
-    warn_error,
-) -> None:  # type: ignore[no-untyped-def]
+    *,
+    project_dir: str | None,
+    profiles_dir: str | None,
+    target: str | None,
+    target_path: str | None,
+    export: bool,
+    fail_on_rule_failure: bool,
+    html: str | None,
+    samples: bool,
+    from_results_table: bool,
+    invocation: str | None,
+    latest: bool,
+    warn_error: bool,
+) -> None:
     """Read the last dbt invocation's artifacts and metrics, write DataQualityResult protos, export the results.
 
     With --from-results-table, read one invocation's rows from the results table instead (for a run
@@ -299,23 +314,24 @@ def report(
         sys.exit(EXIT_ERROR)
     if html is not None and from_results_table:
         console.print(
-            "[red]dataplex-dq report:[/red] --html reads the run's artifacts; it does not go with --from-results-table yet"
+            "[red]dataplex-dq report:[/red] --html reads the run's artifacts; it does not go with "
+            "--from-results-table yet"
         )
         sys.exit(EXIT_ERROR)
     source = (invocation or "") if from_results_table else None
     sys.exit(
         _run_report(
-            project_dir,
-            profiles_dir,
-            target,
-            target_path,
-            export,
-            fail_on_rule_failure,
-            console,
-            html,
-            samples,
-            source,
-            warn_error,
+            project_dir=project_dir,
+            profiles_dir=profiles_dir,
+            target=target,
+            target_path=target_path,
+            export=export,
+            fail_on_rule_failure=fail_on_rule_failure,
+            console=console,
+            html=html,
+            samples=samples,
+            from_results_table=source,
+            warn_error=warn_error,
         )
     )
 
@@ -341,7 +357,9 @@ def _dbt_option(args: list[str], *names: str) -> str | None:
 @_html[0]
 @_html[1]
 @click.argument("dbt_args", nargs=-1, type=click.UNPROCESSED)
-def build(fail_on_rule_failure, export, html, samples, dbt_args) -> None:  # type: ignore[no-untyped-def]
+def build(
+    *, fail_on_rule_failure: bool, export: bool, html: str | None, samples: bool, dbt_args: tuple[str, ...]
+) -> None:
     """Run `dbt build [DBT_ARGS]` in-process with a progress bar, then the report."""
     from dbt.cli.main import dbtRunner
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -362,12 +380,13 @@ def build(fail_on_rule_failure, export, html, samples, dbt_args) -> None:  # typ
     ) as progress:
         task = progress.add_task("build", total=None, status="")
 
-        def on_event(event) -> None:  # type: ignore[no-untyped-def]
+        def on_event(event: EventMsg) -> None:
             name = event.info.name
-            if name == "LogStartLine" and getattr(event.data, "total", 0):
-                progress.update(task, total=event.data.total)
+            data: Any = event.data  # the event's own message (LogStartLine, NodeFinished, ...), named by `name`
+            if name == "LogStartLine" and data.total:
+                progress.update(task, total=data.total)
             elif name == "NodeFinished":
-                status = str(event.data.run_result.status).lower()
+                status = str(data.run_result.status).lower()
                 counts["failed"] += status == "fail"
                 counts["warned"] += status == "warn"
                 counts["errors"] += status in ("error", "runtime error")
@@ -379,7 +398,7 @@ def build(fail_on_rule_failure, export, html, samples, dbt_args) -> None:  # typ
         runner = dbtRunner(callbacks=[on_event])
         try:
             result = runner.invoke(["build", "--quiet", *args])
-        except Exception as exc:  # dbt raised before producing a result
+        except Exception as exc:  # noqa: BLE001 - dbt raised before producing a result: one line, no traceback
             console.print(f"[red]dbt build could not run:[/red] {exc}")
             sys.exit(EXIT_ERROR)
     if result.exception is not None and result.result is None:
@@ -387,15 +406,15 @@ def build(fail_on_rule_failure, export, html, samples, dbt_args) -> None:  # typ
         sys.exit(EXIT_ERROR)
     warn_error = "--warn-error" in args or os.environ.get("DBT_WARN_ERROR", "").lower() in ("1", "true", "yes")
     code = _run_report(
-        _dbt_option(args, "--project-dir"),
-        _dbt_option(args, "--profiles-dir"),
-        _dbt_option(args, "--target", "-t"),
-        _dbt_option(args, "--target-path"),
-        export,
-        fail_on_rule_failure,
-        console,
-        html,
-        samples,
+        project_dir=_dbt_option(args, "--project-dir"),
+        profiles_dir=_dbt_option(args, "--profiles-dir"),
+        target=_dbt_option(args, "--target", "-t"),
+        target_path=_dbt_option(args, "--target-path"),
+        export=export,
+        fail_on_rule_failure=fail_on_rule_failure,
+        console=console,
+        html=html,
+        samples=samples,
         warn_error=warn_error,
     )
     dbt_errors = result.result is not None and any(
@@ -440,7 +459,8 @@ def run() -> None:
         if os.environ.get("DATAPLEX_DQ_DEBUG"):
             raise
         print(
-            f"dataplex-dq failed: {type(exc).__name__}: {' '.join(str(exc).split())[:500]} (set DATAPLEX_DQ_DEBUG=1 for the traceback)",
+            f"dataplex-dq failed: {type(exc).__name__}: {' '.join(str(exc).split())[:500]} (set DATAPLEX_DQ_DEBUG=1 "
+            "for the traceback)",
             file=sys.stderr,
         )
         sys.exit(EXIT_ERROR)

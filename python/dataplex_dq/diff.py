@@ -436,7 +436,8 @@ def to_markdown(diff: Diff) -> str:
             lines.append(f"- Removed: {_names(s.removed)}")
         if s.not_evaluated:
             lines.append(
-                f"- Not evaluated in this run (skipped, errored or not selected; score not compared): {_names(s.not_evaluated)}"
+                "- Not evaluated in this run (skipped, errored or not selected; score not compared): "
+                f"{_names(s.not_evaluated)}"
             )
     return "\n".join(lines) + "\n"
 
@@ -575,16 +576,17 @@ def print_diff(diff: Diff, console: Any) -> None:
     help="dbt artifacts folder of this run (PROJECT_DIR/target when unset)",
 )
 def diff_command(
-    base,
-    base_target,
-    base_results_table,
-    max_score_drop,
-    markdown_path,
-    json_path,
-    project_dir,
-    profiles_dir,
-    target_path,
-) -> None:  # type: ignore[no-untyped-def]
+    *,
+    base: Path | None,
+    base_target: str | None,
+    base_results_table: str | None,
+    max_score_drop: float,
+    markdown_path: Path | None,
+    json_path: Path | None,
+    project_dir: Path,
+    profiles_dir: Path | None,
+    target_path: Path | None,
+) -> None:
     """Compare this run's DataQualityResults (TARGET_PATH/dataplex_dq) with BASE, a directory of
     DataQualityResult JSON (e.g. a production run's), or with --base-target's results table.
 

@@ -67,7 +67,8 @@ def source_spec(source: DataSource, tests: list[RuleTest], nodes: dict[str, Any]
             rules.append(rule)
             if where:
                 notes.append(
-                    f"rule '{rule.get('name') or test.name}' has a dbt `where` config ({where}), which a DataQualitySpec cannot express; exported without it"
+                    f"rule '{rule.get('name') or test.name}' has a dbt `where` config ({where}), which a "
+                    "DataQualitySpec cannot express; exported without it"
                 )
         if test.test_name == "data_quality_scan":
             if isinstance(raws, list) and len(raws) != len(declared_rules(test)):
@@ -83,7 +84,8 @@ def source_spec(source: DataSource, tests: list[RuleTest], nodes: dict[str, Any]
     incremental = settings.get("incremental_field") or settings.get("incrementalField")
     if incremental:
         notes.append(
-            f"incremental_field {incremental!r} is not part of a DataQualitySpec: pass --incremental-field={incremental} to gcloud"
+            f"incremental_field {incremental!r} is not part of a DataQualitySpec: pass "
+            f"--incremental-field={incremental} to gcloud"
         )
     spec_input: dict[str, Any] = {"rules": rules}
     for key in SCAN_SETTINGS:
@@ -239,7 +241,17 @@ def write_specs(specs: list[ExportedSpec], out_dir: Path, fmt: str) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     help="dbt artifacts folder (PROJECT_DIR/target when unset)",
 )
-def export_spec_command(out_dir, select, fmt, parse, project_dir, profiles_dir, target, target_path) -> None:  # type: ignore[no-untyped-def]
+def export_spec_command(
+    *,
+    out_dir: Path,
+    select: str | None,
+    fmt: str,
+    parse: bool,
+    project_dir: Path,
+    profiles_dir: Path | None,
+    target: str | None,
+    target_path: Path | None,
+) -> None:
     """Write one Dataplex DataQualitySpec per data source from the rules the project declares, ready for
     `gcloud dataplex datascans create data-quality --data-quality-spec-file`.
 

@@ -209,7 +209,7 @@ def ensure_manifest(project_dir: Path, profiles_dir: Path | None, target: str | 
         cmd += ["--profiles-dir", str(profiles_dir)]
     if target:
         cmd += ["--target", target]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if proc.returncode != 0 or not (out / "manifest.json").exists():
         raise ResultsTableError(
             f"{manifest} is missing and `dbt parse` could not write one (exit {proc.returncode}): "
@@ -271,7 +271,8 @@ def run_report_from_results_table(
             latest = wh.query(wh.macro("latest_invocation_sql", relation=relation))
             if not latest:
                 raise ResultsTableError(
-                    f"the results table {relation} has no rows: run `dbt build` with the on-run-end hook (or `dataplex-dq report`) first"
+                    f"the results table {relation} has no rows: run `dbt build` with the on-run-end hook (or "
+                    "`dataplex-dq report`) first"
                 )
             invocation = str(latest[0]["dbt_invocation_id"])
         rows = wh.query(wh.macro("results_of_invocation_sql", relation=relation, invocation_id=invocation))
@@ -318,7 +319,8 @@ def run_report_from_results_table(
                 extra_exports[override].extend(new_rows)
             if isinstance(actions, dict) and (actions.get("notification_report") or actions.get("notificationReport")):
                 report.warnings.append(
-                    f"{job.resource_type} '{job.data_source_name}': notification_report is not supported yet; no email was sent"
+                    f"{job.resource_type} '{job.data_source_name}': notification_report is not supported yet; no "
+                    "email was sent"
                 )
             source = DataSource(
                 job.data_source_id,

@@ -4,6 +4,7 @@ sample of each failing rule's failing rows, and the tests' dbt tags; then it wri
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import defaultdict
 from collections.abc import Sequence
@@ -127,10 +128,9 @@ def history_from_rows(job_rows: Sequence[dict[str, Any]], rule_rows: Sequence[di
 def _recover(wh: Warehouse) -> None:
     """After a failed query: roll the connection back, as PostgreSQL refuses every later statement of
     an aborted transaction (the report's own rows were committed by the export before)."""
-    try:
+    # any driver error: no transaction open, or a driver without rollback; there is nothing to end then
+    with contextlib.suppress(Exception):
         wh.adapter.connections.get_thread_connection().handle.rollback()
-    except Exception:  # no transaction open, or a driver without rollback: nothing to end
-        pass
 
 
 def fetch_history(wh: Warehouse, relation: Any, node_ids: Sequence[str], last_jobs: int) -> History:
@@ -160,7 +160,7 @@ def sample_from_rows(
     """At most ``max_rows`` rows as text, values shortened, stopping before ``max_bytes``; pure."""
     if not rows:
         return Sample()
-    columns = tuple(str(c) for c in rows[0].keys())
+    columns = tuple(str(c) for c in rows[0])
     out: list[tuple[str, ...]] = []
     size, truncated = sum(len(c) for c in columns), False
     for row in rows[:max_rows]:
@@ -202,7 +202,8 @@ def fetch_samples(wh: Warehouse, report: Any) -> tuple[dict[tuple[str, str], Sam
             samples[(s.data_source.unique_id, o.rule_name)] = sample
     if skipped:
         notes.append(
-            f"Failing-row samples were fetched for the first {len(samples)} failing rules only ({skipped} more left out to bound the page's size)."
+            f"Failing-row samples were fetched for the first {len(samples)} failing rules only ({skipped} more left "
+            "out to bound the page's size)."
         )
     return samples, notes
 

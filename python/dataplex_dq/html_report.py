@@ -172,7 +172,7 @@ def _path(points: Iterable[tuple[float, float | None]]) -> str:
 
 def sparkline(jobs: Sequence[JobPoint], width: int = 120, height: int = 30) -> str:
     """The score trend of the last jobs: a line with one point per job (title = time and score)."""
-    scored = [j for j in jobs]
+    scored = list(jobs)
     if not scored:
         return '<span class="muted">no history</span>'
     xs = _xs(len(scored), 4, width - 4)
@@ -181,14 +181,15 @@ def sparkline(jobs: Sequence[JobPoint], width: int = 120, height: int = 30) -> s
         f'<svg class="spark" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
         f'aria-label="score trend over the last {len(scored)} jobs">',
         f'<line x1="0" x2="{width}" y1="{height - 4}" y2="{height - 4}" class="axis"/>',
-        f'<path d="{_path(zip(xs, ys))}" class="line" fill="none"/>',
+        f'<path d="{_path(zip(xs, ys, strict=True))}" class="line" fill="none"/>',
     ]
-    for x, y, j in zip(xs, ys, scored):
+    for x, y, j in zip(xs, ys, scored, strict=True):
         if y is None:
             continue
         css = "pt" if j.passed else "pt bad"
         parts.append(
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" class="{css}" data-job="{_attr(j.job_id)}" data-score="{j.score}">'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" class="{css}" data-job="{_attr(j.job_id)}" '
+            f'data-score="{j.score}">'
             f"<title>{_attr(_time(j.start_time))}: {j.score:.2f}</title></circle>"
         )
     parts.append("</svg>")
@@ -202,7 +203,8 @@ def history_chart(jobs: Sequence[JobPoint], dimensions: Sequence[str], width: in
     left, right, top, bottom = 34, width - 10, 10, height - 24
     xs = _xs(len(jobs), left + 6, right - 6)
     parts = [
-        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="score history: overall and per dimension">'
+        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="score history: overall and per '
+        'dimension">'
     ]
     for v in (0, 50, 100):
         y = _scale([v], 0, 100, top, bottom)[0]
@@ -211,7 +213,8 @@ def history_chart(jobs: Sequence[JobPoint], dimensions: Sequence[str], width: in
     parts.append(f'<text x="{left}" y="{height - 6}" class="tick">{_attr(_time(jobs[0].start_time))}</text>')
     if len(jobs) > 1:
         parts.append(
-            f'<text x="{right}" y="{height - 6}" class="tick" text-anchor="end">{_attr(_time(jobs[-1].start_time))}</text>'
+            f'<text x="{right}" y="{height - 6}" class="tick" '
+            f'text-anchor="end">{_attr(_time(jobs[-1].start_time))}</text>'
         )
     series: list[tuple[str, str, list[float | None], str]] = [("score", PALETTE[0], [j.score for j in jobs], "overall")]
     for i, d in enumerate(dimensions):
@@ -221,23 +224,26 @@ def history_chart(jobs: Sequence[JobPoint], dimensions: Sequence[str], width: in
         dash = "" if kind == "overall" else ' stroke-dasharray="5 3"'
         stroke = 3 if kind == "overall" else 1.6
         parts.append(
-            f'<g class="series" data-series="{_attr(name)}"><path d="{_path(zip(xs, ys))}" fill="none" stroke="{colour}" stroke-width="{stroke}"{dash}/>'
+            f'<g class="series" data-series="{_attr(name)}"><path d="{_path(zip(xs, ys, strict=True))}" fill="none" '
+            f'stroke="{colour}" stroke-width="{stroke}"{dash}/>'
         )
         # points (with a tooltip) on the score line; a dimension line carries its values as data only
         if kind != "overall":
             parts.append(
                 f'<desc data-values="{" ".join("-" if v is None else repr(v) for v in values)}">{_attr(name)}</desc>'
             )
-        for x, y, v, j in zip(xs, ys, values, jobs):
+        for x, y, v, j in zip(xs, ys, values, jobs, strict=True):
             if y is not None and kind == "overall":
                 parts.append(
-                    f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}" data-job="{_attr(j.job_id)}" data-value="{v}">'
+                    f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}" data-job="{_attr(j.job_id)}" '
+                    f'data-value="{v}">'
                     f"<title>{_attr(name)} {_attr(_time(j.start_time))}: {v:.2f}</title></circle>"
                 )
         parts.append("</g>")
     parts.append("</svg>")
     legend = "".join(
-        f'<li><span class="swatch{" dashed" if kind == "dim" else ""}" style="border-color:{colour}"></span>{_attr(name)}</li>'
+        f'<li><span class="swatch{" dashed" if kind == "dim" else ""}" '
+        f'style="border-color:{colour}"></span>{_attr(name)}</li>'
         for name, colour, _, kind in series
     )
     return "".join(parts) + f'<ul class="legend">{legend}</ul>'
@@ -263,12 +269,12 @@ def anomaly_chart(points: Sequence[RulePoint], width: int = 640, height: int = 1
     # the band: a polygon over the jobs that have both bounds (open bounds drawn to the chart edge)
     upper = [
         (x, sy(p.upper if p.upper is not None else hi))
-        for x, p in zip(xs, points)
+        for x, p in zip(xs, points, strict=True)
         if p.lower is not None or p.upper is not None
     ]
     lower = [
         (x, sy(p.lower if p.lower is not None else lo))
-        for x, p in zip(xs, points)
+        for x, p in zip(xs, points, strict=True)
         if p.lower is not None or p.upper is not None
     ]
     if upper:
@@ -277,14 +283,18 @@ def anomaly_chart(points: Sequence[RulePoint], width: int = 640, height: int = 1
             upper, lower = [(x - 6, y1), (x + 6, y1)], [(x - 6, y2), (x + 6, y2)]
         poly = " ".join(f"{x:.1f},{y:.1f}" for x, y in upper + lower[::-1])
         parts.append(f'<polygon points="{poly}" class="band"/>')
-    parts.append(f'<path d="{_path(zip(xs, (sy(p.value) for p in points)))}" fill="none" class="value-line"/>')
-    for x, p in zip(xs, points):
+    parts.append(
+        f'<path d="{_path(zip(xs, (sy(p.value) for p in points), strict=True))}" fill="none" class="value-line"/>'
+    )
+    for x, p in zip(xs, points, strict=True):
         if p.value is None:
             continue
         out = (p.lower is not None and p.value < p.lower) or (p.upper is not None and p.value > p.upper)
         parts.append(
-            f'<circle cx="{x:.1f}" cy="{sy(p.value):.1f}" r="3" class="{"pt bad" if out else "pt"}" data-value="{p.value}">'
-            f"<title>{_attr(_time(p.start_time))}: {_stat(p.value)} (band {_stat(p.lower)} .. {_stat(p.upper)}, {_attr(p.status)})</title></circle>"
+            f'<circle cx="{x:.1f}" cy="{sy(p.value):.1f}" r="3" class="{"pt bad" if out else "pt"}" '
+            f'data-value="{p.value}">'
+            f"<title>{_attr(_time(p.start_time))}: {_stat(p.value)} (band {_stat(p.lower)} .. {_stat(p.upper)}, "
+            f"{_attr(p.status)})</title></circle>"
         )
     parts.append("</svg>")
     return "".join(parts)
@@ -364,6 +374,7 @@ def _source_view(
     s: Any,
     index: int,
     history: History,
+    *,
     samples: Mapping[tuple[str, str], Sample],
     tags: Mapping[str, Sequence[str]],
     invocation_id: str,
@@ -490,7 +501,15 @@ def render_html(
 
     history = history or History()
     sources = [
-        _source_view(s, i, history, samples or {}, tags or {}, report.invocation_id, last_jobs)
+        _source_view(
+            s,
+            i,
+            history,
+            samples=samples or {},
+            tags=tags or {},
+            invocation_id=report.invocation_id,
+            last_jobs=last_jobs,
+        )
         for i, s in enumerate(sorted(report.sources, key=lambda s: s.data_source.unique_id))
     ]
     for src in sources:

@@ -15,6 +15,7 @@ import io
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -136,7 +137,7 @@ def guess_indent(text: str) -> tuple[int, int]:
     ``models:`` / ``  - name: x`` / ``    columns:``; files with unindented dashes give (2, 0)."""
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     mapping = offset = None
-    for a, b in zip(lines, lines[1:]):
+    for a, b in pairwise(lines):
         ia, ib = len(a) - len(a.lstrip()), len(b) - len(b.lstrip())
         if not a.rstrip().endswith(":") or a.lstrip().startswith("- "):
             continue
@@ -439,6 +440,7 @@ def merge_spec(
     doc: Any,
     section: str,
     model: str,
+    *,
     loaded: LoadedSpec,
     spec: dict[str, Any],
     form: str,
@@ -454,13 +456,15 @@ def merge_spec(
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         raise ImportSpecError(
-            f"{loaded.source}: rule name {', '.join(repr(d) for d in duplicates)} appears more than once; names must be unique on a data source"
+            f"{loaded.source}: rule name {', '.join(repr(d) for d in duplicates)} appears more than once; names must "
+            "be unique on a data source"
         )
     clashes = [n for n in names if n in by_name]
     if clashes and not force:
         listed = ", ".join(f"'{n}'" for n in clashes)
         raise ImportSpecError(
-            f"{section[:-1]} '{model}' already declares rule{'s' if len(clashes) > 1 else ''} {listed} ({result.path}); "
+            f"{section[:-1]} '{model}' already declares rule{'s' if len(clashes) > 1 else ''} {listed} "
+            f"({result.path}); "
             "nothing was written. Pass --force to replace them, or rename them in the spec"
         )
 
@@ -565,7 +569,7 @@ def import_spec(
     spec = copy.deepcopy(loaded.spec)
     _convert_sql(spec, dialect, result)
     doc, yaml = load_properties(target.path)
-    merge_spec(doc, target.section, model, loaded, spec, form, force, result)
+    merge_spec(doc, target.section, model, loaded=loaded, spec=spec, form=form, force=force, result=result)
     text = dump_properties(doc, yaml)
     target.path.parent.mkdir(parents=True, exist_ok=True)
     target.path.write_text(text, encoding="utf-8")
@@ -642,7 +646,18 @@ def target_dialect(project_dir: Path, profiles_dir: Path | None, target: str | N
     help="directory of profiles.yml, to tell the dialect",
 )
 @click.option("--target", "-t", default=None, help="dbt target, to tell the dialect")
-def import_spec_command(spec_file, model, form, dialect, schema_file, force, project_dir, profiles_dir, target) -> None:  # type: ignore[no-untyped-def]
+def import_spec_command(
+    *,
+    spec_file: Path,
+    model: str,
+    form: str,
+    dialect: str | None,
+    schema_file: Path | None,
+    force: bool,
+    project_dir: Path,
+    profiles_dir: Path | None,
+    target: str | None,
+) -> None:
     """Write the rules of a Dataplex DataQualitySpec file (YAML/JSON, bare, wrapped or a whole DataScan)
     into MODEL's schema.yml, keeping its comments and order.
 
@@ -656,7 +671,8 @@ def import_spec_command(spec_file, model, form, dialect, schema_file, force, pro
         if chosen is None:
             chosen = "bigquery"
             console.print(
-                "[yellow]note:[/yellow] could not tell the target's warehouse from profiles.yml; SQL is left as GoogleSQL (pass --dialect to transpile)"
+                "[yellow]note:[/yellow] could not tell the target's warehouse from profiles.yml; SQL is left as "
+                "GoogleSQL (pass --dialect to transpile)"
             )
         result = import_spec(
             spec_file, model, form=form, dialect=chosen, schema_file=schema_file, force=force, project_dir=project_dir
@@ -673,7 +689,8 @@ def print_import(result: ImportResult, model: str, dialect: str, console: Any) -
 
     how = "per-rule tests" if result.form == "tests" else "a data_quality_scan"
     console.print(
-        f"Added {len(result.added)} rule{'s' if len(result.added) != 1 else ''} to {result.section[:-1]} '{escape(model)}' in {escape(str(result.path))}, as {how}."
+        f"Added {len(result.added)} rule{'s' if len(result.added) != 1 else ''} to {result.section[:-1]} "
+        f"'{escape(model)}' in {escape(str(result.path))}, as {how}."
     )
     table = Table(show_edge=False)
     for col in ("rule", "type", "declared on"):
@@ -694,7 +711,8 @@ def print_import(result: ImportResult, model: str, dialect: str, console: Any) -
         )
     for where, table_name in result.table_hints:
         console.print(
-            f"[yellow]check:[/yellow] {escape(where)} reads the table {escape(table_name)} by name; use ${{data()}} for the data source itself (row filter and sampling apply to it)"
+            f"[yellow]check:[/yellow] {escape(where)} reads the table {escape(table_name)} by name; use ${{data()}} "
+            "for the data source itself (row filter and sampling apply to it)"
         )
     for note in result.notes:
         console.print(f"note: {escape(note)}")

@@ -64,7 +64,8 @@ class NotificationSpec:
             or not all(isinstance(e, str) and "@" in e for e in emails)
         ):
             raise ValueError(
-                f"post_scan_actions.notification_report.recipients.emails must be a list of email addresses, got {emails!r}"
+                "post_scan_actions.notification_report.recipients.emails must be a list of email addresses, got "
+                f"{emails!r}"
             )
         threshold = None
         trigger = _get(report, "score_threshold_trigger")
@@ -72,7 +73,8 @@ class NotificationSpec:
             value = _get(trigger, "score_threshold") if isinstance(trigger, Mapping) else None
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 100:
                 raise ValueError(
-                    f"post_scan_actions.notification_report.score_threshold_trigger.score_threshold must be a number in [0, 100], got {value!r}"
+                    "post_scan_actions.notification_report.score_threshold_trigger.score_threshold must be a number "
+                    f"in [0, 100], got {value!r}"
                 )
             threshold = float(value)
         webhook = _get(report, "webhook")
@@ -169,7 +171,8 @@ def _rule_line(r: FailedRule) -> str:
 def text_body(job: JobSummary, triggers: Sequence[str]) -> str:
     lines = [
         f"Data source: {job.data_source} ({job.data_source_id})",
-        f"Score: {_score_text(job.score)}  passed: {'yes' if job.passed else 'no'}  rules passed: {job.rules_passed}/{job.rules_evaluated}",
+        f"Score: {_score_text(job.score)}  passed: {'yes' if job.passed else 'no'}  rules passed: "
+        f"{job.rules_passed}/{job.rules_evaluated}",
     ]
     if job.rows_scanned is not None:
         lines.append(f"Rows scanned: {job.rows_scanned}")
@@ -218,7 +221,8 @@ def html_body(job: JobSummary, triggers: Sequence[str]) -> str:
     ]
     if job.window is not None:
         parts.append(
-            f"<p>Incremental window: {e(job.window[1] or '(first job)')} &lt; {e(job.window[0])} &le; {e(job.window[2] or '(no value)')}</p>"
+            f"<p>Incremental window: {e(job.window[1] or '(first job)')} &lt; {e(job.window[0])} &le; "
+            f"{e(job.window[2] or '(no value)')}</p>"
         )
     if dims:
         parts.append(f"<h3>Dimension scores</h3><ul>{dims}</ul>")
@@ -227,7 +231,8 @@ def html_body(job: JobSummary, triggers: Sequence[str]) -> str:
     if rows:
         parts.append(
             '<h3>Failed rules</h3><table border="1" cellpadding="4"><tr><th>rule</th><th>column</th><th>dimension</th>'
-            "<th>status</th><th>evaluated</th><th>passed</th><th>null</th><th>assertion rows</th><th>failing rows query</th></tr>"
+            "<th>status</th><th>evaluated</th><th>passed</th><th>null</th><th>assertion rows</th><th>failing rows "
+            "query</th></tr>"
             f"{rows}</table>"
         )
     parts.append(
@@ -332,7 +337,8 @@ class NotificationOutcome:
 
 def _reason(exc: BaseException) -> str:
     if isinstance(exc, smtplib.SMTPAuthenticationError):
-        return f"the SMTP server rejected the login ({exc.smtp_code} {exc.smtp_error.decode(errors='replace') if isinstance(exc.smtp_error, bytes) else exc.smtp_error})"
+        error = exc.smtp_error.decode(errors="replace") if isinstance(exc.smtp_error, bytes) else exc.smtp_error
+        return f"the SMTP server rejected the login ({exc.smtp_code} {error})"
     if isinstance(exc, urllib.error.HTTPError):
         return f"HTTP {exc.code} {exc.reason}"
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

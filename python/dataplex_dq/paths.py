@@ -47,11 +47,11 @@ def _project_target_path(project_dir: Path) -> str | None:
     """`target-path` of dbt_project.yml (unrendered, as dbt's PartialProject reads it)."""
     try:
         import yaml
-
-        data = yaml.safe_load((project_dir / "dbt_project.yml").read_text())
-    except (OSError, ValueError, ImportError):
+    except ImportError:
         return None
-    except Exception:  # yaml.YAMLError: dbt itself reports a broken dbt_project.yml
+    try:
+        data = yaml.safe_load((project_dir / "dbt_project.yml").read_text())
+    except (OSError, ValueError, yaml.YAMLError):  # dbt itself reports a broken dbt_project.yml
         return None
     value = data.get("target-path") if isinstance(data, dict) else None
     return value if isinstance(value, str) and "{{" not in value else None

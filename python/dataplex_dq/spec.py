@@ -296,8 +296,8 @@ def normalize_message(value: Any, desc: _descriptor.Descriptor, path: str = "") 
     is_rule = desc.full_name == DataQualityRule.DESCRIPTOR.full_name
     out: dict[str, Any] = {}
     seen: dict[str, str] = {}
-    for key, item in value.items():
-        key = str(key)
+    for raw_key, item in value.items():
+        key = str(raw_key)
         sub = f"{path}.{key}" if path else key
         f = fields.get(key)
         if f is None and is_rule and _snake(key) in RULE_EXTENSIONS:
@@ -382,7 +382,7 @@ def spec_to_dict(spec: Mapping[str, Any], *, camel_case: bool = True) -> dict[st
     validated by a round trip through the proto, with the rules' attributes put back."""
     message = spec_to_proto(spec)
     out = json_format.MessageToDict(message, preserving_proto_field_name=not camel_case)
-    for rule, original in zip(out.get("rules", []), spec.get("rules", [])):
+    for rule, original in zip(out.get("rules", []), spec.get("rules", []), strict=True):
         for ext in RULE_EXTENSIONS:
             if original.get(ext):
                 rule[ext] = dict(original[ext])

@@ -77,10 +77,7 @@ def parse_table_name(text: object) -> TableName:
         raise TableNameError(f"must be a string, got {type(text).__name__}")
     text = text.strip()
     m = RESOURCE.match(text)
-    if m:
-        parts = [m.group(1), m.group(2), m.group(3)]
-    else:
-        parts = _split_dotted(text)
+    parts = [m.group(1), m.group(2), m.group(3)] if m else _split_dotted(text)
     if len(parts) > 3:
         raise TableNameError(f"{len(parts)} dotted parts: expected table, schema.table or database.schema.table")
     *prefix, identifier = parts

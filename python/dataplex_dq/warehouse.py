@@ -51,7 +51,8 @@ class Warehouse:
         except Exception as exc:  # dbt raises many types here; all mean the profile/project is unusable
             first = " ".join(str(exc).split())[:500]
             raise WarehouseError(
-                f"cannot open the dbt target (project {self.project_dir}, profiles dir {self.profiles_dir or '~/.dbt'}, "
+                f"cannot open the dbt target (project {self.project_dir}, profiles dir "
+                f"{self.profiles_dir or '~/.dbt'}, "
                 f"target {self.target or 'default'}): {first}"
             ) from exc
         missing = missing_duckdb_file(config.credentials)
@@ -98,14 +99,14 @@ class Warehouse:
             if add_query is not None and self.adapter_type != "bigquery":
                 _, cursor = add_query(sql, auto_begin=False)
                 names = [d[0].lower() for d in cursor.description]
-                return [dict(zip(names, row)) for row in cursor.fetchall()]
+                return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
             _, table = self.adapter.execute(sql, fetch=True)
         except Exception as exc:
             raise WarehouseError(
                 f"query failed on {self.adapter_type}: {exc}\n--- SQL (first 500 chars) ---\n{sql[:500]}"
             ) from exc
         names = [c.lower() for c in table.column_names]
-        return [dict(zip(names, row)) for row in table.rows]
+        return [dict(zip(names, row, strict=True)) for row in table.rows]
 
     def query_with_types(self, sql: str) -> tuple[list[tuple[str, str]], list[tuple[Any, ...]]]:
         """Rows of a SELECT with (column name, agate type name) pairs."""
@@ -113,7 +114,7 @@ class Warehouse:
             _, table = self.adapter.execute(sql, fetch=True)
         except Exception as exc:
             raise WarehouseError(f"query failed on {self.adapter_type}: {exc}") from exc
-        cols = [(n, type(t).__name__) for n, t in zip(table.column_names, table.column_types)]
+        cols = [(n, type(t).__name__) for n, t in zip(table.column_names, table.column_types, strict=True)]
         return cols, [tuple(r) for r in table.rows]
 
     def macro(self, name: str, **kwargs: Any) -> Any:

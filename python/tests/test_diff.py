@@ -234,7 +234,8 @@ def test_command_errors_exit_2_with_one_line(tmp_path):
     assert out.exit_code == 2
     assert (
         out.output
-        == "dataplex-dq diff failed: give either BASE (a directory of DataQualityResult JSON) or --base-target TARGET, not both or neither\n"
+        == "dataplex-dq diff failed: give either BASE (a directory of DataQualityResult JSON) or --base-target "
+        "TARGET, not both or neither\n"
     )
     out = runner.invoke(main, ["diff", str(tmp_path / "nope"), "--target-path", str(current)])
     assert out.exit_code == 2

@@ -7,7 +7,7 @@ from dataplex_dq.export_spec import export_specs, render
 from dataplex_dq.spec import spec_to_dict
 
 
-def dq_test_node(uid, name, test_name, kwargs, column=None, where=None):
+def dq_test_node(uid, name, test_name, kwargs, *, column=None, where=None):
     return uid, {
         "resource_type": "test",
         "name": name,
@@ -86,9 +86,11 @@ def test_export_combines_both_forms_and_the_settings():
         "catalogPublishingEnabled": True,
     }
     assert exported.notes == [
-        "rule 'dataplex_dq_non_null_expectation_orders_id' has a dbt `where` config (id > 0), which a DataQualitySpec cannot express; exported without it",
+        "rule 'dataplex_dq_non_null_expectation_orders_id' has a dbt `where` config (id > 0), which a "
+        "DataQualitySpec cannot express; exported without it",
         "test 'orders_anomalies' (anomaly_detection) has no DataQualitySpec rule type; left out",
-        "incremental_field 'updated_at' is not part of a DataQualitySpec: pass --incremental-field=updated_at to gcloud",
+        "incremental_field 'updated_at' is not part of a DataQualitySpec: pass --incremental-field=updated_at to "
+        "gcloud",
     ]
     text = render(exported, "yaml")
     assert (

@@ -14,7 +14,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_macro_map_is_generated_from_the_descriptor_and_current():
     res = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "gen_spec_fields.py"), "--check"], capture_output=True, text=True
+        [sys.executable, str(ROOT / "scripts" / "gen_spec_fields.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert res.returncode == 0, res.stderr
     names = field_names()

@@ -404,7 +404,8 @@ def test_errors_are_one_line_with_exit_code_2(tmp_path):
     assert out.exit_code == 2
     assert (
         out.output
-        == f"dataplex-dq import-spec failed: {bad}: unknown field 'rules[0].treshold' in DataQualityRule (did you mean 'threshold'?)\n"
+        == f"dataplex-dq import-spec failed: {bad}: unknown field 'rules[0].treshold' in DataQualityRule (did you "
+        "mean 'threshold'?)\n"
     )
 
 
@@ -428,7 +429,8 @@ def test_dialect_comes_from_the_profile(tmp_path, monkeypatch):
     monkeypatch.delenv("DBT_PROFILES_DIR", raising=False)
     monkeypatch.delenv("DBT_TARGET", raising=False)
     (root / "profiles.yml").write_text(
-        "shop:\n  target: dev\n  outputs:\n    dev: {type: duckdb, path: x.duckdb}\n    prod: {type: bigquery, method: oauth, project: p, dataset: d}\n"
+        "shop:\n  target: dev\n  outputs:\n    dev: {type: duckdb, path: x.duckdb}\n    prod: {type: bigquery, "
+        "method: oauth, project: p, dataset: d}\n"
     )
     assert target_dialect(root, None, None) == "duckdb"
     assert target_dialect(root, None, "prod") == "bigquery"

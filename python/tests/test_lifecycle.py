@@ -21,23 +21,23 @@ from dataplex_dq.notify import (
 
 
 def job(**kw) -> JobSummary:
-    base = dict(
-        data_source="seed 'orders'",
-        data_source_id="seed.p.orders",
-        job_id="j-1",
-        invocation_id="inv-1",
-        project="p",
-        target="dev",
-        score=50.0,
-        passed=False,
-        dimensions=(("VALIDITY", 0.0, False),),
-        rules_evaluated=2,
-        rules_passed=1,
-        rows_scanned=3,
-        failed_rules=(
+    base = {
+        "data_source": "seed 'orders'",
+        "data_source_id": "seed.p.orders",
+        "job_id": "j-1",
+        "invocation_id": "inv-1",
+        "project": "p",
+        "target": "dev",
+        "score": 50.0,
+        "passed": False,
+        "dimensions": (("VALIDITY", 0.0, False),),
+        "rules_evaluated": 2,
+        "rules_passed": 1,
+        "rows_scanned": 3,
+        "failed_rules": (
             FailedRule("amount-range", "amount", "VALIDITY", "FAILED", 3, 2, 0, None, "select * from t where x"),
         ),
-    )
+    }
     base.update(kw)
     return JobSummary(**base)
 

@@ -61,7 +61,7 @@ def test_project_dir_flag_then_env_then_cwd_and_parents(layout):
     assert resolve_paths(env=env, cwd=p["proj"]).project_dir == p["proj"]
     # as dbt: a sub-directory of the project finds dbt_project.yml in a parent
     assert resolve_paths(env=env, cwd=p["proj"] / "models").project_dir == p["proj"]
-    with pytest.raises(ProjectPathError, match="no dbt_project.yml in"):
+    with pytest.raises(ProjectPathError, match=r"no dbt_project\.yml in"):
         resolve_paths(env=env, cwd=p["tmp"])
 
 

@@ -204,7 +204,7 @@ def test_every_unicode_class_name_is_known_to_re2(regex_problem):
     except _Return as r:
         names = r.value
     assert len(names) > 150
-    assert [n for n in names if re2_error(r"\p{%s}" % n)] == []
+    assert [n for n in names if re2_error(rf"\p{{{n}}}")] == []
 
 
 def test_messages_name_the_problem(regex_problem):

@@ -35,7 +35,7 @@ def rule(
     if status in (RuleStatus.ERROR, RuleStatus.SKIPPED):
         identity = RuleIdentity.from_rule_spec(spec, data_source=source, test_unique_id=f"test.shop.{name}")
         return RuleOutcome.not_evaluated(identity, status, f"{status} in dbt")
-    row_level = rule_type != "sql_assertion" and rule_type != "table_condition_expectation"
+    row_level = rule_type not in {"sql_assertion", "table_condition_expectation"}
     if row_level and evaluated is None and status is not RuleStatus.SUSPENDED:
         evaluated = 10
         passed_rows = 10 if status is RuleStatus.PASSED else 5
