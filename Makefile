@@ -1,6 +1,6 @@
 # dataplex_dq developer tasks. Everything runs in .venv, installed from constraints.txt.
 SHELL := /bin/bash
-.DEFAULT_GOAL := test
+.DEFAULT_GOAL := help
 
 PYTHON_BOOTSTRAP ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV := .venv
@@ -15,9 +15,14 @@ TEST_DIRS := $(wildcard python/tests integration_tests/tests)
 # command with DBT_PG_* / DBT_BQ_* set, and stops both on exit.
 WITH_SERVICES := CRUCIBLE=$(VENV_EMULATOR)/bin/crucible scripts/test_services.sh
 
-.PHONY: venv emulator test test-duckdb golden demo protos protos-check clean
+.PHONY: help venv emulator lint test test-duckdb golden demo protos protos-check clean
 
-venv: $(VENV_STAMP)
+# `make` alone: the targets below with their one-line descriptions (the `## ` text after each).
+help:
+	@echo "dataplex_dq developer tasks (make TARGET):"
+	@grep -E '^[a-z][a-z-]*:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)$$/  \1\t\2/' | expand -t 16
+
+venv: $(VENV_STAMP) ## create .venv and install the project with its pinned dependencies
 
 $(VENV_STAMP): pyproject.toml constraints.txt
 	@test -n "$(PYTHON_BOOTSTRAP)" || { echo "python3.11 or python3 is required" >&2; exit 1; }
@@ -26,7 +31,7 @@ $(VENV_STAMP): pyproject.toml constraints.txt
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[test,dev,postgres,bigquery]'
 	touch $@
 
-emulator: $(EMULATOR_STAMP)
+emulator: $(EMULATOR_STAMP) ## create .venv-emulator with the local BigQuery emulator (crucible)
 
 $(EMULATOR_STAMP): constraints-emulator.txt
 	@test -n "$(PYTHON_BOOTSTRAP)" || { echo "python3.11 or python3 is required" >&2; exit 1; }
@@ -34,29 +39,35 @@ $(EMULATOR_STAMP): constraints-emulator.txt
 	$(VENV_EMULATOR)/bin/python -m pip install --quiet -c constraints-emulator.txt '$(EMULATOR_PKG)'
 	touch $@
 
+# The lint and type gate: ruff (lint and format) on all Python, mypy --strict on python/dataplex_dq.
+lint: venv ## ruff check, ruff format --check and mypy --strict (configured in pyproject.toml)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
 # Everything: unit tests, and the integration suite on DuckDB, PostgreSQL and BigQuery (emulator).
-test: venv emulator
+test: venv emulator ## unit and integration tests on DuckDB, PostgreSQL and the BigQuery emulator (CI)
 	@if [ -z "$(TEST_DIRS)" ]; then echo "no test directories" >&2; exit 1; fi
 	$(WITH_SERVICES) $(PY) -m pytest $(TEST_DIRS) -q -rs
 
 # Quick loop: no servers, so the postgres and bigquery targets are skipped (with the reason).
-test-duckdb: venv
+test-duckdb: venv ## unit and integration tests on DuckDB only (no servers)
 	$(PY) -m pytest $(TEST_DIRS) -q -rs
 
 # Rewrite integration_tests/golden/bigquery/ from the SQL compiled now (review the diff after).
-golden: venv emulator
+golden: venv emulator ## rewrite integration_tests/golden/bigquery/ from the SQL compiled now
 	DATAPLEX_DQ_UPDATE_GOLDEN=1 DATAPLEX_DQ_SKIP_POSTGRES=1 $(WITH_SERVICES) $(PY) -m pytest integration_tests/tests/test_bigquery_sql.py "integration_tests/tests/test_post_scan_actions.py::test_bigquery_catalog_sql_golden" -q
 
-demo: venv
+demo: venv ## build the demo project and print its scores
 	$(PY) demo/run_demo.py
 
 # Regenerate python/dataplex_dq/proto/*_pb2.py[i] from protos/ (private descriptor pool).
-protos: venv
+protos: venv ## regenerate python/dataplex_dq/proto from protos/
 	$(PY) scripts/gen_protos.py
 
-protos-check: venv
+protos-check: venv ## fail when python/dataplex_dq/proto is not what protos/ generates
 	$(PY) scripts/gen_protos.py --check
 
-clean:
+clean: ## remove the virtualenvs, build output and caches
 	rm -rf $(VENV) $(VENV_EMULATOR) build dist python/*.egg-info .pytest_cache target dbt_packages logs
 	find . -name __pycache__ -type d -not -path './.git/*' -prune -exec rm -rf {} +

@@ -63,14 +63,14 @@ def source_label(key: str) -> str:
     return parts[-1] if len(parts) >= 3 else key
 
 
-def _round(value: float | None) -> float | None:
-    return None if value is None else round(float(value), 2)
+def _round(value: float) -> float:
+    return round(float(value), 2)
 
 
 def _rule_key(rule: Any) -> str:
     """A rule result's name, or `<rule type>(<column>)` for an unnamed rule of a Dataplex result."""
     if rule.rule.name:
-        return rule.rule.name
+        return str(rule.rule.name)
     kind = rule.rule.WhichOneof("rule_type") or "rule"
     return f"{kind}({rule.rule.column})" if rule.rule.column else kind
 
@@ -171,9 +171,10 @@ def state_from_rows(key: str, rows: Iterable[Mapping[str, Any]]) -> SourceState:
 
 
 def read_results_table(
-    project_dir: Path, profiles_dir: Path | None, target: str, manifest_path: Path, relation_name: str | None
+    project_dir: Path, profiles_dir: Path | None, target: str | None, manifest_path: Path, relation_name: str | None
 ) -> tuple[dict[str, SourceState], str]:
-    """The latest job of every data source in ``target``'s results table; (states, relation)."""
+    """The latest job of every data source in ``target``'s results table (None: the profile's default
+    target); (states, relation)."""
     from dataplex_dq.export import DEFAULT_RESULTS_TABLE
     from dataplex_dq.warehouse import Warehouse
 
@@ -359,7 +360,10 @@ def _from_to(change: Change) -> str:
 
 def _rows(rows: tuple[int | None, int | None]) -> str:
     b, c = rows
-    fmt = lambda v: "—" if v is None else f"{v:,}"  # noqa: E731
+
+    def fmt(v: int | None) -> str:
+        return "—" if v is None else f"{v:,}"
+
     if b == c:
         return fmt(c)
     change = f" ({c - b:+,})" if b is not None and c is not None else ""

@@ -10,7 +10,7 @@ import os
 import re
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -120,7 +120,7 @@ def result_rows(
     job: JobContext,
     outcomes: Sequence[RuleOutcome],
     card: ScoreCard,
-    debug_results: dict[str, Sequence[Sequence[tuple[str, str, Any]]]] | None = None,
+    debug_results: Mapping[str, Sequence[Sequence[tuple[str, str, Any]]]] | None = None,
 ) -> list[dict[str, Any]]:
     """The results-table rows of one job, every rule included (suspended, errored, skipped too)."""
     is_bigquery = job.adapter_type == "bigquery"

@@ -155,7 +155,7 @@ def selected_ids(project_dir: Path, profiles_dir: Path | None, target: str | Non
     if not result.success:
         raise ArtifactsError(f"dbt ls --select {select} failed: {result.exception or 'see the messages above'}")
     ids = set()
-    for line in result.result or []:
+    for line in result.result if isinstance(result.result, list) else []:
         try:
             ids.add(json.loads(line)["unique_id"])
         except (ValueError, KeyError, TypeError):

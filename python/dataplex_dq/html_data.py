@@ -120,8 +120,8 @@ def history_from_rows(job_rows: Sequence[dict[str, Any]], rule_rows: Sequence[di
                 upper=upper,
             )
         )
-    for points in rules.values():
-        points.sort(key=lambda p: (p.start_time or datetime.min, p.job_id))
+    for rule_points in rules.values():
+        rule_points.sort(key=lambda p: (p.start_time or datetime.min, p.job_id))
     return History(dict(jobs), dict(rules))
 
 

@@ -13,12 +13,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dataplex_dq.assemble import row_count_of
 from dataplex_dq.export import job_id as export_job_id
 from dataplex_dq.metrics import RuleOutcome, RuleStatus
 from dataplex_dq.scoring import percent
+
+if TYPE_CHECKING:
+    import jinja2
 
 __all__ = ["History", "JobPoint", "RulePoint", "Sample", "is_anomaly_check", "render_html"]
 
@@ -206,10 +209,10 @@ def history_chart(jobs: Sequence[JobPoint], dimensions: Sequence[str], width: in
         f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="score history: overall and per '
         'dimension">'
     ]
-    for v in (0, 50, 100):
-        y = _scale([v], 0, 100, top, bottom)[0]
-        parts.append(f'<line x1="{left}" x2="{right}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>')
-        parts.append(f'<text x="{left - 4}" y="{y + 4:.1f}" class="tick" text-anchor="end">{v}</text>')
+    for tick in (0, 50, 100):
+        y_tick = _scale([tick], 0, 100, top, bottom)[0]
+        parts.append(f'<line x1="{left}" x2="{right}" y1="{y_tick:.1f}" y2="{y_tick:.1f}" class="grid"/>')
+        parts.append(f'<text x="{left - 4}" y="{y_tick + 4:.1f}" class="tick" text-anchor="end">{tick}</text>')
     parts.append(f'<text x="{left}" y="{height - 6}" class="tick">{_attr(_time(jobs[0].start_time))}</text>')
     if len(jobs) > 1:
         parts.append(
@@ -260,7 +263,10 @@ def anomaly_chart(points: Sequence[RulePoint], width: int = 640, height: int = 1
     lo, hi = lo - pad, hi + pad
     left, right, top, bottom = 60, width - 10, 10, height - 24
     xs = _xs(len(points), left + 6, right - 6)
-    sy = lambda v: None if v is None else _scale([v], lo, hi, top, bottom)[0]  # noqa: E731
+
+    def sy(v: float) -> float:
+        return _scale([v], lo, hi, top, bottom)[0]
+
     parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="value and band over time">']
     for v in (lo + pad, hi - pad):
         y = sy(v)
@@ -284,7 +290,8 @@ def anomaly_chart(points: Sequence[RulePoint], width: int = 640, height: int = 1
         poly = " ".join(f"{x:.1f},{y:.1f}" for x, y in upper + lower[::-1])
         parts.append(f'<polygon points="{poly}" class="band"/>')
     parts.append(
-        f'<path d="{_path(zip(xs, (sy(p.value) for p in points), strict=True))}" fill="none" class="value-line"/>'
+        f'<path d="{_path(zip(xs, (None if p.value is None else sy(p.value) for p in points), strict=True))}" '
+        'fill="none" class="value-line"/>'
     )
     for x, p in zip(xs, points, strict=True):
         if p.value is None:
@@ -468,7 +475,7 @@ def _source_view(
 
 
 @cache
-def _template() -> Any:
+def _template() -> jinja2.Template:
     import jinja2
 
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)

@@ -17,13 +17,24 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from dataplex_dq.errors import DataplexDqError
-from dataplex_dq.spec import SCAN_SETTINGS, LoadedSpec, SpecError, load_spec_file, normalize_message, rule_type_of
+from dataplex_dq.spec import (
+    SCAN_SETTINGS,
+    LoadedSpec,
+    SpecError,
+    descriptor_of,
+    load_spec_file,
+    normalize_message,
+    rule_type_of,
+)
 from dataplex_dq.transpile import DIALECTS, bigquery_tables, transpile
+
+if TYPE_CHECKING:
+    from ruamel.yaml import YAML
 
 PACKAGE = "dataplex_dq"
 COLUMN_RULE_TYPES = (
@@ -123,7 +134,7 @@ def _resource_file(roots: list[Path], name: str, section: str) -> Path | None:
 # ---------------------------------------------------------------- round-trip YAML
 
 
-def _yaml_rt():  # type: ignore[no-untyped-def]
+def _yaml_rt() -> YAML:
     from ruamel.yaml import YAML
 
     yaml = YAML()
@@ -204,7 +215,8 @@ def _yaml11_not_a_string(value: str) -> bool:
     1_000, 0o7...); ruamel writes YAML 1.2 and leaves those unquoted."""
     import yaml
 
-    return yaml.resolver.Resolver().resolve(yaml.ScalarNode, value, (True, False)) != "tag:yaml.org,2002:str"
+    tag: str = yaml.resolver.Resolver().resolve(yaml.ScalarNode, value, (True, False))
+    return tag != "tag:yaml.org,2002:str"
 
 
 # ---------------------------------------------------------------- rules already declared
@@ -318,7 +330,7 @@ def _convert_sql(spec: dict[str, Any], dialect: str, result: ImportResult) -> No
 
 def _ordered_rule(rule: Mapping[str, Any]) -> dict[str, Any]:
     """A scan rule with its keys in reading order."""
-    rt = rule_type_of(rule)
+    rt = rule_type_of(rule) or ""
     order = [
         "name",
         "description",
@@ -361,11 +373,11 @@ def _same_setting(key: str, a: Any, b: Any) -> bool:
     from dataplex_dq.proto import DataQualitySpec
 
     try:
-        return normalize_message({key: a}, DataQualitySpec.DESCRIPTOR) == normalize_message(
-            {key: b}, DataQualitySpec.DESCRIPTOR
+        return normalize_message({key: a}, descriptor_of(DataQualitySpec)) == normalize_message(
+            {key: b}, descriptor_of(DataQualitySpec)
         )
     except SpecError:
-        return a == b
+        return bool(a == b)
 
 
 def _get_either(mapping: Any, key: str) -> tuple[str | None, Any]:
@@ -424,8 +436,8 @@ def _meta_settings(entry: Any, create: bool) -> Any:
     if isinstance(entry.get("meta"), dict) and isinstance(entry["meta"].get(PACKAGE), dict):
         return entry["meta"][PACKAGE]
     if not create:
-        config = entry.get("config") if isinstance(entry.get("config"), dict) else {}
-        meta = config.get("meta") if isinstance(config.get("meta"), dict) else {}
+        config: Any = entry.get("config") if isinstance(entry.get("config"), dict) else {}
+        meta: Any = config.get("meta") if isinstance(config.get("meta"), dict) else {}
         return meta.get(PACKAGE) if isinstance(meta.get(PACKAGE), dict) else {}
     if not isinstance(entry.get("config"), dict):
         entry["config"] = CommentedMap()

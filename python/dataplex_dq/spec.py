@@ -29,10 +29,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import json_format
+from google.protobuf.message import Message
 
 from dataplex_dq.errors import DataplexDqError
 from dataplex_dq.proto import DataQualityRule, DataQualitySpec
@@ -54,6 +55,13 @@ __all__ = [
 ]
 
 FD = _descriptor.FieldDescriptor
+
+
+def descriptor_of(message: type[Message]) -> _descriptor.Descriptor:
+    """A message class's descriptor. The stubs type protobuf's C implementation (upb) apart from
+    ``descriptor.Descriptor``; it is the same API, so this names it once."""
+    return cast(_descriptor.Descriptor, message.DESCRIPTOR)
+
 
 #: DataQualityRule fields Google's API has that the given proto lacks; kept as dataplex_dq extensions.
 RULE_EXTENSIONS = ("attributes",)
@@ -243,7 +251,7 @@ def _field_value(value: Any, f: FD, path: str) -> Any:
     if f.is_repeated:
         if not isinstance(value, (list, tuple)):
             raise SpecError(f"{path}: expected a list, got {_type_name(value)}")
-        out = []
+        out: list[Any] = []
         for i, item in enumerate(value):
             item_path = f"{path}[{i}]"
             if item is None:
@@ -333,7 +341,7 @@ def rule_type_of(rule: Mapping[str, Any]) -> str | None:
 
 def normalize_rule(value: Any, path: str = "rule") -> dict[str, Any]:
     """One DataQualityRule, normalized; exactly one rule type is required."""
-    rule = normalize_message(value, DataQualityRule.DESCRIPTOR, path)
+    rule = normalize_message(value, descriptor_of(DataQualityRule), path)
     _check_rule_type(rule, path)
     return rule
 
@@ -348,7 +356,7 @@ def _check_rule_type(rule: Mapping[str, Any], path: str) -> None:
 
 def normalize_spec(value: Any, path: str = "") -> dict[str, Any]:
     """A bare DataQualitySpec mapping, normalized and validated against the proto."""
-    spec = normalize_message(value, DataQualitySpec.DESCRIPTOR, path)
+    spec = normalize_message(value, descriptor_of(DataQualitySpec), path)
     rules_path = f"{path}.rules" if path else "rules"
     if not spec.get("rules"):
         raise SpecError(

@@ -154,7 +154,7 @@ class Warehouse:
         except Exception as exc:
             raise WarehouseError(f"commit failed on {self.adapter_type}: {exc}") from exc
 
-    def relation(self, database: str | None, schema: str, identifier: str) -> Any:
+    def relation(self, database: str | None, schema: str | None, identifier: str) -> Any:
         return self.adapter.Relation.create(database=database, schema=schema, identifier=identifier)
 
 

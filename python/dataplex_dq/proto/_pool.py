@@ -65,4 +65,5 @@ def add_serialized_file(serialized_file: bytes) -> descriptor.FileDescriptor:
     proto = descriptor_pb2.FileDescriptorProto.FromString(serialized_file)
     for name in proto.dependency:
         _ensure_dependency(name)
-    return POOL.AddSerializedFile(serialized_file)
+    added: descriptor.FileDescriptor = POOL.AddSerializedFile(serialized_file)
+    return added
