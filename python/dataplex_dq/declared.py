@@ -14,18 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from dataplex_dq.artifacts import Artifacts, RuleTest
-
-RULE_ARGUMENTS = {
-    "range_expectation": ("min_value", "max_value", "strict_min_enabled", "strict_max_enabled"),
-    "non_null_expectation": (),
-    "set_expectation": ("values",),
-    "regex_expectation": ("regex",),
-    "uniqueness_expectation": (),
-    "statistic_range_expectation": ("statistic", "min_value", "max_value", "strict_min_enabled", "strict_max_enabled"),
-    "row_condition_expectation": ("sql_expression",),
-    "table_condition_expectation": ("sql_expression",),
-    "sql_assertion": ("sql_statement",),
-}
+from dataplex_dq.field_names import camel
+from dataplex_dq.rule_types import RULE_TYPES, rule_type_keys
 
 
 def derived_rule_name(test: RuleTest, rule_type: str, column: str | None) -> str:
@@ -51,7 +41,7 @@ def _rule_params(rule_type: str, get: Callable[[str], Any]) -> dict[str, Any]:
     """The rule-type fields of a declared rule in the proto's string form (bounds and set values as
     text, statistic upper-case), read with ``get(field name)``; unset and false fields are left out."""
     params: dict[str, Any] = {}
-    for key in RULE_ARGUMENTS.get(rule_type, ()):
+    for key in RULE_TYPES[rule_type].arguments if rule_type in RULE_TYPES else ():
         value = get(key)
         if value is None or value is False:
             continue
@@ -86,36 +76,18 @@ def declared_rule(test: RuleTest) -> dict[str, Any]:
     return spec
 
 
-# The rule types in the order the scan macro looks for them (macros/scan.sql, scan_rule_type_keys).
-SCAN_RULE_TYPES = (
-    "range_expectation",
-    "non_null_expectation",
-    "set_expectation",
-    "regex_expectation",
-    "uniqueness_expectation",
-    "statistic_range_expectation",
-    "row_condition_expectation",
-    "table_condition_expectation",
-    "sql_assertion",
-)
-
-
-def _camel(name: str) -> str:
-    first, *rest = name.split("_")
-    return first + "".join(p[:1].upper() + p[1:] for p in rest)
-
-
 def _get(mapping: dict[str, Any], key: str) -> Any:
     """A field given under its snake_case or its camelCase (proto JSON) name."""
     value = mapping.get(key)
-    return value if value is not None else mapping.get(_camel(key))
+    return value if value is not None else mapping.get(camel(key))
 
 
 def scan_rule_type(raw: Any) -> str | None:
     """The rule type of a declared scan rule: the first rule-type key (snake_case or camelCase)."""
     if not isinstance(raw, dict):
         return None
-    return next((t for t in SCAN_RULE_TYPES if t in raw or _camel(t) in raw), None)
+    found = rule_type_keys(raw)
+    return found[0] if found else None
 
 
 def scan_rule_name(raw: Any, index: int) -> str:

@@ -17,20 +17,11 @@ from typing import Any
 
 from dataplex_dq.errors import ExportError
 from dataplex_dq.metrics import RuleOutcome, RuleStatus
+from dataplex_dq.rule_types import RULE_TYPES
 from dataplex_dq.scoring import ScoreCard
 from dataplex_dq.warehouse import Warehouse
 
-RULE_TYPE_DISPLAY = {
-    "range_expectation": "Range Check",
-    "non_null_expectation": "Null check",
-    "set_expectation": "Set check",
-    "regex_expectation": "Regular expression check",
-    "uniqueness_expectation": "Uniqueness Check",
-    "statistic_range_expectation": "Statistic check",
-    "row_condition_expectation": "Row condition",
-    "table_condition_expectation": "Table condition",
-    "sql_assertion": "SQL assertion",
-}
+RULE_TYPE_DISPLAY = {t.name: t.display_name for t in RULE_TYPES.values()}  # rule_types.py
 JOB_NAMESPACE = uuid.UUID("6f1c1f3e-2f0a-4d57-9a43-5d8e0c2b7a10")
 DEFAULT_RESULTS_TABLE = "dataplex_dq_results"
 MAX_STATEMENT_CHARS = 900_000  # BigQuery's limit is 1,024K characters per statement
@@ -182,9 +173,9 @@ def result_rows(
             {
                 **shared,
                 "rule_name": o.rule_name,
-                "rule_description": o.identity.description,
+                "rule_description": o.description,
                 "rule_type": RULE_TYPE_DISPLAY.get(o.rule_type, o.rule_type),
-                "rule_evaluation_type": "Per row" if row_level else "Aggregate",
+                "rule_evaluation_type": RULE_TYPES[o.rule_type].evaluation_type,
                 "rule_column": o.column,
                 "rule_dimension": o.dimension,
                 "rule_threshold_percent": round(threshold * 100, 6) if threshold is not None else None,

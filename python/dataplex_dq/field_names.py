@@ -12,6 +12,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from google.protobuf.descriptor import FieldDescriptor
+
 from dataplex_dq.proto import DataQualitySpec
 
 #: DataScan resource fields (google.cloud.dataplex.v1.DataScan) around a data quality spec.
@@ -58,7 +60,7 @@ def singular_messages() -> list[str]:
         seen.add(desc.full_name)
         for f in desc.fields:
             if f.message_type is not None:
-                if not _is_repeated(f):
+                if not is_repeated(f):
                     out.add(f.name)
                 walk(f.message_type)
 
@@ -66,7 +68,8 @@ def singular_messages() -> list[str]:
     return sorted(out)
 
 
-def _is_repeated(f: Any) -> bool:
+def is_repeated(f: FieldDescriptor) -> bool:
+    """Whether a proto field is repeated (protobuf 5 and 6: `is_repeated`; older: `label`)."""
     repeated = getattr(f, "is_repeated", None)
     return bool(repeated) if repeated is not None else f.label == f.LABEL_REPEATED
 
@@ -103,8 +106,9 @@ def snake_keys(value: Any) -> Any:
     blocks) unwrapped, as [] left out; the keys of `attributes` and `labels` kept as given."""
     if isinstance(value, Mapping):
         out: dict[str, Any] = {}
-        for k, v in value.items():
+        for k, given in value.items():
             key = _NAMES.get(k, k) if isinstance(k, str) else k
+            v = given
             if key in _SINGULAR and isinstance(v, list) and len(v) <= 1 and all(isinstance(x, Mapping) for x in v):
                 v = v[0] if v else None
             if v is None or v == "":

@@ -341,7 +341,7 @@ def _rule_view(o: RuleOutcome, tags: Sequence[str], sample: Sample | None, ancho
         str(x)
         for x in (
             o.rule_name,
-            o.identity.description or "",
+            o.description or "",
             o.rule_type,
             o.column or "",
             o.dimension or "",
@@ -353,7 +353,7 @@ def _rule_view(o: RuleOutcome, tags: Sequence[str], sample: Sample | None, ancho
     return {
         "anchor": anchor,
         "name": o.rule_name,
-        "description": o.identity.description,
+        "description": o.description,
         "status": str(o.status),
         "type": o.rule_type,
         "dimension": o.dimension or "",

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from dataplex_dq.errors import DataplexDqError
+from dataplex_dq.rule_types import RULE_TYPES
 from dataplex_dq.spec import (
     SCAN_SETTINGS,
     LoadedSpec,
@@ -37,14 +38,7 @@ if TYPE_CHECKING:
     from ruamel.yaml import YAML
 
 PACKAGE = "dataplex_dq"
-COLUMN_RULE_TYPES = (
-    "range_expectation",
-    "non_null_expectation",
-    "set_expectation",
-    "regex_expectation",
-    "uniqueness_expectation",
-    "statistic_range_expectation",
-)
+COLUMN_RULE_TYPES = tuple(t.name for t in RULE_TYPES.values() if t.needs_column)  # rule_types.py
 COMMON_ARGUMENTS = ("dimension", "threshold", "ignore_null", "suspended", "debug_queries", "attributes")
 SECTIONS = ("models", "seeds", "snapshots")
 TEST_KEYS = ("data_tests", "tests")

@@ -22,7 +22,6 @@ import functools
 import json
 import math
 import operator
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -31,12 +30,10 @@ from enum import StrEnum
 from typing import Any, Protocol, Self
 
 from dataplex_dq.errors import DataplexDqError
+from dataplex_dq.rule_types import RULE_TYPES, is_row_level, rule_type_keys
 
 __all__ = [
-    "AGGREGATE_RULE_TYPES",
     "EVALUATED_STATUSES",
-    "ROW_LEVEL_RULE_TYPES",
-    "RULE_TYPES",
     "DebugQuerySql",
     "MetricsRowError",
     "RuleIdentity",
@@ -46,25 +43,6 @@ __all__ = [
     "rule_status_from_dbt",
     "rule_type_of_spec",
 ]
-
-ROW_LEVEL_RULE_TYPES: frozenset[str] = frozenset(
-    {
-        "range_expectation",
-        "non_null_expectation",
-        "set_expectation",
-        "regex_expectation",
-        "uniqueness_expectation",
-        "row_condition_expectation",
-    }
-)
-"""``DataQualityRule.rule_type`` oneof fields evaluated per row (row counts, threshold)."""
-
-AGGREGATE_RULE_TYPES: frozenset[str] = frozenset(
-    {"statistic_range_expectation", "table_condition_expectation", "sql_assertion"}
-)
-"""``DataQualityRule.rule_type`` oneof fields evaluated once over the scope."""
-
-RULE_TYPES: frozenset[str] = ROW_LEVEL_RULE_TYPES | AGGREGATE_RULE_TYPES
 
 
 class MetricsRowError(DataplexDqError, ValueError):
@@ -353,7 +331,7 @@ class RuleMetrics:
 
     @property
     def is_row_level(self) -> bool:
-        return self.rule_type in ROW_LEVEL_RULE_TYPES
+        return is_row_level(self.rule_type or "")
 
     @property
     def status(self) -> RuleStatus:
@@ -429,24 +407,18 @@ def _field_kind(annotation: Any) -> str:
 
 # --------------------------------------------------------------------------- identity and outcome
 
-_CAMEL_RULE_TYPES = {re.sub(r"_(\w)", lambda m: m.group(1).upper(), t): t for t in RULE_TYPES}
-
 
 def rule_type_of_spec(spec: Mapping[str, Any]) -> str:
     """The ``rule_type`` oneof field set in a ``DataQualityRule`` dict (snake_case or camelCase)."""
-    found = {
-        key if key in RULE_TYPES else _CAMEL_RULE_TYPES[key]
-        for key in spec
-        if key in RULE_TYPES or key in _CAMEL_RULE_TYPES
-    }
+    found = rule_type_keys(spec)
     if len(found) != 1:
         name = spec.get("name", "<unnamed>")
         what = "no rule type" if not found else f"several rule types ({', '.join(sorted(found))})"
         raise MetricsRowError(f"rule {name}: {what}")
-    return found.pop()
+    return found[0]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RuleIdentity:
     """What identifies a rule and how it was declared, with or without a metrics row.
 
@@ -473,10 +445,11 @@ class RuleIdentity:
         object.__setattr__(self, "dimension", _blank_to_none(self.dimension))
 
     @classmethod
-    def from_metrics(cls, metrics: RuleMetrics) -> Self:
+    def of_metrics(cls, metrics: RuleMetrics) -> RuleIdentity:
+        """The identity a metrics row records (its ``rule_spec`` fills a NULL column or dimension)."""
         spec = metrics.rule_spec_dict()
         assert metrics.rule_name is not None and metrics.rule_type is not None  # from_row checks
-        return cls(
+        return RuleIdentity(
             rule_name=metrics.rule_name,
             rule_type=metrics.rule_type,
             data_source=metrics.dq_data_source,
@@ -498,7 +471,7 @@ class RuleIdentity:
         rule_index: int = 0,
         rule_name: str | None = None,
         attributes: Mapping[str, str] | None = None,
-    ) -> Self:
+    ) -> RuleIdentity:
         """From a declared ``DataQualityRule`` dict (e.g. rebuilt from a manifest test node).
 
         ``rule_name`` overrides ``spec["name"]`` (for derived names); ``attributes`` default to an
@@ -511,7 +484,7 @@ class RuleIdentity:
             raise MetricsRowError(f"a rule of {test_unique_id or data_source or 'an unknown test'} has no name")
         spec_dict.setdefault("name", name)
         attrs = attributes if attributes is not None else (spec_attributes or {})
-        return cls(
+        return RuleIdentity(
             rule_name=str(name),
             rule_type=rule_type_of_spec(spec_dict),
             data_source=data_source,
@@ -525,94 +498,54 @@ class RuleIdentity:
 
     @property
     def is_row_level(self) -> bool:
-        return self.rule_type in ROW_LEVEL_RULE_TYPES
+        return is_row_level(self.rule_type)
 
     @property
     def description(self) -> str | None:
         return _blank_to_none(self.rule_spec.get("description"))
 
 
-@dataclass(frozen=True)
-class RuleOutcome:
-    """A rule after combining its metrics row (if any) with dbt's run result.
+@dataclass(frozen=True, kw_only=True)
+class RuleOutcome(RuleIdentity):
+    """A rule (its identity) after combining its metrics row (if any) with dbt's run result.
 
     ``metrics`` is set for PASSED / FAILED / SUSPENDED rules and ``None`` for ERROR / SKIPPED ones.
     ``message`` is dbt's message (errors, skips); optional otherwise.
     """
 
-    identity: RuleIdentity
     status: RuleStatus
     metrics: RuleMetrics | None = None
     message: str | None = None
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         object.__setattr__(self, "status", RuleStatus(self.status))
         if self.metrics is None and self.status in EVALUATED_STATUSES:
-            raise MetricsRowError(f"rule {self.identity.rule_name}: status {self.status} needs a metrics row")
+            raise MetricsRowError(f"rule {self.rule_name}: status {self.status} needs a metrics row")
 
     @classmethod
-    def from_metrics(cls, metrics: RuleMetrics, *, message: str | None = None) -> Self:
+    def of(
+        cls, identity: RuleIdentity, status: RuleStatus, metrics: RuleMetrics | None, message: str | None
+    ) -> RuleOutcome:
+        fields = {f.name: getattr(identity, f.name) for f in dataclasses.fields(RuleIdentity)}
+        return RuleOutcome(**fields, status=status, metrics=metrics, message=message)
+
+    @classmethod
+    def from_metrics(cls, metrics: RuleMetrics, *, message: str | None = None) -> RuleOutcome:
         """A rule that dbt evaluated: status and identity from its metrics row.
 
         The caller checks that ``metrics.dq_invocation_id`` is the invocation being reported (a
         store_failures table may still hold the row of an earlier run when the test errored).
         """
-        return cls(
-            identity=RuleIdentity.from_metrics(metrics),
-            status=metrics.status,
-            metrics=metrics,
-            message=message,
-        )
+        return cls.of(RuleIdentity.of_metrics(metrics), metrics.status, metrics, message)
 
     @classmethod
-    def not_evaluated(cls, identity: RuleIdentity, status: RuleStatus | str, message: str | None = None) -> Self:
+    def not_evaluated(cls, identity: RuleIdentity, status: RuleStatus | str, message: str | None = None) -> RuleOutcome:
         """A rule without a metrics row: ERROR, SKIPPED (or SUSPENDED, known from the manifest)."""
         status = RuleStatus(status)
         if status in EVALUATED_STATUSES:
             raise MetricsRowError(f"rule {identity.rule_name}: a {status} rule is built with from_metrics")
-        return cls(identity=identity, status=status, metrics=None, message=message)
-
-    # -- convenience accessors -----------------------------------------------------------------
-
-    @property
-    def rule_name(self) -> str:
-        return self.identity.rule_name
-
-    @property
-    def rule_type(self) -> str:
-        return self.identity.rule_type
-
-    @property
-    def column(self) -> str | None:
-        return self.identity.column
-
-    @property
-    def dimension(self) -> str | None:
-        return self.identity.dimension
-
-    @property
-    def data_source(self) -> str | None:
-        return self.identity.data_source
-
-    @property
-    def test_unique_id(self) -> str | None:
-        return self.identity.test_unique_id
-
-    @property
-    def rule_index(self) -> int:
-        return self.identity.rule_index
-
-    @property
-    def rule_spec(self) -> dict[str, Any]:
-        return self.identity.rule_spec
-
-    @property
-    def attributes(self) -> dict[str, str]:
-        return self.identity.attributes
-
-    @property
-    def is_row_level(self) -> bool:
-        return self.identity.is_row_level
+        return cls.of(identity, status, None, message)
 
     @property
     def is_evaluated(self) -> bool:

@@ -15,8 +15,6 @@ from dataplex_dq.anomaly import fill_generated_assets
 from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts, no_tests_message
 from dataplex_dq.assemble import IncrementalWindow, build_result, result_to_bytes, result_to_json, row_count_of
 from dataplex_dq.declared import (  # noqa: F401  (re-exported: the report and its tests use them)
-    RULE_ARGUMENTS,
-    SCAN_RULE_TYPES,
     declared_rule,
     declared_rule_names,
     declared_rules,
@@ -35,6 +33,7 @@ from dataplex_dq.export import (
     write_results,
 )
 from dataplex_dq.incremental import job_window
+from dataplex_dq.rule_types import RULE_TYPES
 from dataplex_dq.metrics import RuleIdentity, RuleMetrics, RuleOutcome, RuleStatus, rule_status_from_dbt
 from dataplex_dq.scoring import ScoreCard, score_rules
 from dataplex_dq.table_name import parse_table_name
@@ -117,14 +116,14 @@ def _well_typed(key: str, value: Any) -> bool:
         return isinstance(value, list) and all(isinstance(q, dict) for q in value)
     if key == "attributes":
         return isinstance(value, dict)
-    if key in SCAN_RULE_TYPES:
+    if key in RULE_TYPES:
         return isinstance(value, dict)
     return True
 
 
 def well_typed_rule(spec: dict[str, Any]) -> dict[str, Any]:
     """A declared rule without its ill-typed fields (an errored test is reported, never crashes the report)."""
-    return {k: (v if _well_typed(k, v) else {}) for k, v in spec.items() if _well_typed(k, v) or k in SCAN_RULE_TYPES}
+    return {k: (v if _well_typed(k, v) else {}) for k, v in spec.items() if _well_typed(k, v) or k in RULE_TYPES}
 
 
 MAX_TEST_NAME = 80

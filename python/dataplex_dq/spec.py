@@ -35,6 +35,7 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
+from dataplex_dq import rule_types
 from dataplex_dq.errors import DataplexDqError
 from dataplex_dq.proto import DataQualityRule, DataQualitySpec
 
@@ -67,7 +68,7 @@ def descriptor_of(message: type[Message]) -> _descriptor.Descriptor:
 RULE_EXTENSIONS = ("attributes",)
 
 #: The rule types: the fields of DataQualityRule's ``rule_type`` oneof, in proto order.
-RULE_TYPES: tuple[str, ...] = tuple(f.name for f in DataQualityRule.DESCRIPTOR.oneofs_by_name["rule_type"].fields)
+RULE_TYPES: tuple[str, ...] = tuple(rule_types.RULE_TYPES)
 
 #: Scan-level fields of DataQualitySpec (everything but ``rules``), in proto order.
 SCAN_SETTINGS: tuple[str, ...] = tuple(f.name for f in DataQualitySpec.DESCRIPTOR.fields if f.name != "rules")

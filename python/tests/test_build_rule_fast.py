@@ -1,11 +1,15 @@
-"""The fast rule builder gives exactly what json_format.ParseDict gives, and falls back otherwise."""
+"""build_rule, the one way a rule proto is built (walking the descriptor), gives exactly what
+json_format.ParseDict gives, and rejects what ParseDict rejects with a one-line error naming the rule."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 from google.protobuf import json_format
 
-from dataplex_dq.assemble import _build_rule_fast
+from dataplex_dq.assemble import AssembleError, build_rule
+from dataplex_dq.metrics import RuleIdentity, RuleOutcome, RuleStatus
 from dataplex_dq.proto import DataQualityRule
 
 SPECS = [
@@ -38,26 +42,38 @@ SPECS = [
         "sql_assertion": {"sql_statement": "select * from ${data()} where x < 0"},
         "debug_queries": [{"description": "min", "sql_statement": "select min(x) as m from ${data()}"}],
     },
+    {"name": "r10", "rangeExpectation": {"minValue": "0", "strictMaxEnabled": False}, "ignoreNull": True},
 ]
 
 
+def _outcome(spec: dict[str, Any]) -> RuleOutcome:
+    identity = RuleIdentity.from_rule_spec(spec, data_source="model.p.m", test_unique_id="test.p.t")
+    return RuleOutcome.not_evaluated(identity, RuleStatus.ERROR)
+
+
 @pytest.mark.parametrize("spec", SPECS, ids=[s["name"] for s in SPECS])
-def test_fast_path_equals_parse_dict(spec):
-    fast = DataQualityRule()
-    assert _build_rule_fast(spec, fast) is True
-    slow = json_format.ParseDict(spec, DataQualityRule())
-    assert fast == slow
-    assert fast.SerializeToString(deterministic=True) == slow.SerializeToString(deterministic=True)
+def test_build_rule_equals_parse_dict(spec: dict[str, Any]) -> None:
+    built = build_rule(_outcome(spec))
+    parsed = json_format.ParseDict(spec, DataQualityRule())
+    assert built == parsed
+    assert built.SerializeToString(deterministic=True) == parsed.SerializeToString(deterministic=True)
 
 
 @pytest.mark.parametrize(
-    "spec",
+    ("spec", "error"),
     [
-        {"name": "c1", "rangeExpectation": {"minValue": "0"}},  # camelCase: ParseDict's job
-        {"name": "c2", "range_expectation": {"min_value": 0}},  # wrong type
-        {"name": "c3", "statistic_range_expectation": {"statistic": "MEDIAN"}},  # unknown enum
-        {"name": "c4", "range_expectation": {"min_value": "0"}, "extra": 1},  # unknown key
+        (
+            {"name": "c2", "range_expectation": {"min_value": 0}},
+            r"c2: .*range_expectation\.min_value: expected a string",
+        ),
+        ({"name": "c3", "statistic_range_expectation": {"statistic": "MEDIAN"}}, r"c3: .*statistic: expected"),
+        ({"name": "c4", "range_expectation": {"min_value": "0"}, "extra": 1}, r"c4: .*no field 'extra'"),
+        ({"name": "c5", "set_expectation": {"values": "a"}}, r"c5: .*values: expected a list"),
+        ({"name": "c6", "non_null_expectation": {}, "threshold": "x"}, r"c6: .*threshold: expected a number"),
     ],
 )
-def test_fast_path_declines_other_shapes(spec):
-    assert _build_rule_fast(spec, DataQualityRule()) is False
+def test_build_rule_rejects_what_parse_dict_rejects(spec: dict[str, Any], error: str) -> None:
+    with pytest.raises(json_format.ParseError):
+        json_format.ParseDict(spec, DataQualityRule())
+    with pytest.raises(AssembleError, match=error):
+        build_rule(_outcome(spec))

@@ -200,7 +200,7 @@ def test_outcome_from_metrics() -> None:
     assert outcome.rule_spec == SPEC
     assert outcome.attributes == {"owner": "finance"}
     assert outcome.threshold == 0.99
-    assert outcome.identity.description is None
+    assert outcome.description is None
 
 
 def test_outcome_for_an_errored_test_from_its_declaration() -> None:
