@@ -696,48 +696,27 @@ def synthetic_invocation(target: Path, rules: int) -> None:
 
 
 def posthook_once(target: Path, metrics_rows: list[dict[str, Any]]) -> tuple[float, int]:
-    """The report's pure part, as run_report does it, minus the warehouse."""
-    from dataplex_dq.artifacts import DataSource, load_artifacts
-    from dataplex_dq.assemble import build_result, result_to_bytes, result_to_json, row_count_of
-    from dataplex_dq.export import JobContext, result_rows
+    """The report's pure core (report.assemble_sources, what run_report calls), minus the warehouse:
+    artifacts -> RuleMetrics -> outcomes -> scores -> DataQualityResult -> result files and export rows."""
+    from dataplex_dq.artifacts import load_artifacts
+    from dataplex_dq.declared import declared_rule_names
     from dataplex_dq.metrics import RuleMetrics
-    from dataplex_dq.report import combine
-    from dataplex_dq.scoring import score_rules
+    from dataplex_dq.report import assemble_sources, clean_output_dir, combine, write_result_files
 
     t0 = time.perf_counter()
     artifacts = load_artifacts(target)
     metrics = [RuleMetrics.from_row(r) for r in metrics_rows]
     outcomes = combine(artifacts, metrics)
-    test_order = [t.unique_id for t in artifacts.ran_tests()]
-    by_source = defaultdict(list)
-    for o in outcomes:
-        by_source[o.data_source or "unknown"].append(o)
-    rows = []
-    for source_id, source_outcomes in by_source.items():
-        source = artifacts.data_sources.get(source_id) or DataSource(
-            source_id, source_id, "unknown", None, None, None, None
-        )
-        card = score_rules(source_outcomes)
-        row_count = row_count_of(source_outcomes)
-        result = build_result(source_outcomes, card, row_count=row_count, test_order=test_order, debug_results={})
-        result_to_json(result)
-        result_to_bytes(result)
-        job = JobContext(
-            invocation_id=artifacts.invocation_id,
-            data_source_id=source_id,
-            data_source_name=source.name,
-            resource_type=source.resource_type,
-            database=source.database,
-            schema=source.schema,
-            identifier=source.identifier,
-            adapter_type="duckdb",
-            start_time=artifacts.invocation_started_at,
-            end_time=artifacts.generated_at,
-            rows_scanned=row_count,
-            labels={"dbt_project": "bench"},
-        )
-        rows.extend(result_rows(job, source_outcomes, card, {}))
-    return time.perf_counter() - t0, len(rows)
+    sources = assemble_sources(
+        artifacts,
+        outcomes,
+        out_dir=clean_output_dir(target / "dataplex_dq"),
+        adapter_type="duckdb",
+        target_name="bench",
+        declared_by_source=declared_rule_names(artifacts),
+    )
+    write_result_files(sources)
+    return time.perf_counter() - t0, sum(len(s.rows) for s in sources)
 
 
 def time_posthook(work: Path, rules: int, repeat: int) -> tuple[float, int]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +33,8 @@ from dataplex_dq.export import (
     write_results,
 )
 from dataplex_dq.incremental import job_window
-from dataplex_dq.rule_types import RULE_TYPES
 from dataplex_dq.metrics import RuleIdentity, RuleMetrics, RuleOutcome, RuleStatus, rule_status_from_dbt
+from dataplex_dq.rule_types import RULE_TYPES
 from dataplex_dq.scoring import ScoreCard, score_rules
 from dataplex_dq.table_name import parse_table_name
 from dataplex_dq.warehouse import Warehouse
@@ -181,7 +181,8 @@ def combine(
                 )
             status = RuleStatus.ERROR
             message = (
-                f"dbt reported `{run.status}` but the test left no metrics row in {test.relation_name or 'the warehouse'}: "
+                f"dbt reported `{run.status}` but the test left no metrics row in "
+                f"{test.relation_name or 'the warehouse'}: "
                 "keep `store_failures` enabled for dataplex_dq tests"
             )
             rows = []
@@ -190,8 +191,8 @@ def combine(
         if rows:
             outcomes.extend(RuleOutcome.from_metrics(m, message=None) for m in rows)
             continue
-        for index, spec in declared_rules(test):
-            spec = well_typed_rule(spec)
+        for index, declared in declared_rules(test):
+            spec = well_typed_rule(declared)
             identity = RuleIdentity.from_rule_spec(
                 spec, data_source=test.data_source_id, test_unique_id=test.unique_id, rule_index=index
             )
@@ -223,7 +224,10 @@ def run_debug_queries(wh: Warehouse, outcomes: Sequence[RuleOutcome]) -> dict[st
                 continue
             first = rows[0] if rows else tuple(None for _ in cols)
             sets.append(
-                [(name, AGATE_TO_BIGQUERY_TYPE.get(t, t.upper()), v) for (name, t), v in list(zip(cols, first))[:10]]
+                [
+                    (name, AGATE_TO_BIGQUERY_TYPE.get(t, t.upper()), v)
+                    for (name, t), v in list(zip(cols, first, strict=False))[:10]
+                ]
             )
         if sets:
             out[o.rule_name] = sets
@@ -333,104 +337,36 @@ def run_report(
     html: Any = None,
     profile: str | None = None,
 ) -> Report:
-    """``html``: an html_data.HtmlOptions to also write the HTML report (SPEC 13)."""
+    """The report pipeline: artifacts -> metrics -> outcomes -> scores and protos -> files -> export ->
+    actions (-> HTML). ``html``: an html_data.HtmlOptions to also write the HTML report (SPEC 13)."""
     target_path = Path(target_path) if target_path else Path(project_dir) / "target"
     artifacts = load_artifacts(target_path)
-    report = Report(artifacts.invocation_id)
-    out_dir = target_path / "dataplex_dq"
-    try:
-        remove_previous_results(out_dir)
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"cannot write the result files to {out_dir}: {exc.strerror or exc}") from exc
+    out_dir = clean_output_dir(target_path / "dataplex_dq")
     tests = artifacts.ran_tests()
     if not tests:
         raise ArtifactsError(
             no_tests_message(target_path / "run_results.json", artifacts.command, artifacts.result_count)
         )
-    report.severity = {t.unique_id: t.severity for t in tests}
-    declared_by_source = declared_rule_names(artifacts)
+    report = Report(artifacts.invocation_id, severity={t.unique_id: t.severity for t in tests})
     # the target dbt ran with when none is given here, so the report reads (and labels) that target
     target = target or artifacts.dbt_target
     with Warehouse(Path(project_dir), profiles_dir, target, target_path / "manifest.json", profile) as wh:
-        target_name = wh.target_name
         evaluated_tests = [t for t in tests if rule_status_from_dbt(artifacts.runs[t.unique_id].status) is None]
         fetch_errors: dict[str, str] = {}
         metrics, report.fetch_queries = fetch_metrics(wh, evaluated_tests, fetch_errors)
         outcomes = combine(artifacts, metrics, fetch_errors)
-        test_order = [t.unique_id for t in tests]
-
-        by_source: dict[str, list[RuleOutcome]] = defaultdict(list)
-        for o in outcomes:
-            by_source[o.data_source or "unknown"].append(o)
-        default_rows: list[dict[str, Any]] = []
-        job_ids: list[str] = []
-        for source_id, source_outcomes in by_source.items():
-            source = artifacts.data_sources.get(source_id) or DataSource(
-                source_id, source_id, "unknown", None, None, None, None
-            )
-            card = score_rules(source_outcomes)
-            row_count = row_count_of(source_outcomes)
-            # per data source: rule names are unique within one data source only
-            debug = run_debug_queries(wh, source_outcomes)
-            window = job_window(source_outcomes)
-            result = build_result(
-                source_outcomes,
-                card,
-                row_count=row_count,
-                test_order=test_order,
-                debug_results=debug,
-                incremental=IncrementalWindow(window.field, window.start or "", window.end or "") if window else None,
-            )
-            fill_generated_assets(result, source_outcomes)
-            times = [artifacts.runs[o.test_unique_id] for o in source_outcomes if o.test_unique_id in artifacts.runs]
-            starts = [r.started_at for r in times if r.started_at]
-            ends = [r.completed_at for r in times if r.completed_at]
-            settings = source.settings or {}
-            job = JobContext(
-                invocation_id=artifacts.invocation_id,
-                data_source_id=source_id,
-                data_source_name=source.name,
-                resource_type=source.resource_type,
-                database=source.database,
-                schema=source.schema,
-                identifier=source.identifier,
-                adapter_type=wh.adapter_type,
-                start_time=min(starts) if starts else artifacts.invocation_started_at,
-                end_time=max(ends) if ends else artifacts.generated_at,
-                rows_scanned=row_count,
-                row_filter=settings.get("row_filter"),
-                sampling_percent=settings.get("sampling_percent"),
-                labels={"dbt_project": artifacts.project_name or "", "dbt_target": wh.target_name},
-                incremental_field=window.field if window else None,
-                incremental_start=window.start if window else None,
-                incremental_end=window.end if window else None,
-                target=target_name or None,
-                declared_rules=declared_by_source.get(source_id),
-            )
-            rows = result_rows(job, source_outcomes, card, debug)
-            job_ids.append(job.job_id)
-            default_rows.extend(rows)
-            base = _safe_file_name(source_id)
-            json_path, pb_path = out_dir / f"{base}.json", out_dir / f"{base}.pb"
-            try:
-                json_path.write_text(result_to_json(result) + "\n")
-                pb_path.write_bytes(result_to_bytes(result))
-            except OSError as exc:
-                raise OutputError(f"cannot write the result file {json_path}: {exc.strerror or exc}") from exc
-            report.sources.append(
-                SourceReport(source, source_outcomes, card, json_path, pb_path, job=job, rows=rows, result=result)
-            )
-
-        if export and default_rows:
-            try:
-                relation = _results_relation(wh, artifacts.results_model, None)
-                report.export_relation = str(relation)
-                report.default_relation = relation
-                write_results(wh, relation, default_rows, job_ids)
-                report.export_rows = len(default_rows)
-            except ExportError as exc:
-                report.export_error = str(exc)
+        report.sources = assemble_sources(
+            artifacts,
+            outcomes,
+            out_dir=out_dir,
+            adapter_type=wh.adapter_type,
+            target_name=wh.target_name,
+            declared_by_source=declared_rule_names(artifacts),
+            debug=lambda source_outcomes: run_debug_queries(wh, source_outcomes),
+        )
+        write_result_files(report.sources)
+        if export:
+            export_results(wh, report, artifacts)
         # post-scan actions after the export (actions.py); their outcomes go into the protos
         run_post_scan_actions(
             wh,
@@ -440,10 +376,7 @@ def run_report(
             project=artifacts.project_name,
             target=target,
         )
-        for s in report.sources:
-            if with_action_results(s):
-                s.json_path.write_text(result_to_json(s.result) + "\n")
-                s.pb_path.write_bytes(result_to_bytes(s.result))
+        write_result_files([s for s in report.sources if with_action_results(s)])
         if html is not None:
             from dataplex_dq.html_data import write_html_report
 
@@ -452,6 +385,144 @@ def run_report(
                 wh, report, results, html, target_path=target_path, project=artifacts.project_name, target=target
             )
     return report
+
+
+def clean_output_dir(out_dir: Path) -> Path:
+    """``out_dir``, created, without the result files of an earlier report."""
+    try:
+        remove_previous_results(out_dir)
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot write the result files to {out_dir}: {exc.strerror or exc}") from exc
+    return out_dir
+
+
+DebugResults = dict[str, list[list[tuple[str, str, Any]]]]
+
+
+def assemble_sources(
+    artifacts: Artifacts,
+    outcomes: Sequence[RuleOutcome],
+    *,
+    out_dir: Path,
+    adapter_type: str,
+    target_name: str,
+    declared_by_source: Mapping[str, tuple[str, ...]] | None = None,
+    debug: Callable[[list[RuleOutcome]], DebugResults] | None = None,
+) -> list[SourceReport]:
+    """The pure core of the report: per data source, its scores, its DataQualityResult and its export
+    rows (``debug`` runs a source's debug queries; the only call that may reach a warehouse)."""
+    test_order = [t.unique_id for t in artifacts.ran_tests()]
+    by_source: dict[str, list[RuleOutcome]] = defaultdict(list)
+    for o in outcomes:
+        by_source[o.data_source or "unknown"].append(o)
+    sources = []
+    for source_id, source_outcomes in by_source.items():
+        source = artifacts.data_sources.get(source_id) or DataSource(
+            source_id, source_id, "unknown", None, None, None, None
+        )
+        card = score_rules(source_outcomes)
+        row_count = row_count_of(source_outcomes)
+        # per data source: rule names are unique within one data source only
+        debug_results = debug(source_outcomes) if debug is not None else {}
+        window = job_window(source_outcomes)
+        result = build_result(
+            source_outcomes,
+            card,
+            row_count=row_count,
+            test_order=test_order,
+            debug_results=debug_results,
+            incremental=IncrementalWindow(window.field, window.start or "", window.end or "") if window else None,
+        )
+        fill_generated_assets(result, source_outcomes)
+        job = job_context(
+            artifacts,
+            source=source,
+            outcomes=source_outcomes,
+            adapter_type=adapter_type,
+            target_name=target_name,
+            row_count=row_count,
+        )
+        if declared_by_source is not None:
+            job = replace(job, declared_rules=declared_by_source.get(source_id))
+        rows = result_rows(job, source_outcomes, card, debug_results)
+        base = _safe_file_name(source_id)
+        sources.append(
+            SourceReport(
+                source,
+                source_outcomes,
+                card,
+                out_dir / f"{base}.json",
+                out_dir / f"{base}.pb",
+                job=job,
+                rows=rows,
+                result=result,
+            )
+        )
+    return sources
+
+
+def job_context(
+    artifacts: Artifacts,
+    *,
+    source: DataSource,
+    outcomes: Sequence[RuleOutcome],
+    adapter_type: str,
+    target_name: str,
+    row_count: int | None,
+) -> JobContext:
+    """What the export rows of one data source's job share: its times from run_results.json, its
+    scope from the data source's settings, its incremental window from the metrics rows."""
+    times = [artifacts.runs[o.test_unique_id] for o in outcomes if o.test_unique_id in artifacts.runs]
+    starts = [r.started_at for r in times if r.started_at]
+    ends = [r.completed_at for r in times if r.completed_at]
+    settings = source.settings or {}
+    window = job_window(outcomes)
+    return JobContext(
+        invocation_id=artifacts.invocation_id,
+        data_source_id=source.unique_id,
+        data_source_name=source.name,
+        resource_type=source.resource_type,
+        database=source.database,
+        schema=source.schema,
+        identifier=source.identifier,
+        adapter_type=adapter_type,
+        start_time=min(starts) if starts else artifacts.invocation_started_at,
+        end_time=max(ends) if ends else artifacts.generated_at,
+        rows_scanned=row_count,
+        row_filter=settings.get("row_filter"),
+        sampling_percent=settings.get("sampling_percent"),
+        labels={"dbt_project": artifacts.project_name or "", "dbt_target": target_name},
+        incremental_field=window.field if window else None,
+        incremental_start=window.start if window else None,
+        incremental_end=window.end if window else None,
+        target=target_name or None,
+    )
+
+
+def write_result_files(sources: Iterable[SourceReport]) -> None:
+    """Each source's DataQualityResult as proto JSON and binary (its ``json_path`` and ``pb_path``)."""
+    for s in sources:
+        try:
+            s.json_path.write_text(result_to_json(s.result) + "\n")
+            s.pb_path.write_bytes(result_to_bytes(s.result))
+        except OSError as exc:
+            raise OutputError(f"cannot write the result file {s.json_path}: {exc.strerror or exc}") from exc
+
+
+def export_results(wh: Warehouse, report: Report, artifacts: Artifacts) -> None:
+    """The rows of every source into the results table; a failure is kept in ``report.export_error``."""
+    rows = [row for s in report.sources for row in s.rows]
+    if not rows:
+        return
+    try:
+        relation = _results_relation(wh, artifacts.results_model, None)
+        report.export_relation = str(relation)
+        report.default_relation = relation
+        write_results(wh, relation, rows, [s.job.job_id for s in report.sources if s.job is not None])
+        report.export_rows = len(rows)
+    except ExportError as exc:
+        report.export_error = str(exc)
 
 
 def with_action_results(s: SourceReport) -> bool:
