@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -89,30 +89,32 @@ def _utc_naive(value: Any) -> datetime | None:
     except ValueError:
         return None
     if parsed.tzinfo is not None:
-        parsed = (parsed - parsed.utcoffset()).replace(tzinfo=None)  # type: ignore[operator]
+        parsed = parsed.astimezone(UTC).replace(tzinfo=None)
     return parsed
 
 
 def _read_json(path: Path, what: str) -> dict[str, Any]:
     if not path.exists():
         raise ArtifactsError(
-            f"{path} not found: run `dbt build` (or `dbt test`) first, or point --target-path at the folder holding {what}"
+            f"{path} not found: run `dbt build` (or `dbt test`) first, "
+            f"or point --target-path at the folder holding {what}"
         )
     try:
         with path.open("rb") as fh:
             data = json.load(fh)
     except (OSError, ValueError) as exc:
         raise ArtifactsError(f"{path} cannot be read as JSON ({exc}); re-run dbt to write it again") from exc
-    _expect(data, dict, path, "the file")
-    return data
+    checked: dict[str, Any] = _expect(data, dict, path, "the file")
+    return checked
 
 
 def _expect(value: Any, kind: type, path: Path, what: str) -> Any:
     """``value`` when it is a ``kind``; else a one-line ArtifactsError (an artifact of the wrong shape)."""
     if not isinstance(value, kind):
-        names = {dict: "an object", list: "a list"}
+        names: dict[type, str] = {dict: "an object", list: "a list"}
         raise ArtifactsError(
-            f"{path}: {what} is {type(value).__name__ if value is not None else 'null'}, not {names.get(kind, kind.__name__)}: "
+            f"{path}: {what} is {type(value).__name__ if value is not None else 'null'}, "
+            f"not {names.get(kind, kind.__name__)}: "
             "this is not an artifact of dbt 1.11; re-run `dbt build` to write it again"
         )
     return value
@@ -133,7 +135,8 @@ def no_tests_message(path: Path, command: str | None, results: int) -> str:
         )
     return (
         f"{path} was written by {shown} that ran no dataplex_dq test ({results} other results): "
-        "run `dbt build` (or `dbt test`) with a selection that includes the dataplex_dq tests, then `dataplex-dq report`"
+        "run `dbt build` (or `dbt test`) with a selection that includes the dataplex_dq tests, "
+        "then `dataplex-dq report`"
     )
 
 
@@ -160,7 +163,7 @@ def scan_spec(kwargs: dict[str, Any]) -> dict[str, Any]:
     """A data_quality_scan's arguments as the macro reads them (macros/spec_normalize.sql): the spec
     bare, under `data_quality_spec`, or in a whole DataScan resource, with snake_case names at every
     depth, nulls, `column: ''` and `threshold: 0` left out (unset)."""
-    given = snake_keys({k: v for k, v in kwargs.items() if k not in ("model", "column_name")})
+    given: dict[str, Any] = snake_keys({k: v for k, v in kwargs.items() if k not in ("model", "column_name")})
     spec = given.get("data_quality_spec")
     if isinstance(spec, dict):
         given = {
@@ -202,7 +205,8 @@ def scan_settings(kwargs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _test_kwargs(meta: dict[str, Any]) -> dict[str, Any]:
-    kwargs = meta.get("kwargs") if isinstance(meta.get("kwargs"), dict) else {}
+    given = meta.get("kwargs")
+    kwargs: dict[str, Any] = given if isinstance(given, dict) else {}
     return scan_spec(kwargs) if meta.get("name") == "data_quality_scan" else kwargs
 
 

@@ -304,7 +304,7 @@ class RuleMetrics:
             missing = [name for name in cls.columns() if name not in values]
             if missing:
                 raise MetricsRowError(f"metrics row lacks column(s): {', '.join(missing)}")
-        kwargs = {name: convert(values.get(name), name) for name, convert in _row_converters(cls)}
+        kwargs = {name: convert(values.get(name), name) for name, convert in _row_converters(RuleMetrics)}
         metrics = cls(**kwargs)
         metrics._validate()
         return metrics
@@ -565,5 +565,5 @@ class RuleOutcome(RuleIdentity):
         if self.metrics is not None and self.metrics.rule_threshold is not None:
             return self.metrics.rule_threshold
         declared = self.rule_spec.get("threshold")
-        value = float(declared) if declared not in (None, "") else 0.0
+        value = float(declared) if declared is not None and declared != "" else 0.0
         return value if value else 1.0

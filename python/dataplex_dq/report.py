@@ -13,7 +13,14 @@ from typing import Any
 from dataplex_dq.actions import run_post_scan_actions
 from dataplex_dq.anomaly import fill_generated_assets
 from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts, no_tests_message
-from dataplex_dq.assemble import IncrementalWindow, build_result, result_to_bytes, result_to_json, row_count_of
+from dataplex_dq.assemble import (
+    DebugValue,
+    IncrementalWindow,
+    build_result,
+    result_to_bytes,
+    result_to_json,
+    row_count_of,
+)
 from dataplex_dq.declared import (  # noqa: F401  (re-exported: the report and its tests use them)
     declared_rule,
     declared_rule_names,
@@ -68,9 +75,8 @@ def fetch_metrics(
     breaks the contract), its tests are read one by one: each one that still fails is recorded in
     ``errors`` (test unique_id -> the warehouse's message) and becomes an ERROR rule, while the other
     tests are still scored."""
-    with_relation = [t for t in tests if t.relation_name]
-    relations = [t.relation_name for t in with_relation]
-    queries = metrics_queries(relations, RuleMetrics.columns())
+    with_relation = [(t, t.relation_name) for t in tests if t.relation_name]
+    queries = metrics_queries([relation for _, relation in with_relation], RuleMetrics.columns())
     rows: list[RuleMetrics] = []
     count = 0
     try:
@@ -82,12 +88,11 @@ def fetch_metrics(
         if errors is None:
             raise
     rows = []
-    for test in with_relation:
+    for test, relation in with_relation:
         count += 1
         try:
             rows.extend(
-                RuleMetrics.from_row(r)
-                for r in wh.query(metrics_queries([test.relation_name], RuleMetrics.columns())[0])
+                RuleMetrics.from_row(r) for r in wh.query(metrics_queries([relation], RuleMetrics.columns())[0])
             )
         except DataplexDqError as exc:
             errors[test.unique_id] = first_line(str(exc))
@@ -168,6 +173,7 @@ def combine(
         run = artifacts.runs[test.unique_id]
         status = rule_status_from_dbt(run.status)
         rows = sorted(by_test.get(test.unique_id, []), key=lambda m: m.rule_index or 0)
+        message: str | None
         if status is None and not rows and test.unique_id in fetch_errors:
             status, message = RuleStatus.ERROR, f"cannot read the metrics of this test: {fetch_errors[test.unique_id]}"
         elif status is None and not rows:
@@ -209,13 +215,17 @@ def combine(
 # ---------------------------------------------------------------- debug queries
 
 
-def run_debug_queries(wh: Warehouse, outcomes: Sequence[RuleOutcome]) -> dict[str, list[list[tuple[str, str, Any]]]]:
+DebugResults = dict[str, Sequence[Sequence[DebugValue]]]
+"""Per rule name, the result sets of its debug queries (assemble.build_result, export.result_rows)."""
+
+
+def run_debug_queries(wh: Warehouse, outcomes: Sequence[RuleOutcome]) -> DebugResults:
     """For each failed rule with debug queries: up to 10 scalar values of each query's first row."""
-    out: dict[str, list[list[tuple[str, str, Any]]]] = {}
+    out: DebugResults = {}
     for o in outcomes:
         if o.status != RuleStatus.FAILED or o.metrics is None:
             continue
-        sets = []
+        sets: list[list[DebugValue]] = []
         for q in o.metrics.debug_queries():
             try:
                 cols, rows = wh.query_with_types(q.sql_statement)
@@ -395,9 +405,6 @@ def clean_output_dir(out_dir: Path) -> Path:
     except OSError as exc:
         raise OutputError(f"cannot write the result files to {out_dir}: {exc.strerror or exc}") from exc
     return out_dir
-
-
-DebugResults = dict[str, list[list[tuple[str, str, Any]]]]
 
 
 def assemble_sources(

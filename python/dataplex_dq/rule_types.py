@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from dataplex_dq.field_names import is_repeated
+from dataplex_dq.field_names import camel, is_repeated
 from dataplex_dq.proto import DataQualityRule
 
 __all__ = [
@@ -82,7 +82,7 @@ def _rule_type(field: FieldDescriptor) -> RuleType:
     row_level, ignore_null, needs_column, display = _FACTS[field.name]
     return RuleType(
         name=field.name,
-        json_name=field.json_name,
+        json_name=camel(field.name),  # the proto's json_name (no json_name options in data_quality.proto)
         arguments=tuple(f.name for f in message.fields),
         argument_kinds=MappingProxyType({f.name: _kind(f) for f in message.fields}),
         enum_values=MappingProxyType(

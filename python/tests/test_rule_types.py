@@ -1,0 +1,80 @@
+"""The rule-type registry: every field of DataQualityRule's rule_type oneof, with its arguments read
+from the proto, and the facts the proto does not say as Dataplex documents them."""
+
+from __future__ import annotations
+
+import pytest
+
+from dataplex_dq.metrics import MetricsRowError, rule_type_of_spec
+from dataplex_dq.rule_types import RULE_TYPE_OF_KEY, RULE_TYPES, is_row_level, rule_type_keys
+
+
+def test_the_registry_is_the_oneof_in_proto_order() -> None:
+    assert list(RULE_TYPES) == [
+        "range_expectation",
+        "non_null_expectation",
+        "set_expectation",
+        "regex_expectation",
+        "uniqueness_expectation",
+        "statistic_range_expectation",
+        "row_condition_expectation",
+        "table_condition_expectation",
+        "sql_assertion",
+    ]
+
+
+def test_arguments_and_their_kinds_come_from_the_descriptor() -> None:
+    stat = RULE_TYPES["statistic_range_expectation"]
+    assert stat.json_name == "statisticRangeExpectation"
+    assert stat.arguments == ("statistic", "min_value", "max_value", "strict_min_enabled", "strict_max_enabled")
+    assert dict(stat.argument_kinds) == {
+        "statistic": "enum",
+        "min_value": "str",
+        "max_value": "str",
+        "strict_min_enabled": "bool",
+        "strict_max_enabled": "bool",
+    }
+    assert set(stat.enum_values["statistic"]) == {"STATISTIC_UNDEFINED", "MEAN", "MIN", "MAX"}
+    assert dict(RULE_TYPES["set_expectation"].argument_kinds) == {"values": "list"}
+    assert RULE_TYPES["sql_assertion"].arguments == ("sql_statement",)
+    assert RULE_TYPES["uniqueness_expectation"].arguments == ()
+
+
+def test_facts_the_proto_does_not_say() -> None:
+    row_level = {t.name for t in RULE_TYPES.values() if t.row_level}
+    assert row_level == {
+        "range_expectation",
+        "non_null_expectation",
+        "set_expectation",
+        "regex_expectation",
+        "uniqueness_expectation",
+        "row_condition_expectation",
+    }
+    assert {t.name for t in RULE_TYPES.values() if t.takes_ignore_null} == {
+        "range_expectation",
+        "set_expectation",
+        "regex_expectation",
+        "uniqueness_expectation",
+    }
+    assert {t.name for t in RULE_TYPES.values() if not t.needs_column} == {
+        "row_condition_expectation",
+        "table_condition_expectation",
+        "sql_assertion",
+    }
+    assert RULE_TYPES["range_expectation"].display_name == "Range Check"
+    assert RULE_TYPES["non_null_expectation"].display_name == "Null check"
+    assert RULE_TYPES["regex_expectation"].evaluation_type == "Per row"
+    assert RULE_TYPES["sql_assertion"].evaluation_type == "Aggregate"
+    assert not is_row_level("table_condition_expectation")
+    assert not is_row_level("no_such_rule")
+
+
+def test_rule_type_keys_read_either_casing_in_proto_order() -> None:
+    assert RULE_TYPE_OF_KEY["rowConditionExpectation"] == "row_condition_expectation"
+    assert rule_type_keys({"name": "x", "sqlAssertion": {}, "range_expectation": {}}) == [
+        "range_expectation",
+        "sql_assertion",
+    ]
+    assert rule_type_of_spec({"column": "a", "regexExpectation": {"regex": "x"}}) == "regex_expectation"
+    with pytest.raises(MetricsRowError, match=r"rule x: several rule types \(non_null_expectation, set_expectation\)"):
+        rule_type_of_spec({"name": "x", "setExpectation": {}, "non_null_expectation": {}})
