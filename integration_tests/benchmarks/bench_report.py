@@ -40,7 +40,8 @@ def main() -> int:
     (proj / "models").mkdir()
     (proj / "models" / "schema.yml").write_text(
         "version: 2\nseeds:\n  - name: items\n    columns:\n      - name: qty\n        data_tests:\n"
-        "          - dataplex_dq.range_expectation: {name: qty-small, arguments: {max_value: 5, threshold: 0.5, dimension: VALIDITY}}\n"
+        "          - dataplex_dq.range_expectation:\n"
+        "              {name: qty-small, arguments: {max_value: 5, threshold: 0.5, dimension: VALIDITY}}\n"
     )
     (proj / "dbt_project.yml").write_text('name: bench\nversion: "1.0"\nconfig-version: 2\nprofile: bench\n')
     (proj / "packages.yml").write_text(f"packages:\n  - local: {REPO}\n")

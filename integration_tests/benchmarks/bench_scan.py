@@ -11,8 +11,8 @@ On DuckDB, one table of --rows rows and 8 columns, 20 rules covering every rule 
   R  the 20 rules as 20 per-rule dataplex_dq tests through `dbt test`;
   P  20 dbt-utils-style tests through `dbt test` (each returns its failing rows; dbt counts them).
 
-Each is timed as the median of --repeat rounds (L, S, R, P in turn) after one warm-up round. S, R and L must agree on every count
-(the script exits non-zero if not). Then the post-hook's pure part (artifacts -> RuleMetrics -> combine
+Each is timed as the median of --repeat rounds (L, S, R, P in turn) after one warm-up round. S, R and L must agree on
+every count (the script exits non-zero if not). Then the post-hook's pure part (artifacts -> RuleMetrics -> combine
 -> scores -> DataQualityResult -> export rows; no warehouse) is timed on a synthetic invocation of
 10,000 rules (--posthook-rules).
 
@@ -55,11 +55,13 @@ def generate(db: Path, rows: int) -> None:
         create or replace table main.{TABLE} as
         select
           cast(i as bigint) as id,
-          case when i % 1000 = 7 then null else cast((i * 7919) % {max(rows * 9 // 10, 1)} as bigint) end as customer_id,
+          case when i % 1000 = 7 then null
+               else cast((i * 7919) % {max(rows * 9 // 10, 1)} as bigint) end as customer_id,
           case when i % 50 = 0 then null else ((i * 37) % 100000) / 100.0 end as amount,
           cast((i * 13) % 120 as integer) as qty,
           (['active', 'inactive', 'pending', 'closed', 'Bogus'])[1 + (i % 97) % 5] as status,
-          case when i % 500 = 3 then null when i % 200 = 0 then 'broken' else 'user' || (i % 100000) || '@example.com' end as email,
+          case when i % 500 = 3 then null when i % 200 = 0 then 'broken'
+               else 'user' || (i % 100000) || '@example.com' end as email,
           cast(date '2024-01-01' + cast(i % 400 as integer) as date) as created_on,
           timestamp '2024-01-01 00:00:00' + to_seconds(i % 31536000) as updated_at
         from range({rows}) r(i)
@@ -195,7 +197,10 @@ def schema_yml() -> str:
             block += "            data_tests:\n" + "".join(f"              - {t}\n" for t in tests)
         columns.append(block)
     model_tests = per_rule_model + plain["model"]
-    scan = f"dataplex_dq.data_quality_scan: {{name: bench_scan, arguments: {{rules: {_yaml(scan_rules)}}}, config: {{tags: [scan]}}}}"
+    scan = (
+        f"dataplex_dq.data_quality_scan: {{name: bench_scan, arguments: {{rules: {_yaml(scan_rules)}}}, "
+        "config: {tags: [scan]}}"
+    )
     return (
         "version: 2\nsources:\n  - name: bench\n    schema: main\n    tables:\n"
         f"      - name: {TABLE}\n        data_tests:\n"
@@ -227,7 +232,8 @@ select * from {{ model }} where not coalesce(regexp_matches(cast({{ column_name 
 {% endtest %}
 {% test p_unique(model, column_name) %}
 select * from {{ model }} where {{ column_name }} in (
-  select {{ column_name }} from {{ model }} where {{ column_name }} is not null group by {{ column_name }} having count(*) > 1)
+  select {{ column_name }} from {{ model }} where {{ column_name }} is not null
+  group by {{ column_name }} having count(*) > 1)
 {% endtest %}
 {% test p_expression_is_true(model, expression) %}
 select * from {{ model }} where not coalesce({{ expression }}, false)
@@ -275,15 +281,18 @@ def plain_tests() -> dict[str, Any]:
                 )
                 parts.append(f"{fn}({column}) <= {bound}")
             model.append(
-                f"p_aggregate_is_true: {{name: p-{name}, arguments: {_yaml({'expression': ' and '.join(parts)})}, {cfg}}}"
+                f"p_aggregate_is_true: {{name: p-{name}, "
+                f"arguments: {_yaml({'expression': ' and '.join(parts)})}, {cfg}}}"
             )
         elif rule_type == "row_condition_expectation":
             model.append(
-                f"p_expression_is_true: {{name: p-{name}, arguments: {_yaml({'expression': f['sql_expression']})}, {cfg}}}"
+                f"p_expression_is_true: {{name: p-{name}, "
+                f"arguments: {_yaml({'expression': f['sql_expression']})}, {cfg}}}"
             )
         elif rule_type == "table_condition_expectation":
             model.append(
-                f"p_aggregate_is_true: {{name: p-{name}, arguments: {_yaml({'expression': f['sql_expression']})}, {cfg}}}"
+                f"p_aggregate_is_true: {{name: p-{name}, "
+                f"arguments: {_yaml({'expression': f['sql_expression']})}, {cfg}}}"
             )
         else:
             model.append(f"p_assertion: {{name: p-{name}, arguments: {_yaml({'sql': f['sql_statement']})}, {cfg}}}")
@@ -324,8 +333,10 @@ with agg as (
 )
 select
   agg.*,
-  (select count(*) from (select id from main.{TABLE} where id is not null group by id having count(*) = 1) u) as p_id_unique,
-  (select count(*) from (select customer_id from main.{TABLE} where customer_id is not null group by customer_id having count(*) = 1) u) as p_customer_unique,
+  (select count(*) from (select id from main.{TABLE} where id is not null group by id having count(*) = 1) u)
+    as p_id_unique,
+  (select count(*) from (select customer_id from main.{TABLE} where customer_id is not null
+                         group by customer_id having count(*) = 1) u) as p_customer_unique,
   (select count(*) from main.{TABLE} where qty < 0) as a_no_negative_qty
 from agg
 """
@@ -438,7 +449,7 @@ def dbt(proj: Path, *args: str) -> tuple[float, dict[str, Any], str]:
     ]
     env = {**os.environ, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=proj, env=env, capture_output=True, text=True)
+    proc = subprocess.run(cmd, cwd=proj, env=env, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - t0
     if proc.returncode not in (0, 1):
         raise SystemExit(
@@ -478,7 +489,7 @@ def limit_run(db: Path) -> tuple[float, dict[str, Any]]:
         t0 = time.perf_counter()
         res = con.execute(LIMIT_SQL)
         cols = [d[0] for d in res.description]
-        row = dict(zip(cols, res.fetchone()))
+        row = dict(zip(cols, res.fetchone(), strict=False))
         return time.perf_counter() - t0, row
     finally:
         con.close()
@@ -519,7 +530,7 @@ def stored_metrics(db: Path, proj: Path, tag: str) -> dict[str, dict[str, Any]]:
             res = con.execute(f"select * from {rel}")
             cols = [d[0] for d in res.description]
             for r in res.fetchall():
-                row = dict(zip(cols, r))
+                row = dict(zip(cols, r, strict=False))
                 out[row["rule_name"]] = row
         return out
     finally:
@@ -752,7 +763,7 @@ def main() -> int:
         generate(db, args.rows)
         print(f"generated {args.rows:,} rows x 8 columns in {time.perf_counter() - t0:.1f}s")
         proj = write_project(work, db, args.threads)
-        wall, _, out = dbt(proj, "deps")
+        _wall, _, _out = dbt(proj, "deps")
 
         parts = ["L", "S", "R"] + ([] if "P" in skip else ["P"])
         timed = interleaved(proj, db, args.repeat, parts)
@@ -767,7 +778,8 @@ def main() -> int:
 
         print()
         print(
-            f"{args.rows:,} rows, 20 rules (every rule type), median of {args.repeat} interleaved rounds after a warm-up, "
+            f"{args.rows:,} rows, 20 rules (every rule type), "
+            f"median of {args.repeat} interleaved rounds after a warm-up, "
             f"dbt threads={args.threads}, load average now {os.getloadavg()[0]:.2f}"
         )
         print(f"{'':46s} {'seconds':>9s} {'x L':>7s}")
@@ -775,17 +787,20 @@ def main() -> int:
         print(f"{'S  data_quality_scan: test node execution':46s} {scan['node']:9.3f} {scan['node'] / limit_s:7.2f}")
         print(f"{'S  data_quality_scan: whole dbt test command':46s} {scan['wall']:9.3f} {scan['wall'] / limit_s:7.2f}")
         print(
-            f"{'R  20 per-rule tests: sum of node executions':46s} {per_rule['sum']:9.3f} {per_rule['sum'] / limit_s:7.2f}"
+            f"{'R  20 per-rule tests: sum of node executions':46s} "
+            f"{per_rule['sum']:9.3f} {per_rule['sum'] / limit_s:7.2f}"
         )
         print(
-            f"{'R  20 per-rule tests: whole dbt test command':46s} {per_rule['wall']:9.3f} {per_rule['wall'] / limit_s:7.2f}"
+            f"{'R  20 per-rule tests: whole dbt test command':46s} "
+            f"{per_rule['wall']:9.3f} {per_rule['wall'] / limit_s:7.2f}"
         )
         if plain:
             print(
                 f"{'P  20 dbt-utils-style tests: sum of nodes':46s} {plain['sum']:9.3f} {plain['sum'] / limit_s:7.2f}"
             )
             print(
-                f"{'P  20 dbt-utils-style tests: whole command':46s} {plain['wall']:9.3f} {plain['wall'] / limit_s:7.2f}"
+                f"{'P  20 dbt-utils-style tests: whole command':46s} "
+                f"{plain['wall']:9.3f} {plain['wall'] / limit_s:7.2f}"
             )
         print(
             f"S/L (node) {scan['node'] / limit_s:.2f}; R/L (nodes) {per_rule['sum'] / limit_s:.2f}"
