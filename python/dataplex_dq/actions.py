@@ -123,18 +123,19 @@ def run_post_scan_actions(
         rows = [r for s in sources for r in s.rows]
         try:
             relation = relation_of(table)
-            summary = write_results(wh, relation, rows, sorted({r["data_quality_job_id"] for r in rows}))
+            write_results(wh, relation, rows, sorted({r["data_quality_job_id"] for r in rows}))
         except DataplexDqError as exc:
             reason = str(exc).strip().splitlines()[0]
             for s in sources:
                 s.export_result = ExportOutcome("FAILED", reason)
             report.action_errors.append(f"bigquery_export to {table} failed: {reason}")
             continue
-        report.tables_written.append((summary.relation, summary.rows))
-        relations[summary.relation] = relation
+        name = str(relation)
+        report.tables_written.append((name, len(rows)))
+        relations[name] = relation
         for s in sources:
-            s.export_result = ExportOutcome("SUCCEEDED", f"exported {len(s.rows)} rows to {summary.relation}")
-            written[summary.relation].append(s)
+            s.export_result = ExportOutcome("SUCCEEDED", f"exported {len(s.rows)} rows to {name}")
+            written[name].append(s)
 
     # 2. catalog publishing
     for s in report.sources:

@@ -239,22 +239,11 @@ def chunk_rows(rows: Sequence[dict[str, Any]], max_chars: int = MAX_STATEMENT_CH
     return ["[" + ",".join(b) + "]" for b in batches(texts, max_chars)]
 
 
-@dataclass(frozen=True)
-class ExportSummary:
-    relation: str
-    created: bool
-    rows: int
-    statements: int
-
-
-def write_results(
-    wh: Warehouse, relation: Any, rows: Sequence[dict[str, Any]], job_ids: Sequence[str]
-) -> ExportSummary:
+def write_results(wh: Warehouse, relation: Any, rows: Sequence[dict[str, Any]], job_ids: Sequence[str]) -> None:
     """Create the results table if missing, replace the rows of these jobs, insert the new rows."""
     try:
         wh.begin()
         created = bool(wh.macro("ensure_results_table", relation=relation))
-        statements = 1 if created else 0
         if not created:
             from dataplex_dq.results_schema import check_results_columns
 
@@ -267,7 +256,6 @@ def write_results(
         if job_ids:
             for i in range(0, len(job_ids), 1000):
                 wh.macro("delete_results", relation=relation, job_ids=list(job_ids[i : i + 1000]))
-                statements += 1
         if pause:
             time.sleep(float(pause))
         # BigQuery's string literal escaping (\\ and \') can double the JSON's length: keep the
@@ -275,7 +263,6 @@ def write_results(
         max_chars = MAX_STATEMENT_CHARS // 2 if wh.adapter_type == "bigquery" else MAX_STATEMENT_CHARS
         for chunk in chunk_rows(rows, max_chars):
             wh.macro("insert_results_json", relation=relation, rows_json=chunk)
-            statements += 1
         wh.commit()
     except Exception as exc:
         raise ExportError(
@@ -283,4 +270,3 @@ def write_results(
             "The result files under target/dataplex_dq/ were written; fix the cause and run `dataplex-dq report` again "
             "(it replaces the rows of this invocation, so no duplicates are left)."
         ) from exc
-    return ExportSummary(str(relation), created, len(rows), statements)
