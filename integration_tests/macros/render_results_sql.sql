@@ -1,4 +1,5 @@
-{#- For the SQL tests (tests/test_bigquery_sql.py, tests/test_results_ddl.py):
+{#- For the SQL tests (tests/test_bigquery_sql.py, tests/test_results_table.py, tests/test_export_safety.py),
+    through tests/dbt_harness.py's render_results_sql:
       dbt run-operation render_results_sql --args '{identifier: ..., rows_json: ...}'
     logs, as one JSON object, the statements the post-hook runs against the results table on the
     current target (CREATE TABLE, the delete of a job's rows, the INSERT of rows given as JSON),
