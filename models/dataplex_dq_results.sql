@@ -1,4 +1,4 @@
-{#- The results table (SPEC 7): one row per rule per job. `dbt build` creates it empty; the post-hook
+{#- The results table (docs/SEMANTICS.md §9): one row per rule per job. `dbt build` creates it empty; the post-hook
     (`dataplex-dq report`) inserts the rows. Incremental with an always-empty body, so reruns (and
     --full-refresh, which full_refresh=false ignores) never touch existing rows; on_schema_change adds
     the columns a newer package version brings. Partitioned by day on job_start_time on BigQuery: for a

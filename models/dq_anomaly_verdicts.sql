@@ -1,4 +1,4 @@
-{#- Anomaly checks over time (SPEC 10): one row per check and job, with the value judged, the band
+{#- Anomaly checks over time (docs/SEMANTICS.md §13): one row per check and job, with the value judged, the band
     it was judged against and the verdict, read from the results table like every rule. -#}
 {{ config(materialized='view') }}
 

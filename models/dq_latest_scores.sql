@@ -1,4 +1,4 @@
-{#- "Latest score per table, dimension and column", long format (issue 9 B, SPEC 6 "Partial runs").
+{#- "Latest score per table, dimension and column", long format (issue 9 B, docs/SEMANTICS.md §8 "Partial runs").
     For each data source (its relation and dbt target: data_source_key, dbt_target), the scores over
     the latest result of every rule still declared on it (dq_rule_results_latest), so a partial run
     (--select, dbt retry, skipped tests) updates only the rules it ran and never makes a data source

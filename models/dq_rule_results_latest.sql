@@ -1,4 +1,4 @@
-{#- The latest result of every rule still declared on each data source (issue 9 B, SPEC 6 "Partial runs").
+{#- The latest result of every rule still declared on each data source (issue 9 B, docs/SEMANTICS.md §8 "Partial runs").
 
     A data source is its relation and the dbt target that reported it (data_source_key, dbt_target):
     two targets exporting to one results table, or two projects' nodes over one table, stay apart.

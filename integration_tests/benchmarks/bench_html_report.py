@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The HTML report's size and speed (SPEC 13): a synthetic 1,000-rule run and, when it was built, the demo.
+"""The HTML report's size and speed (docs/SEMANTICS.md §15): a synthetic 1,000-rule run and, when it was
+built, the demo.
 
     .venv/bin/python integration_tests/benchmarks/bench_html_report.py [--rules 1000] [--sources 20] [--jobs 30]
 

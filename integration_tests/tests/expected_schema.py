@@ -1,4 +1,4 @@
-"""The results table's schema as SPEC 7 gives it (Dataplex's BigQuery export columns, in order, then
+"""The results table's schema as docs/SEMANTICS.md §9 gives it (Dataplex's BigQuery export columns, in order, then
 our extension columns), written out independently of the macros that create the table.
 
 A type is a BigQuery type name, ("STRUCT", [(field, type), ...]) or ("ARRAY", element type)."""

@@ -202,7 +202,7 @@ def test_results_table_statements_parse(rendered):
 
 
 def test_results_ddl_has_the_export_schema_and_partitioning(rendered):
-    """The CREATE TABLE the post-hook runs when the results table is missing: SPEC 7's columns, types
+    """The CREATE TABLE the post-hook runs when the results table is missing: docs/SEMANTICS.md §9's columns, types
     and nesting, partitioned by DATE(job_start_time). (The emulator cannot run this DDL, see
     test_results_table.py, so it is checked here.)"""
     [create] = parse_bigquery(rendered["create"], "results table create")

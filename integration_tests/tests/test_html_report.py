@@ -1,4 +1,4 @@
-"""`dataplex-dq report --html` on the demo, opened in headless Chromium (SPEC 13): the values shown equal
+"""`dataplex-dq report --html` on the demo, opened in headless Chromium (docs/SEMANTICS.md §15): the values shown equal
 the DataQualityResult files and the results table, the filters and the search work, nothing is fetched
 from the network, and the page works at 1280 px and at phone width. A screenshot of each width is saved
 under the test's tmp dir (its path is printed).

@@ -1,4 +1,4 @@
-"""Post-scan actions (SPEC 8, 11) end to end on DuckDB and PostgreSQL: notifications through a real SMTP
+"""Post-scan actions (docs/SEMANTICS.md §11, §14) end to end on DuckDB and PostgreSQL: notifications through a real SMTP
 server (aiosmtpd) and a Slack-compatible webhook (http.server), both on 127.0.0.1 and started by the
 test; the extra export to `bigquery_export.results_table`; `post_scan_actions_result`; catalog
 publishing in the table comment next to dbt's persist_docs text; and failures of the SMTP server
@@ -454,7 +454,7 @@ def test_bigquery_catalog_sql_golden(tmp_path):
     assert sql.startswith("alter table `dq-local`.`dq_it`.`orders` set options (description = ")
     _check_golden(
         "catalog_publish.sql",
-        "-- catalog publishing (SPEC 11): the labels and the marked description line of a table\n"
+        "-- catalog publishing (docs/SEMANTICS.md §14): the labels and the marked description line of a table\n"
         + sql.rstrip()
         + "\n",
     )

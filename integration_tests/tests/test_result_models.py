@@ -1,5 +1,5 @@
 """The package's result models (models/): `dbt build` creates an empty results table and the dq_* views
-over it, reruns leave its rows alone, and the views give the scores computed by hand (SPEC 5 and 7)
+over it, reruns leave its rows alone, and the views give the scores computed by hand (docs/SEMANTICS.md §7 and §9)
 for a handful of hand-written result rows."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The results table (SPEC 7) as each warehouse holds it: the Dataplex export schema (names, order,
+"""The results table (docs/SEMANTICS.md §9) as each warehouse holds it: the Dataplex export schema (names, order,
 types, nesting) and, on BigQuery, the daily partitioning on job_start_time.
 
 Two ways the table comes to exist, both checked: `dbt build` of the package model

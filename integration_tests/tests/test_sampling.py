@@ -1,4 +1,4 @@
-"""Sampling (SPEC 4: the row filter first, then `sampling_percent`) and `${data()}` aliases on each
+"""Sampling (docs/SEMANTICS.md §4: the row filter first, then `sampling_percent`) and `${data()}` aliases on each
 target, in a small project of its own: a 400-row seed (300 rows pass the row filter) sampled at 50 %,
 directly (a table: the warehouse's sampler, TABLESAMPLE on PostgreSQL and BigQuery) and through a view
 (a row-wise random filter, as TABLESAMPLE cannot read views); and SQL assertions that write

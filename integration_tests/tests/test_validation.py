@@ -1,4 +1,4 @@
-"""SPEC 3c: bad declarations fail at compile time with an error naming the data source, rule and field."""
+"""docs/SEMANTICS.md §3: bad declarations fail at compile time with an error naming the data source, rule and field."""
 
 from __future__ import annotations
 
@@ -333,7 +333,7 @@ def test_scan_settings_are_checked(compiled):
     _, results = compiled
     msg = results["sampling-out-of-range"]["message"]
     assert "seed 'checks_meta'" in msg and "field 'sampling_percent'" in msg and "between 0 and 100, got 150" in msg
-    # SPEC 9: the window's field must be a DATE or TIMESTAMP column, checked at compile time
+    # docs/SEMANTICS.md §12: the window's field must be a DATE or TIMESTAMP column, checked at compile time
     msg = results["incremental-not-a-date"]["message"]
     assert "seed 'checks_incremental'" in msg and "field 'incremental_field'" in msg
     assert "column 'id' is INTEGER; an incremental field must be a DATE or TIMESTAMP column" in msg

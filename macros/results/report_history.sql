@@ -1,4 +1,4 @@
-{#- Queries of the HTML report (`dataplex-dq report --html`, SPEC 13): the recent history of the data
+{#- Queries of the HTML report (`dataplex-dq report --html`, docs/SEMANTICS.md §15): the recent history of the data
     sources in the results table, and a bounded sample of a failing-rows query. Portable SQL except
     the STRUCT field reads (struct_field) and JSON-as-text (json_text), which are dispatched. -#}
 

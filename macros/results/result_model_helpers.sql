@@ -1,4 +1,4 @@
-{#- Helpers of the result models (models/dq_*.sql, SPEC 1.4 and 7). Everything that differs between
+{#- Helpers of the result models (models/dq_*.sql, docs/SEMANTICS.md §10 and §9). Everything that differs between
     warehouses is dispatched: dataplex_dq.<name>() -> adapter.dispatch('<name>', 'dataplex_dq'). -#}
 
 {#- One field of a STRUCT column of the results table (data_source, job_quality_result, ...), optionally
@@ -25,7 +25,7 @@
 {%- endmacro %}
 
 {#- 100 x passed / evaluated rules, rounded half away from zero to 2 decimals, as a double; NULL when
-    nothing was evaluated (SPEC 5). Computed as floor((20000 p + e) / 2e) / 100 so that it equals the
+    nothing was evaluated (docs/SEMANTICS.md §7). Computed as floor((20000 p + e) / 2e) / 100 so that it equals the
     Python post-hook's exact rounding (dataplex_dq.scoring.percent: 2 of 3 -> 66.67, 1 of 8 -> 12.5)
     on every warehouse (PostgreSQL has no round(double, int); a binary 100.0 * p / e can land just
     below a .xx5 boundary). -#}
@@ -54,7 +54,7 @@
 {%- endmacro %}
 
 {#- Rule counts of a GROUP BY over dq_rule_results (column rule_status). Evaluated = PASSED or FAILED:
-    suspended, errored and skipped rules are in no score (SPEC 5). -#}
+    suspended, errored and skipped rules are in no score (docs/SEMANTICS.md §7). -#}
 {% macro rule_count_columns(status_column='rule_status') %}
     count(*) as rules_total,
     count(case when {{ status_column }} in ('PASSED', 'FAILED') then 1 end) as rules_evaluated,

@@ -1,4 +1,4 @@
-{#- The results table (SPEC 7): one row per rule per job, the columns of Dataplex's BigQuery export in
+{#- The results table (docs/SEMANTICS.md §9): one row per rule per job, the columns of Dataplex's BigQuery export in
     their order, then our extension columns. One schema, rendered per warehouse:
       STRUCT / JSON / ARRAY where the warehouse has them (DuckDB, BigQuery), jsonb otherwise. -#}
 

@@ -1,4 +1,4 @@
-"""Post-scan actions (SPEC 8, 11), run by the report after the rows were exported to the results table:
+"""Post-scan actions (docs/SEMANTICS.md §11, §14), run by the report after the rows were exported to the results table:
 
 1. ``bigquery_export.results_table``: the data source's rows go to that table as well;
 2. catalog publishing (``catalog_publishing_enabled``, catalog.py);

@@ -1,4 +1,4 @@
-"""Catalog publishing (SPEC 11): with `catalog_publishing_enabled: true` the latest score and pass/fail
+"""Catalog publishing (docs/SEMANTICS.md §14): with `catalog_publishing_enabled: true` the latest score and pass/fail
 of a data source go onto its own table's metadata, where any catalog or SQL client shows them.
 
 * DuckDB, PostgreSQL: one marked line in ``COMMENT ON TABLE``. The line starts with ``MARK``; publishing

@@ -8,7 +8,7 @@ the SQL of the macro ``dataplex_dq.diff_base_rows_sql``.
 Per data source: score, dimension and column score changes, row count, rules newly failing (failing
 now and not failing in the base, which includes a rule added in a failing state), newly passing,
 added and removed. A regression (exit 1) is a rule newly failing, or a data source score that drops
-by more than ``--max-score-drop`` points. Scores are Dataplex's rule-count scores (SPEC section 5);
+by more than ``--max-score-drop`` points. Scores are Dataplex's rule-count scores (docs/SEMANTICS.md §7);
 from the results table they are recomputed from the rules' statuses with the same definition.
 """
 

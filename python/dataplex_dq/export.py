@@ -1,4 +1,4 @@
-"""Rows of the results table (SPEC 7): one per rule per job, the Dataplex export columns in their
+"""Rows of the results table (docs/SEMANTICS.md §9): one per rule per job, the Dataplex export columns in their
 order, then our extension columns. Building the rows is pure; writing them goes through the
 package's macros (macros/results/results_table.sql) on dbt's adapter."""
 

@@ -1,4 +1,4 @@
-"""The HTML report (SPEC 13): one self-contained page from this run's results and the results table's
+"""The HTML report (docs/SEMANTICS.md §15): one self-contained page from this run's results and the results table's
 history. Everything here is pure: :func:`render_html` turns data into HTML (a Jinja template with
 autoescaping; the charts are inline SVG drawn here), nothing is read or fetched.
 

@@ -1,4 +1,4 @@
-"""Incremental scans (SPEC 9), the post-hook's side: the window a job scanned, read back from its
+"""Incremental scans (docs/SEMANTICS.md §12), the post-hook's side: the window a job scanned, read back from its
 metrics rows (the macros compute it when the tests run, macros/incremental.sql)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Notifications (SPEC 8): `post_scan_actions.notification_report` emails a job's result through SMTP,
+"""Notifications (docs/SEMANTICS.md §11): `post_scan_actions.notification_report` emails a job's result through SMTP,
 and (our extension) `notification_report.webhook.url` posts it as a Slack-compatible JSON message.
 
 One message per job and data source (per channel) when at least one trigger fires:

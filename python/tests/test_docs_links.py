@@ -11,7 +11,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = sorted(
-    [ROOT / "README.md", ROOT / "integration_tests" / "README.md", *(ROOT / "docs").glob("*.md")],
+    [
+        ROOT / "README.md",
+        *(ROOT / "docs").glob("*.md"),
+        *(ROOT / "demo").glob("*.md"),
+        *(p for p in (ROOT / "integration_tests").rglob("*.md") if not {"dbt_packages", "target"} & set(p.parts)),
+    ],
     key=lambda p: p.relative_to(ROOT).as_posix(),
 )
 FENCE = re.compile(r"^\s*(```|~~~)")

@@ -1,2 +1,2 @@
--- catalog publishing (SPEC 11): the labels and the marked description line of a table
+-- catalog publishing (docs/SEMANTICS.md §14): the labels and the marked description line of a table
 alter table `dq-local`.`dq_it`.`orders` set options (description = 'Orders table.\n[dataplex-dq] data quality score 66.67, passed false, job 7c9e6679-7425-40de-944b-e07fc1f90ae7, 2026-01-02 03:04:05 UTC', labels = [('dataplex-dq-job', '7c9e6679-7425-40de-944b-e07fc1f90ae7'), ('dataplex-dq-passed', 'false'), ('dataplex-dq-score', '66_67'), ('team', 'sales')])
