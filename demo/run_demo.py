@@ -144,7 +144,14 @@ def post_build(target_dir: Path) -> int:
         console = Console(width=max(console.width, 150))
     print()
     code = _run_report(
-        DEMO_DIR, DEMO_DIR, None, target_dir, True, False, console, html=str(target_dir / "dataplex_dq" / "index.html")
+        project_dir=DEMO_DIR,
+        profiles_dir=DEMO_DIR,
+        target=None,
+        target_path=target_dir,
+        export=True,
+        fail_on_rule_failure=False,
+        console=console,
+        html=str(target_dir / "dataplex_dq" / "index.html"),
     )
     if code == 0:
         show_latest_scores(console)
