@@ -13,7 +13,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from dataplex_dq import __version__
+from dataplex_dq import __version__, dbt_options
 from dataplex_dq.anomaly import is_anomaly_check, training_checks
 from dataplex_dq.errors import DataplexDqError
 
@@ -131,10 +131,10 @@ def exit_code(report: Report, fail_on_rule_failure: bool, warn_error: bool = Fal
 
 def _run_report(
     *,
-    project_dir: str | None,
-    profiles_dir: str | None,
+    project_dir: str | Path | None,
+    profiles_dir: str | Path | None,
     target: str | None,
-    target_path: str | None,
+    target_path: str | Path | None,
     export: bool,
     fail_on_rule_failure: bool,
     console: Console,
@@ -212,28 +212,21 @@ _html: list[Callable[[F], F]] = [
 ]
 
 
+# report resolves each location as dbt does (paths.py), so none has a default here
 _common: list[Callable[[F], F]] = [
-    click.option(
-        "--project-dir",
-        default=None,
-        type=click.Path(file_okay=False),
-        help="dbt project directory (as dbt: DBT_PROJECT_DIR, else the current directory or its parent holding "
+    dbt_options.project_dir(
+        None,
+        "dbt project directory (as dbt: DBT_PROJECT_DIR, else the current directory or its parent holding "
         "dbt_project.yml)",
     ),
-    click.option(
-        "--profiles-dir",
-        default=None,
-        type=click.Path(file_okay=False),
-        help="directory of profiles.yml (as dbt: DBT_PROFILES_DIR, else the current directory if it holds "
-        "profiles.yml, else ~/.dbt)",
+    dbt_options.profiles_dir(
+        "directory of profiles.yml (as dbt: DBT_PROFILES_DIR, else the current directory if it holds "
+        "profiles.yml, else ~/.dbt)"
     ),
-    click.option("--target", "-t", default=None, help="dbt target (DBT_TARGET, else the profile's default)"),
-    click.option(
-        "--target-path",
-        default=None,
-        type=click.Path(file_okay=False),
-        help="dbt artifacts folder (as dbt: DBT_TARGET_PATH, else target-path of dbt_project.yml, else target; under "
-        "the project dir)",
+    dbt_options.target("dbt target (DBT_TARGET, else the profile's default)"),
+    dbt_options.target_path(
+        "dbt artifacts folder (as dbt: DBT_TARGET_PATH, else target-path of dbt_project.yml, else target; under "
+        "the project dir)"
     ),
 ]
 
@@ -284,10 +277,10 @@ def main() -> None:
 )
 def report(
     *,
-    project_dir: str | None,
-    profiles_dir: str | None,
+    project_dir: str | Path | None,
+    profiles_dir: str | Path | None,
     target: str | None,
-    target_path: str | None,
+    target_path: str | Path | None,
     export: bool,
     fail_on_rule_failure: bool,
     html: str | None,

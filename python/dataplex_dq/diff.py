@@ -22,6 +22,7 @@ from typing import Any
 
 import click
 
+from dataplex_dq import dbt_options
 from dataplex_dq.errors import ArtifactsError, DataplexDqError
 
 RESULTS_DIR = "dataplex_dq"
@@ -560,25 +561,9 @@ def print_diff(diff: Diff, console: Any) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="the diff as JSON (default: TARGET_PATH/dataplex_dq_diff.json)",
 )
-@click.option(
-    "--project-dir",
-    default=".",
-    show_default=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="dbt project directory",
-)
-@click.option(
-    "--profiles-dir",
-    default=None,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="directory of profiles.yml (dbt's default when unset)",
-)
-@click.option(
-    "--target-path",
-    default=None,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="dbt artifacts folder of this run (PROJECT_DIR/target when unset)",
-)
+@dbt_options.project_dir()
+@dbt_options.profiles_dir()
+@dbt_options.target_path("dbt artifacts folder of this run (PROJECT_DIR/target when unset)")
 def diff_command(
     *,
     base: Path | None,

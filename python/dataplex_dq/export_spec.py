@@ -21,7 +21,9 @@ from typing import Any
 
 import click
 
+from dataplex_dq import dbt_options
 from dataplex_dq.artifacts import DataSource, RuleTest, manifest_rules
+from dataplex_dq.dbt_options import dbt_args
 from dataplex_dq.declared import declared_rules, scan_rule_type
 from dataplex_dq.errors import ArtifactsError, DataplexDqError
 from dataplex_dq.import_spec import yaml_node
@@ -135,23 +137,8 @@ def selected_ids(project_dir: Path, profiles_dir: Path | None, target: str | Non
     """unique_ids of the resources ``--select`` picks, as `dbt ls` selects them."""
     from dbt.cli.main import dbtRunner
 
-    args = [
-        "ls",
-        "--select",
-        select,
-        "--output",
-        "json",
-        "--output-keys",
-        "unique_id",
-        "--quiet",
-        "--project-dir",
-        str(project_dir),
-    ]
-    if profiles_dir:
-        args += ["--profiles-dir", str(profiles_dir)]
-    if target:
-        args += ["--target", target]
-    result = dbtRunner().invoke(args)
+    args = ["ls", "--select", select, "--output", "json", "--output-keys", "unique_id", "--quiet"]
+    result = dbtRunner().invoke(args + dbt_args(project_dir, profiles_dir, target))
     if not result.success:
         raise ArtifactsError(f"dbt ls --select {select} failed: {result.exception or 'see the messages above'}")
     ids = set()
@@ -167,12 +154,8 @@ def parse_project(project_dir: Path, profiles_dir: Path | None, target: str | No
     """`dbt parse`, in-process, so the manifest holds the project's current rules."""
     from dbt.cli.main import dbtRunner
 
-    args = ["parse", "--quiet", "--project-dir", str(project_dir), "--target-path", str(target_path)]
-    if profiles_dir:
-        args += ["--profiles-dir", str(profiles_dir)]
-    if target:
-        args += ["--target", target]
-    result = dbtRunner().invoke(args)
+    args = ["parse", "--quiet", "--target-path", str(target_path)]
+    result = dbtRunner().invoke(args + dbt_args(project_dir, profiles_dir, target))
     if not result.success:
         first = str(result.exception).strip().splitlines()[0] if result.exception else "see the messages above"
         raise ArtifactsError(f"dbt parse failed: {first}")
@@ -221,26 +204,10 @@ def write_specs(specs: list[ExportedSpec], out_dir: Path, fmt: str) -> None:
     show_default=True,
     help="run `dbt parse` first (--no-parse: use the manifest as it is)",
 )
-@click.option(
-    "--project-dir",
-    default=".",
-    show_default=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="dbt project directory",
-)
-@click.option(
-    "--profiles-dir",
-    default=None,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="directory of profiles.yml (dbt's default when unset)",
-)
-@click.option("--target", "-t", default=None, help="dbt target (the profile's default when unset)")
-@click.option(
-    "--target-path",
-    default=None,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="dbt artifacts folder (PROJECT_DIR/target when unset)",
-)
+@dbt_options.project_dir()
+@dbt_options.profiles_dir()
+@dbt_options.target()
+@dbt_options.target_path()
 def export_spec_command(
     *,
     out_dir: Path,

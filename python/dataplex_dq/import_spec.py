@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from dataplex_dq import dbt_options
 from dataplex_dq.errors import DataplexDqError
 from dataplex_dq.rule_types import RULE_TYPES
 from dataplex_dq.spec import (
@@ -638,20 +639,9 @@ def target_dialect(project_dir: Path, profiles_dir: Path | None, target: str | N
     help="properties file to write (default: the one describing the model)",
 )
 @click.option("--force", is_flag=True, help="replace rules (and settings) the model already declares")
-@click.option(
-    "--project-dir",
-    default=".",
-    show_default=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="dbt project directory",
-)
-@click.option(
-    "--profiles-dir",
-    default=None,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="directory of profiles.yml, to tell the dialect",
-)
-@click.option("--target", "-t", default=None, help="dbt target, to tell the dialect")
+@dbt_options.project_dir()
+@dbt_options.profiles_dir("directory of profiles.yml, to tell the dialect")
+@dbt_options.target("dbt target, to tell the dialect")
 def import_spec_command(
     *,
     spec_file: Path,
