@@ -37,6 +37,7 @@ from google.protobuf.message import Message
 
 from dataplex_dq import rule_types
 from dataplex_dq.errors import DataplexDqError
+from dataplex_dq.field_names import DATASCAN_FIELDS, RULE_EXTENSIONS
 from dataplex_dq.proto import DataQualityRule, DataQualitySpec
 
 __all__ = [
@@ -64,9 +65,6 @@ def descriptor_of(message: type[Message]) -> _descriptor.Descriptor:
     return cast(_descriptor.Descriptor, message.DESCRIPTOR)
 
 
-#: DataQualityRule fields Google's API has that the given proto lacks; kept as dataplex_dq extensions.
-RULE_EXTENSIONS = ("attributes",)
-
 #: The rule types: the fields of DataQualityRule's ``rule_type`` oneof, in proto order.
 RULE_TYPES: tuple[str, ...] = tuple(rule_types.RULE_TYPES)
 
@@ -90,31 +88,16 @@ _UNSUPPORTED = {
 # Output-only fields a `gcloud ... describe` may print inside the spec: dropped.
 _OUTPUT_ONLY = {("DataQualityRule", "rule_source")}
 
-# Fields of a DataScan resource (REST / gcloud describe, and Terraform's google_dataplex_datascan),
-# by snake_case name, with what import does with them. `data` and `execution_spec` are mapped.
-_DATASCAN_IGNORED = frozenset(
-    {
-        "name",
-        "uid",
-        "description",
-        "display_name",
-        "labels",
-        "state",
-        "type",
-        "create_time",
-        "update_time",
-        "execution_status",
-        "data_quality_result",
-        # Terraform's google_dataplex_datascan only
-        "data_scan_id",
-        "location",
-        "project",
-        "id",
-        "effective_labels",
-        "terraform_labels",
-        "timeouts",
-    }
-)
+# Fields of a DataScan resource (REST / gcloud describe, and Terraform's google_dataplex_datascan) that
+# import leaves out (listed in a note when set): all of field_names.DATASCAN_FIELDS but those it maps
+# (`data`, `execution_spec`), reads (`data_quality_spec`) or refuses (a profile scan's), plus Terraform's own.
+_DATASCAN_IGNORED = frozenset(DATASCAN_FIELDS) - {
+    "data",
+    "execution_spec",
+    "data_quality_spec",
+    "data_profile_spec",
+    "data_profile_result",
+} | {"data_scan_id", "location", "project", "id", "effective_labels", "terraform_labels", "timeouts"}
 
 _UNSET = object()
 

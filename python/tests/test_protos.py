@@ -214,14 +214,6 @@ def test_field_behavior_annotations_are_readable() -> None:
     assert list(cron.Extensions[field_behavior_pb2.field_behavior]) == [field_behavior_pb2.REQUIRED]
 
 
-def test_binary_round_trip() -> None:
-    data = _sample_result().SerializeToString(deterministic=True)
-    parsed = DataQualityResult.FromString(data)
-    _assert_sample(parsed)
-    assert parsed == _sample_result()
-    assert parsed.SerializeToString(deterministic=True) == data
-
-
 def test_json_round_trip() -> None:
     text = json_format.MessageToJson(_sample_result())
     as_dict = json.loads(text)
