@@ -144,11 +144,12 @@ def state_from_rows(key: str, rows: Iterable[Mapping[str, Any]]) -> SourceState:
         return _score(sum(1 for r in group if str(r["rule_status"]).upper() == "PASSED"), len(group))
 
     def grouped(field_name: str) -> dict[str, float]:
+        """Scores per value of the field; a group is never empty, so each has a score."""
         groups: dict[str, list[Mapping[str, Any]]] = {}
         for r in evaluated:
             if r.get(field_name):
                 groups.setdefault(str(r[field_name]), []).append(r)
-        return {k: score_of(v) for k, v in sorted(groups.items())}  # type: ignore[misc]
+        return {k: score for k, v in sorted(groups.items()) if (score := score_of(v)) is not None}
 
     rules = {}
     for r in evaluated:
@@ -486,17 +487,8 @@ def print_diff(diff: Diff, console: Any) -> None:
     from rich.table import Table
 
     table = Table(title=f"Data quality diff against {diff.base}", show_edge=False)
-    for col, justify in (
-        ("data source", "left"),
-        ("score", "right"),
-        ("change", "right"),
-        ("rows", "right"),
-        ("newly failing", "left"),
-        ("newly passing", "left"),
-        ("added", "left"),
-        ("removed", "left"),
-    ):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for col in ("data source", "score", "change", "rows", "newly failing", "newly passing", "added", "removed"):
+        table.add_column(col, justify="right" if col in ("score", "change", "rows") else "left")
     for s in diff.sources:
         delta = "not compared" if s.partial and s.score.delta else _delta(s.score.delta)
         style = (

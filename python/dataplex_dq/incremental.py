@@ -32,7 +32,7 @@ def job_window(outcomes: Iterable[RuleOutcome]) -> JobWindow | None:
     ]
     if not windows:
         return None
-    starts = [w[1] for w in windows]
+    starts = [w[1] for w in windows if w[1] is not None]
     ends = [w[2] for w in windows if w[2] is not None]
-    start = None if any(s is None for s in starts) else min(starts)  # type: ignore[type-var]
+    start = min(starts) if len(starts) == len(windows) else None  # a first job's rule (no start): from the beginning
     return JobWindow(windows[0][0], start, max(ends) if ends else None)

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sqlglot import exp
 
 DIALECTS = ("duckdb", "postgres", "bigquery")
 
@@ -25,7 +29,7 @@ class Transpiled:
     problem: str | None = None  # why it was left as written, when it could not be transpiled
 
 
-def _unfaithful(tree, dialect: str) -> str | None:  # type: ignore[no-untyped-def]
+def _unfaithful(tree: exp.Expr, dialect: str) -> str | None:
     """What sqlglot renders in ``dialect`` without raising, but with another meaning."""
     from sqlglot import exp
 
@@ -35,7 +39,7 @@ def _unfaithful(tree, dialect: str) -> str | None:  # type: ignore[no-untyped-de
     return None
 
 
-def _simplify(tree) -> None:  # type: ignore[no-untyped-def]
+def _simplify(tree: exp.Expr) -> None:
     """BigQuery's LENGTH also takes BYTES, so sqlglot guards it with a type switch in DuckDB; the rule
     columns are text, so keep plain LENGTH."""
     from sqlglot import exp
