@@ -12,14 +12,22 @@ from __future__ import annotations
 import os
 import re
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from dbt_harness import INTEGRATION_DIR, TARGETS, Db, DbtProject, DbtResult, fetch_metrics_rows_from
+from dbt_harness import (
+    INTEGRATION_DIR,
+    TARGETS,
+    Db,
+    DbtProject,
+    DbtResult,
+    fetch_metrics_rows_from,
+    target_env,
+    target_schema,
+)
 
 REQUIRED_TARGETS = {t for t in os.environ.get("DATAPLEX_DQ_REQUIRED_TARGETS", "").split(",") if t}
 
@@ -69,25 +77,6 @@ def require_target(target: str) -> None:
     if target in REQUIRED_TARGETS:
         pytest.fail(f"{reason} (required by DATAPLEX_DQ_REQUIRED_TARGETS)", pytrace=False)
     pytest.skip(reason)
-
-
-def target_env(target: str, work: Path, tag: str) -> dict[str, str]:
-    """Environment for dbt and the drivers: a fresh DuckDB file / PostgreSQL schema / BigQuery dataset."""
-    if target == "duckdb":
-        return {"DBT_DUCKDB_PATH": str(work / f"{tag}.duckdb")}
-    schema = f"{tag}_{uuid.uuid4().hex[:8]}"
-    if target == "postgres":
-        env = {k: v for k, v in os.environ.items() if k.startswith("DBT_PG_")}
-        return {**env, "DBT_PG_SCHEMA": schema}
-    env = {k: v for k, v in os.environ.items() if k.startswith("DBT_BQ_")}
-    env.setdefault("DBT_BQ_PROJECT", "dq-local")
-    return {**env, "DBT_BQ_DATASET": schema}
-
-
-def target_schema(target: str, env: dict[str, str]) -> str:
-    return {"duckdb": "main", "postgres": env.get("DBT_PG_SCHEMA", ""), "bigquery": env.get("DBT_BQ_DATASET", "")}[
-        target
-    ]
 
 
 def drop_target_schemas(target: str, env: dict[str, str]) -> None:

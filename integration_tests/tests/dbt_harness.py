@@ -7,7 +7,10 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
+import uuid
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -29,14 +32,58 @@ def dbt_executable() -> str:
     return found
 
 
+@dataclass(frozen=True)
+class NodeResult:
+    """One node's entry of run_results.json, with the manifest's name for it."""
+
+    unique_id: str
+    name: str
+    resource_type: str
+    status: str  # dbt's: pass, fail, warn, error, skipped, success
+    message: str | None
+    failures: int | None
+    relation_name: str | None
+
+
 @dataclass
 class DbtResult:
+    """One dbt invocation: its exit code, output and the artifacts it left."""
+
     args: list[str]
     returncode: int
     output: str
     target_path: Path
     run_results: dict[str, Any] = field(default_factory=dict)
     manifest: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def success(self) -> bool:
+        return self.returncode == 0
+
+    @property
+    def nodes(self) -> dict[str, NodeResult]:
+        """Every node this invocation ran, keyed by node name (a test's `name:`)."""
+        manifest_nodes = self.manifest.get("nodes", {})
+        out = {}
+        for r in self.run_results.get("results", []):
+            node = manifest_nodes.get(r["unique_id"], {})
+            name = node.get("name", r["unique_id"])
+            out[name] = NodeResult(
+                r["unique_id"],
+                name,
+                node.get("resource_type", r["unique_id"].split(".")[0]),
+                r["status"],
+                r.get("message"),
+                r.get("failures"),
+                node.get("relation_name"),
+            )
+        return out
+
+    def statuses(self, package: str | None = None) -> dict[str, str]:
+        """{node name: dbt status} of every node this invocation ran (of one package, if given)."""
+        return {
+            name: n.status for name, n in self.nodes.items() if package is None or n.unique_id.split(".")[1] == package
+        }
 
     def results_by_name(self) -> dict[str, dict[str, Any]]:
         """run_results entries keyed by node name."""
@@ -50,6 +97,9 @@ class DbtResult:
 
 @dataclass
 class DbtProject:
+    """A dbt project on disk and how to run dbt (and `dataplex-dq`) on it. `write_project` creates one
+    from files; the session's projects (integration_tests/, exact_project/) are used in place."""
+
     project_dir: Path
     profiles_dir: Path
     target_path: Path
@@ -85,11 +135,174 @@ class DbtProject:
             raise AssertionError(f"dbt {' '.join(args)} crashed (exit {proc.returncode}):\n{result.output[-4000:]}")
         return result
 
+    def report(self, *args: str, cwd: Path | None = None, flags: bool = True) -> subprocess.CompletedProcess[str]:
+        """`dataplex-dq report` on this project; `flags=False` gives no --project-dir / --profiles-dir /
+        --target-path (as a user in the project folder would run it, with `cwd`)."""
+        dirs = (
+            [
+                "--project-dir",
+                str(self.project_dir),
+                "--profiles-dir",
+                str(self.profiles_dir),
+                "--target-path",
+                str(self.target_path),
+            ]
+            if flags
+            else []
+        )
+        return run_dataplex_dq("report", *dirs, *args, env=self.env, cwd=cwd or self.project_dir)
+
+    # -- the warehouse it builds into ----------------------------------------------------------
+    @property
+    def warehouse(self) -> str:
+        return self.target or "duckdb"
+
+    @property
+    def schema(self) -> str:
+        return target_schema(self.warehouse, self.env)
+
+    def relation(self, identifier: str) -> str:
+        """A quoted relation name in the target schema, for hand-written queries."""
+        if self.warehouse == "bigquery":
+            return f"`{self.env['DBT_BQ_PROJECT']}`.`{self.schema}`.`{identifier}`"
+        return f'"{self.schema}"."{identifier}"'
+
+    def db(self) -> Db:
+        return Db(self.warehouse, self.env)
+
+    def query(self, sql: str) -> list[dict[str, Any]]:
+        with self.db() as db:
+            return db.query(sql)
+
+    def metrics(self, result: DbtResult) -> dict[str, dict[str, Any]]:
+        """The stored metrics rows of every dataplex_dq test `result` ran, keyed by rule name."""
+        with self.db() as db:
+            return fetch_metrics_rows_from(db, result.manifest)
+
+
+DEFAULT_PROFILE = "dataplex_dq_integration_tests"
+"""The profile of integration_tests/profiles.yml (duckdb, postgres and bigquery outputs)."""
+
+
+def write_project(
+    root: Path,
+    name: str,
+    files: dict[str, str],
+    *,
+    env: dict[str, str],
+    target: str | None = None,
+    profile: str = DEFAULT_PROFILE,
+    project_config: str = "",
+    profiles_dir: Path | None = None,
+    template: Path | None = None,
+    deps: bool = True,
+) -> DbtProject:
+    """A dbt project `root/<name>` written from `files` ({relative path: text}, dedented), with a
+    dbt_project.yml (`name`, `profile`, then `project_config` YAML) and a packages.yml installing this
+    checkout by a relative `local:` path, as a user's project would; `dbt deps` run unless `deps=False`.
+    Profiles come from integration_tests/profiles.yml unless `profiles_dir` (or a `profiles.yml` in
+    `files`, then the project folder) says otherwise. Artifacts go to `root/target`. `template`: a
+    checked-in project copied first (its own dbt_project.yml kept; `name` is then its folder's name)."""
+    proj = root / name
+    texts = {"packages.yml": f"packages:\n  - local: {os.path.relpath(REPO_ROOT, proj)}\n", **files}
+    if template is not None:
+        shutil.copytree(template, proj)
+    else:
+        proj.mkdir(parents=True, exist_ok=True)
+        header = f'name: {name}\nversion: "1.0"\nconfig-version: 2\nprofile: {profile}\n'
+        texts = {"dbt_project.yml": header + textwrap.dedent(project_config), **texts}
+    for rel, text in texts.items():
+        path = proj / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    if profiles_dir is None:
+        profiles_dir = proj if "profiles.yml" in files else INTEGRATION_DIR
+    project = DbtProject(proj, profiles_dir, root / "target", env, target=target)
+    if deps:
+        res = project.run("deps")
+        assert res.success, res.output[-3000:]
+    return project
+
+
+METRIC_FIELDS = (
+    "rule_status",
+    "passed",
+    "row_count",
+    "evaluated_count",
+    "passed_count",
+    "null_count",
+    "assertion_row_count",
+    "pass_ratio",
+    "statistic_value",
+    "rule_type",
+    "rule_column",
+    "rule_dimension",
+    "rule_threshold",
+    "rule_ignore_null",
+    "rule_suspended",
+)
+"""The metrics-row columns an expectation may name (expected_metrics.yml's keys; `status` stands for
+rule_status). Other keys of an expectation (dbt_status, failing_ids, seed, ...) are not metrics."""
+
+
+def _same_number(have: Any, want: Any) -> bool:
+    if isinstance(want, str) and "/" in want:  # a ratio written as a fraction: "17/18"
+        want = float(Fraction(want))
+    if have is None or want is None or isinstance(have, bool) or isinstance(want, bool):
+        return have == want
+    return abs(float(have) - float(want)) <= 1e-12 * max(1.0, abs(float(want)))
+
+
+def metrics_differences(name: str, row: dict[str, Any] | None, expected: dict[str, Any]) -> list[str]:
+    """How a stored metrics row differs from an expectation: every column of METRIC_FIELDS the
+    expectation names (`status` for rule_status), counts and flags exactly, ratios and statistics
+    within 1e-12 (relative). The one comparison every metrics test uses."""
+    if row is None:
+        return [f"{name}: no metrics row"]
+    out = []
+    for key in METRIC_FIELDS:
+        exp_key = "status" if key == "rule_status" else key
+        if exp_key not in expected:
+            continue
+        want, have = expected[exp_key], row.get(key)
+        same = _same_number(have, want) if key in ("pass_ratio", "statistic_value", "rule_threshold") else have == want
+        if key == "passed":
+            same = have is want
+        if not same:
+            out.append(f"{name}: {key} is {have!r}, expected {want!r}")
+    return out
+
+
+def assert_metrics(rows: dict[str, dict[str, Any]], expected: dict[str, dict[str, Any]]) -> None:
+    """`rows` (metrics rows by rule name) agree with `expected` (expectations by rule name): one
+    assertion listing every difference."""
+    problems = [p for name, exp in expected.items() for p in metrics_differences(name, rows.get(name), exp)]
+    assert not problems, f"{len(problems)} difference(s):\n" + "\n".join(problems[:60])
+
 
 # ------------------------------------------------------------------ warehouses (targets)
 
 TARGETS = ("duckdb", "postgres", "bigquery")
 """The outputs of integration_tests/profiles.yml the suite runs on."""
+
+
+def target_env(target: str, work: Path, tag: str) -> dict[str, str]:
+    """Environment for dbt and the drivers: a fresh DuckDB file / PostgreSQL schema / BigQuery dataset."""
+    if target == "duckdb":
+        return {"DBT_DUCKDB_PATH": str(work / f"{tag}.duckdb")}
+    schema = f"{tag}_{uuid.uuid4().hex[:8]}"
+    if target == "postgres":
+        env = {k: v for k, v in os.environ.items() if k.startswith("DBT_PG_")}
+        return {**env, "DBT_PG_SCHEMA": schema}
+    env = {k: v for k, v in os.environ.items() if k.startswith("DBT_BQ_")}
+    env.setdefault("DBT_BQ_PROJECT", "dq-local")
+    return {**env, "DBT_BQ_DATASET": schema}
+
+
+def target_schema(target: str, env: dict[str, str]) -> str:
+    return {"duckdb": "main", "postgres": env.get("DBT_PG_SCHEMA", ""), "bigquery": env.get("DBT_BQ_DATASET", "")}[
+        target
+    ]
 
 
 def dataplex_dq_relations(manifest: dict[str, Any]) -> list[str]:

@@ -15,16 +15,18 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
+import subprocess
 import time
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
-from conftest import drop_target_schemas, target_env, target_schema
-from dbt_harness import INTEGRATION_DIR, REPO_ROOT, Db, DbtProject, run_dataplex_dq
+from conftest import drop_target_schemas
+from dbt_harness import INTEGRATION_DIR, DbtProject, DbtResult, run_dataplex_dq, target_env, write_project
 
 PROJECT = INTEGRATION_DIR / "exact_project"
 EXPECTED: dict = yaml.safe_load((PROJECT / "expected.yml").read_text())
@@ -47,37 +49,33 @@ def _json(value):
     return json.loads(value) if isinstance(value, str) else value
 
 
+@dataclass
 class ExactRun:
-    """The exactness project copied into a temporary folder, on one target."""
+    """The exactness project copied into a temporary folder and built on one target, then the
+    partial runs of 9 B: each step's (dbt result, report, invocation id)."""
 
-    def __init__(self, target: str, tmp: Path):
-        self.target = target
-        self.dir = tmp / "exact_project"
-        shutil.copytree(PROJECT, self.dir)
-        (self.dir / "packages.yml").write_text(f"packages:\n  - local: {REPO_ROOT}\n")
-        self.env = {**target_env(target, tmp, "dq_exact"), "DBT_LOG_PATH": str(tmp / "logs")}
-        # on DuckDB (the profile's default target) dbt runs without --target: the report must still
-        # record the target (issue 17 item 4: from run_results.json args, else the profile's default)
-        self.dbt = DbtProject(
-            self.dir, INTEGRATION_DIR, self.dir / "target", self.env, target=None if target == "duckdb" else target
-        )
+    target: str
+    project: DbtProject
+    build: subprocess.CompletedProcess[str] | None = None
+    build_invocation: str = ""
+    build_protos: dict[str, Any] = field(default_factory=dict)
+    steps: dict[str, tuple[DbtResult, subprocess.CompletedProcess[str], str]] = field(default_factory=dict)
+    retry_latest: tuple[dict, dict] | None = None
+    retry_broken_latest: list[dict] = field(default_factory=list)
 
     @property
-    def schema(self) -> str:
-        return target_schema(self.target, self.env)
+    def dir(self) -> Path:
+        return self.project.project_dir
 
     def relation(self, identifier: str) -> str:
-        if self.target == "bigquery":
-            return f"`{self.env['DBT_BQ_PROJECT']}`.`{self.schema}`.`{identifier}`"
-        return f'"{self.schema}"."{identifier}"'
+        return self.project.relation(identifier)
 
     def report(self):
         """`dataplex-dq report` from the project folder, without --target (as a user would)."""
-        return run_dataplex_dq("report", "--profiles-dir", str(INTEGRATION_DIR), env=self.env, cwd=self.dir)
+        return self.project.report("--profiles-dir", str(INTEGRATION_DIR), flags=False)
 
     def query(self, sql: str) -> list[dict]:
-        with Db(self.target, self.env) as db:
-            return db.query(sql)
+        return self.project.query(sql)
 
     def results(self, invocation: str | None = None) -> list[dict]:
         rows = self.query(f"select * from {self.relation('dataplex_dq_results')}")
@@ -90,12 +88,18 @@ class ExactRun:
 @pytest.fixture(scope="module")
 def run(dbt_target, tmp_path_factory):
     """`dataplex-dq build` of the exactness project on the target, then the partial runs of 9 B."""
-    r = ExactRun(dbt_target, tmp_path_factory.mktemp(f"exact_{dbt_target}"))
-    deps = r.dbt.run("deps")
-    assert deps.returncode == 0, deps.output
+    tmp = tmp_path_factory.mktemp(f"exact_{dbt_target}")
+    env = {**target_env(dbt_target, tmp, "dq_exact"), "DBT_LOG_PATH": str(tmp / "logs")}
+    # on DuckDB (the profile's default target) dbt runs without --target: the report must still
+    # record the target (issue 17 item 4: from run_results.json args, else the profile's default)
+    project = write_project(
+        tmp, "exact_project", {}, env=env, target=None if dbt_target == "duckdb" else dbt_target, template=PROJECT
+    )
+    project.target_path = project.project_dir / "target"
+    r = ExactRun(dbt_target, project)
     started = time.monotonic()
     target_args = ["--target", dbt_target] if dbt_target != "duckdb" else []
-    r.build = run_dataplex_dq("build", "--profiles-dir", str(INTEGRATION_DIR), *target_args, env=r.env, cwd=r.dir)
+    r.build = run_dataplex_dq("build", "--profiles-dir", str(INTEGRATION_DIR), *target_args, env=env, cwd=r.dir)
     r.build_invocation = r.invocation()
     out_dir = r.dir / "target" / "dataplex_dq"
     r.build_protos = {
@@ -107,7 +111,7 @@ def run(dbt_target, tmp_path_factory):
     try:
         # 9 B step 1: `dbt retry` (reruns every rule that failed, errored or was skipped; the model
         # downstream of the failing rules is skipped again), report
-        retry = r.dbt.run("retry")
+        retry = r.project.run("retry")
         r.steps["retry"] = (retry, r.report(), r.invocation())
         r.retry_latest = _latest(r)  # the result models as they are after the retry's report
         r.retry_broken_latest = r.query(
@@ -124,15 +128,13 @@ def run(dbt_target, tmp_path_factory):
         )
         assert removed in text
         schema_yml.write_text(text.replace(removed, ""))
-        one = r.dbt.run("build", "--select", "amount-set-exact")
+        one = r.project.run("build", "--select", "amount-set-exact")
         r.steps["select"] = (one, r.report(), r.invocation())
-        r.seconds = time.monotonic() - started
-        print(
-            f"\n[dataplex_dq] exactness project on {dbt_target}: build + retry + select with reports {r.seconds:.1f}s"
-        )
+        seconds = time.monotonic() - started
+        print(f"\n[dataplex_dq] exactness project on {dbt_target}: build + retry + select with reports {seconds:.1f}s")
         yield r
     finally:
-        drop_target_schemas(dbt_target, r.env)
+        drop_target_schemas(dbt_target, env)
 
 
 # ------------------------------------------------------------------ item 1: dataplex-dq build exports

@@ -15,12 +15,14 @@ previous successful job's end minus the lookback, read from the results table wh
 from __future__ import annotations
 
 import json
-import textwrap
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
-from conftest import drop_target_schemas, target_env
-from dbt_harness import INTEGRATION_DIR, Db, DbtProject, run_dataplex_dq
+from conftest import drop_target_schemas
+from dbt_harness import INTEGRATION_DIR, Db, run_dataplex_dq, target_env, write_project
 
 T = "2024-01-0{}"  # day -> date text
 
@@ -162,39 +164,38 @@ def _json(value):
     return json.loads(value) if isinstance(value, str) else value
 
 
+@dataclass
+class IncrementalRuns:
+    """The three `dataplex-dq build` runs on one target: per round, the results-table rows of that
+    run by rule name, the ids of each rule's failing-rows query, the protos and the output."""
+
+    target: str
+    runs: dict[int, dict[str, Any]]
+
+
 @pytest.fixture(scope="module")
-def incremental_runs(dbt_target, tmp_path_factory):
+def incremental_runs(dbt_target, tmp_path_factory) -> Iterator[IncrementalRuns]:
     """Three `dataplex-dq build` runs; after each: the results-table rows, protos and metrics of that run."""
     tmp = tmp_path_factory.mktemp(f"incremental_{dbt_target}")
-    proj = tmp / "proj"
-    (proj / "seeds").mkdir(parents=True)
-    (proj / "models").mkdir()
-    (proj / "models" / "schema.yml").write_text(SCHEMA)
-    (proj / "models" / "inc_days.sql").write_text(
-        "{{ config(materialized='view') }}\nselect id, cast(updated_at as date) as day, amount from {{ "
-        "ref('inc_events') }}\n"
-    )
-    bq = dbt_target == "bigquery"
-    (proj / "dbt_project.yml").write_text(
-        textwrap.dedent(f"""\
-        name: incremental
-        version: "1.0"
-        config-version: 2
-        profile: dataplex_dq_integration_tests
-        seeds:
-          incremental:
-            +column_types: {{id: {"INT64" if bq else "integer"}, updated_at: {"TIMESTAMP" if bq else "timestamp"}, amount: {"INT64" if bq else "integer"}}}
-        """)  # noqa: E501 - embedded SQL/YAML/JS kept as written
-    )
-    (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
+    types = ("INT64", "TIMESTAMP") if dbt_target == "bigquery" else ("integer", "timestamp")
     env = target_env(dbt_target, tmp, "dq_incr")
-    project = DbtProject(proj, INTEGRATION_DIR, tmp / "target", env, target=dbt_target)
-    assert project.run("deps").returncode == 0
-    runs = {}
-    schema = {"duckdb": "main", "postgres": env.get("DBT_PG_SCHEMA"), "bigquery": env.get("DBT_BQ_DATASET")}[dbt_target]
-    results = (
-        f"`{env.get('DBT_BQ_PROJECT')}`.`{schema}`.`dataplex_dq_results`" if bq else f'"{schema}"."dataplex_dq_results"'
+    project = write_project(
+        tmp,
+        "incremental",
+        {
+            "models/schema.yml": SCHEMA,
+            "models/inc_days.sql": "{{ config(materialized='view') }}\n"
+            "select id, cast(updated_at as date) as day, amount from {{ ref('inc_events') }}\n",
+        },
+        env=env,
+        target=dbt_target,
+        project_config="seeds:\n  incremental:\n"
+        f"    +column_types: {{id: {types[0]}, updated_at: {types[1]}, amount: {types[0]}}}\n",
     )
+    proj = project.project_dir
+    (proj / "seeds").mkdir()
+    runs = {}
+    results = project.relation("dataplex_dq_results")
     try:
         for n in (1, 2, 3):
             (proj / "seeds" / "inc_events.csv").write_text(_csv(ROUND_ROWS[n]))
@@ -216,9 +217,8 @@ def incremental_runs(dbt_target, tmp_path_factory):
                 env={**env, "DBT_LOG_PATH": str(tmp / "logs")},
                 cwd=proj,
             )
-            assert res.returncode in (0, 1), (
-                f"round {n}: exit {res.returncode}\n{res.stdout[-4000:]}\n{res.stderr[-3000:]}"
-            )
+            # exit 1 every round: scan-amount-range (severity error) fails (a NULL, or an amount over 100)
+            assert res.returncode == 1, f"round {n}: exit {res.returncode}\n{res.stdout[-4000:]}\n{res.stderr[-3000:]}"
             invocation = json.loads((tmp / "target" / "run_results.json").read_text())["metadata"]["invocation_id"]
             with Db(dbt_target, env) as db:
                 rows = db.query(f"select * from {results} where dbt_invocation_id = '{invocation}'")
@@ -235,7 +235,7 @@ def incremental_runs(dbt_target, tmp_path_factory):
                 "output": res.stdout,
                 "compiled": tmp / "target" / "compiled",
             }
-        yield dbt_target, runs
+        yield IncrementalRuns(dbt_target, runs)
     finally:
         drop_target_schemas(dbt_target, env)
 
@@ -246,7 +246,7 @@ def _proto(run, name):
 
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_per_rule_form_scans_each_increment(incremental_runs, n):
-    _target, runs = incremental_runs
+    runs = incremental_runs.runs
     run, exp = runs[n], EVENTS[n]
     rows = run["rows"]
     start, end = exp["window"]
@@ -288,7 +288,7 @@ def test_per_rule_form_scans_each_increment(incremental_runs, n):
 
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_scan_form_with_camel_case_lookback(incremental_runs, n):
-    _, runs = incremental_runs
+    runs = incremental_runs.runs
     run, exp = runs[n], SCAN[n]
     rows = run["rows"]
     rowcount = len(exp["rows"])
@@ -313,7 +313,7 @@ def test_scan_form_with_camel_case_lookback(incremental_runs, n):
 
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_date_field_with_sampling_reads_a_subset_of_the_window(incremental_runs, n):
-    _target, runs = incremental_runs
+    runs = incremental_runs.runs
     r = runs[n]["rows"]["days-id-not-null"]
     assert _ts(r["job_quality_result"]["incremental_end"]) == DAYS_END[n]
     assert 0 <= r["rule_rows_evaluated"] <= DAYS_WINDOW_ROWS[n]
@@ -324,7 +324,7 @@ def test_date_field_with_sampling_reads_a_subset_of_the_window(incremental_runs,
 def test_watermark_never_moves_backwards(incremental_runs):
     """Round 3 deleted the newest row of inc_events: max(updated_at) went back to 2024-01-06, the
     window is empty and its end stays at the previous job's end."""
-    _, runs = incremental_runs
+    runs = incremental_runs.runs
     ends = [_ts(runs[n]["rows"]["inc-amount-range"]["job_quality_result"]["incremental_end"]) for n in (1, 2, 3)]
     assert ends == ["2024-01-05 10:00:00", "2024-01-07 10:00:00", "2024-01-07 10:00:00"]
     assert runs[3]["rows"]["inc-amount-range"]["job_quality_result"]["score"] == 100.0

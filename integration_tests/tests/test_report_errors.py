@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 import shutil
-import textwrap
 import uuid
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 import duckdb
 import pytest
 
-from dbt_harness import INTEGRATION_DIR, DbtProject, run_dataplex_dq
+from dbt_harness import INTEGRATION_DIR, DbtProject, DbtResult, run_dataplex_dq, write_project
 
 SCHEMA = """\
 version: 2
@@ -36,65 +37,61 @@ models:
 """
 
 
+@dataclass
+class Built:
+    """The project after its `dbt build` (one errored, one skipped test), and its DuckDB file."""
+
+    project: DbtProject
+    build: DbtResult
+    db: Path
+
+
 @pytest.fixture(scope="module")
-def project(tmp_path_factory):
+def built(tmp_path_factory) -> Built:
     tmp = tmp_path_factory.mktemp("report_errors")
-    proj = tmp / "proj"
-    (proj / "seeds").mkdir(parents=True)
-    (proj / "models").mkdir()
-    (proj / "seeds" / "items.csv").write_text("id,qty\n1,1\n2,\n3,9\n")
-    (proj / "models" / "broken_model.sql").write_text("select qty from {{ ref('items') }} where no_such_column = 1\n")
-    (proj / "models" / "schema.yml").write_text(SCHEMA)
-    (proj / "dbt_project.yml").write_text(
-        textwrap.dedent("""\
-        name: report_errors
-        version: "1.0"
-        config-version: 2
-        profile: dataplex_dq_integration_tests
-        seeds:
-          report_errors:
-            +column_types: {id: integer, qty: integer}
-        """)
-    )
-    (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     db = tmp / "errors.duckdb"
-    p = DbtProject(proj, INTEGRATION_DIR, tmp / "target", {"DBT_DUCKDB_PATH": str(db)})
-    assert p.run("deps").returncode == 0
-    build = p.run("build")
-    return p, build, db
-
-
-def _report(p: DbtProject, target_path=None, *extra: str):
-    return run_dataplex_dq(
-        "report",
-        "--project-dir",
-        str(p.project_dir),
-        "--profiles-dir",
-        str(p.profiles_dir),
-        "--target-path",
-        str(target_path or p.target_path),
-        *extra,
-        env=p.env,
+    project = write_project(
+        tmp,
+        "report_errors",
+        {
+            "seeds/items.csv": "id,qty\n1,1\n2,\n3,9\n",
+            "models/broken_model.sql": "select qty from {{ ref('items') }} where no_such_column = 1\n",
+            "models/schema.yml": SCHEMA,
+        },
+        env={"DBT_DUCKDB_PATH": str(db)},
+        project_config="seeds:\n  report_errors:\n    +column_types: {id: integer, qty: integer}\n",
     )
+    return Built(project, project.run("build"), db)
 
 
-def _rows(db):
+def _report(p: DbtProject, target_path: Path | None = None):
+    if target_path is None:
+        return p.report()
+    return replace(p, target_path=target_path).report()
+
+
+def _rows(db: Path) -> list[tuple]:
     con = duckdb.connect(str(db), read_only=True)
     try:
-        res = con.execute(
-            "select rule_name, rule_status, rule_message, rule_passed, job_quality_result.score from "
-            "main.dataplex_dq_results order by rule_name"
-        )
-        return res.fetchall()
+        return con.execute(
+            "select rule_name, rule_status, rule_message, rule_passed, job_quality_result.score"
+            " from main.dataplex_dq_results order by rule_name"
+        ).fetchall()
     finally:
         con.close()
 
 
-def test_errored_and_skipped_rules_are_reported_not_scored(project):
-    p, build, db = project
-    statuses = {r["unique_id"].split(".")[2]: r["status"] for r in build.run_results["results"]}
-    assert statuses["broken-expression"] == "error"
-    assert statuses["downstream-present"] == "skipped"
+def test_errored_and_skipped_rules_are_reported_not_scored(built):
+    p, db = built.project, built.db
+    assert built.build.statuses("report_errors") == {
+        "items": "success",
+        "broken_model": "skipped",  # downstream of failing tests
+        "qty-present": "fail",
+        "qty-small": "fail",
+        "broken-expression": "error",
+        "downstream-present": "skipped",
+    }
+    assert "no_such_column" in (built.build.nodes["broken-expression"].message or "")
     first = _report(p)
     out = first.stdout
     assert first.returncode == 2, out  # a rule errored: the job has errors
@@ -117,8 +114,8 @@ def test_errored_and_skipped_rules_are_reported_not_scored(project):
     assert len(_rows(db)) == len(rows) == 4
 
 
-def test_stale_run_results_are_refused(project, tmp_path):
-    p, _, _db = project
+def test_stale_run_results_are_refused(built, tmp_path):
+    p = built.project
     stale = tmp_path / "target"
     shutil.copytree(p.target_path, stale)
     rr = json.loads((stale / "run_results.json").read_text())
@@ -129,16 +126,18 @@ def test_stale_run_results_are_refused(project, tmp_path):
     assert "comes from dbt invocation" in res.stdout and "Run `dbt build` again" in res.stdout
 
 
-def test_missing_artifacts_are_explained(project, tmp_path):
-    p, _, _ = project
+def test_missing_artifacts_are_explained(built, tmp_path):
+    p = built.project
     res = _report(p, tmp_path / "nowhere")
     assert res.returncode == 2
-    assert "run_results.json" in res.stdout or "manifest.json" in res.stdout
-    assert "run `dbt build`" in res.stdout
+    assert res.stdout == (
+        f"dataplex-dq report failed: {tmp_path / 'nowhere' / 'manifest.json'} not found: run `dbt build` (or"
+        " `dbt test`) first, or point --target-path at the folder holding manifest.json\n"
+    )
 
 
-def test_export_failure_keeps_files_and_rerun_completes(project):
-    p, _, db = project
+def test_export_failure_keeps_files_and_rerun_completes(built):
+    p, db = built.project, built.db
     con = duckdb.connect(str(db))
     con.execute("drop table if exists main.dataplex_dq_results")
     con.execute("create view main.dataplex_dq_results as select 1 as x")
@@ -159,12 +158,7 @@ def test_export_failure_keeps_files_and_rerun_completes(project):
 
 
 def test_build_command_runs_dbt_then_the_report(tmp_path):
-    proj = tmp_path / "proj"
-    (proj / "seeds").mkdir(parents=True)
-    (proj / "models").mkdir()
-    (proj / "seeds" / "items.csv").write_text("id,qty\n1,1\n2,2\n3,9\n")
-    (proj / "models" / "schema.yml").write_text(
-        textwrap.dedent("""\
+    schema = """\
         version: 2
         seeds:
           - name: items
@@ -173,15 +167,12 @@ def test_build_command_runs_dbt_then_the_report(tmp_path):
                 data_tests:
                   - dataplex_dq.range_expectation: {name: qty-small, arguments: {max_value: 5, threshold: 0.6}}
                   - dataplex_dq.range_expectation: {name: qty-tiny, arguments: {max_value: 1}}
-        """)
-    )
-    (proj / "dbt_project.yml").write_text(
-        'name: build_cmd\nversion: "1.0"\nconfig-version: 2\nprofile: dataplex_dq_integration_tests\n'
-    )
-    (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
+        """
     env = {"DBT_DUCKDB_PATH": str(tmp_path / "b.duckdb")}
-    p = DbtProject(proj, INTEGRATION_DIR, proj / "target", env)
-    assert p.run("deps").returncode == 0
+    p = write_project(
+        tmp_path, "build_cmd", {"seeds/items.csv": "id,qty\n1,1\n2,2\n3,9\n", "models/schema.yml": schema}, env=env
+    )
+    proj = p.project_dir
     common = ["--project-dir", str(proj), "--profiles-dir", str(INTEGRATION_DIR)]
     res = run_dataplex_dq("build", *common, env=env, cwd=proj)
     assert res.returncode == 1, res.stdout + res.stderr  # qty-tiny failed

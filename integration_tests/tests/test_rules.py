@@ -5,12 +5,11 @@ numbers on every warehouse."""
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 
 import pytest
 import yaml
 
-from dbt_harness import INTEGRATION_DIR
+from dbt_harness import INTEGRATION_DIR, assert_metrics
 
 EXPECTED: dict = yaml.safe_load((INTEGRATION_DIR / "expected_metrics.yml").read_text())
 ROW_LEVEL = {
@@ -21,13 +20,6 @@ ROW_LEVEL = {
     "uniqueness_expectation",
     "row_condition_expectation",
 }
-COUNTS = ["row_count", "evaluated_count", "passed_count", "null_count", "assertion_row_count"]
-
-
-def _ratio(value) -> float | None:
-    if value is None:
-        return None
-    return float(Fraction(str(value)))
 
 
 def test_every_rule_has_an_expectation(target_build):
@@ -41,24 +33,7 @@ def test_every_rule_has_an_expectation(target_build):
 
 @pytest.mark.parametrize("rule", sorted(EXPECTED))
 def test_rule_metrics(target_build, rule):
-    metrics = target_build.metrics
-    exp, row = EXPECTED[rule], metrics[rule]
-    for key in COUNTS:
-        if key in exp:
-            assert row[key] == exp[key], f"{rule}: {key} is {row[key]}, expected {exp[key]}"
-    if "pass_ratio" in exp:
-        expected_ratio = _ratio(exp["pass_ratio"])
-        if expected_ratio is None:
-            assert row["pass_ratio"] is None, f"{rule}: pass_ratio should be unset"
-        else:
-            assert row["pass_ratio"] == pytest.approx(expected_ratio, abs=1e-12), f"{rule}: pass_ratio"
-    assert row["passed"] is exp["passed"], f"{rule}: passed is {row['passed']}"
-    assert row["rule_status"] == exp["status"], f"{rule}: status"
-    if "statistic_value" in exp:
-        if exp["statistic_value"] is None:
-            assert row["statistic_value"] is None
-        else:
-            assert row["statistic_value"] == pytest.approx(float(exp["statistic_value"]), rel=1e-12)
+    assert_metrics(target_build.metrics, {rule: EXPECTED[rule]})
 
 
 @pytest.mark.parametrize("rule", sorted(EXPECTED))

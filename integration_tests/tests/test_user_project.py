@@ -6,12 +6,14 @@ errored (at compile time, or whose metrics table was dropped) next to rules that
 from __future__ import annotations
 
 import os
-import textwrap
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
 
 import duckdb
 import pytest
 
-from dbt_harness import INTEGRATION_DIR, DbtProject, run_dataplex_dq
+from dbt_harness import run_dataplex_dq, write_project
 
 SCHEMA = """\
 version: 2
@@ -51,37 +53,37 @@ def _env(home, **extra: str) -> dict[str, str]:
     return {**env, "HOME": str(home), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", **extra}
 
 
+@dataclass
+class UserProject:
+    """The project after `cd project && dataplex-dq build`, and the user's home folder."""
+
+    proj: Path
+    home: Path
+    build: subprocess.CompletedProcess[str]
+
+
 @pytest.fixture(scope="module")
-def user_project(tmp_path_factory):
+def user_project(tmp_path_factory) -> UserProject:
     tmp = tmp_path_factory.mktemp("user_project")
-    proj, home = tmp / "proj", tmp / "home"
-    (proj / "seeds").mkdir(parents=True)
-    (proj / "models").mkdir()
+    home = tmp / "home"
     home.mkdir()
-    (proj / "seeds" / "items.csv").write_text("id,qty\n1,1\n2,\n3,9\n")
-    (proj / "seeds" / "victim.csv").write_text("id\n1\n")
-    (proj / "models" / "odd.sql").write_text(
-        """select 'x' as "Mixed Case", 'abc' as "we""ird" union all select null, 'ABC'\n"""
+    project = write_project(
+        tmp,
+        "user_proj",
+        {
+            "seeds/items.csv": "id,qty\n1,1\n2,\n3,9\n",
+            "seeds/victim.csv": "id\n1\n",
+            "models/odd.sql": """select 'x' as "Mixed Case", 'abc' as "we""ird" union all select null, 'ABC'\n""",
+            "models/schema.yml": SCHEMA,
+            "profiles.yml": PROFILE.format(path="user.duckdb"),  # relative, as jaffle_shop's
+        },
+        env={},
+        profile="user_proj",
+        project_config="seeds:\n  user_proj:\n    +column_types: {id: integer, qty: integer}\n",
     )
-    (proj / "models" / "schema.yml").write_text(SCHEMA)
-    (proj / "dbt_project.yml").write_text(
-        textwrap.dedent("""\
-        name: user_proj
-        version: "1.0"
-        config-version: 2
-        profile: user_proj
-        seeds:
-          user_proj:
-            +column_types: {id: integer, qty: integer}
-        """)
-    )
-    (proj / "profiles.yml").write_text(PROFILE.format(path="user.duckdb"))  # relative, as jaffle_shop's
-    (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
-    deps = DbtProject(proj, proj, proj / "target", {}).run("deps")
-    assert deps.returncode == 0, deps.output
     # `cd project && dataplex-dq build`, no flags: dbt and the report find profiles.yml in the cwd
-    build = run_dataplex_dq("build", cwd=proj, env=_env(home))
-    return proj, home, build
+    build = run_dataplex_dq("build", cwd=project.project_dir, env=_env(home))
+    return UserProject(project.project_dir, home, build)
 
 
 def _rows(db):
@@ -99,7 +101,7 @@ def _rows(db):
 
 
 def test_build_in_the_project_directory_without_flags(user_project):
-    proj, _, build = user_project
+    proj, build = user_project.proj, user_project.build
     out = build.stdout + build.stderr
     assert "expected str, bytes or os.PathLike" not in out
     assert build.returncode == 2, out  # two tests errored at compile time
@@ -130,7 +132,7 @@ def test_build_in_the_project_directory_without_flags(user_project):
 
 
 def test_report_from_a_subdirectory_with_home_profiles_and_a_dropped_metrics_table(user_project):
-    proj, home, _ = user_project
+    proj, home = user_project.proj, user_project.home
     (home / ".dbt").mkdir(exist_ok=True)
     (home / ".dbt" / "profiles.yml").write_text(PROFILE.format(path=proj / "user.duckdb"))
     con = duckdb.connect(str(proj / "user.duckdb"))
@@ -156,7 +158,7 @@ def test_report_from_a_subdirectory_with_home_profiles_and_a_dropped_metrics_tab
 
 
 def test_report_from_elsewhere_with_a_relative_duckdb_path_says_so(user_project, tmp_path):
-    proj, home, _ = user_project
+    proj, home = user_project.proj, user_project.home
     res = run_dataplex_dq("report", cwd=tmp_path, env=_env(home, DBT_PROJECT_DIR=str(proj), DBT_PROFILES_DIR=str(proj)))
     out = " ".join((res.stdout + res.stderr).split())
     assert res.returncode == 2
