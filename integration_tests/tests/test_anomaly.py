@@ -11,18 +11,23 @@ column created_at, daily buckets, seasonality day_of_week, training_buckets 21, 
   week of 02-23     20   5   5  20  20  21  20
   week of 03-01     80   6   5  21  20  20  21      <- Friday 03-01 is an outlier (80)
   week of 03-08     22   5   6  20  21  20  21
-  Friday 03-15      30                              <- judged
+  Friday 03-15      40                              <- judged
 
 Hand computation (macros/anomaly/detector.sql); row counts are modelled as x = ln(1 + rows):
-  same-weekday pairs (7 weekdays x 3 pairs = 21); slopes dx/dt: Fri ln(81/21)/7, ln(23/21)/14,
-  ln(23/81)/7, Sat ln(7/6)/7, 0, ln(6/7)/7, ... : six are 0, nine above, six below -> median 0: no trend.
-  scale: |dx| of the 21 pairs, sorted: six 0, eight ln(22/21) = 0.04652, ...; the 11th is
-  ln(22/21) -> s = 1.0483 ln(22/21).
+  reference part: all but the floor(21 / 4) = 5 most recent days (Sun 03-10 .. Thu 03-14), so 16 values:
+  Fri 20 80 22, Sat 5 6 5, Sun 5 5, Mon 20 21, Tue 20 20, Wed 21 20, Thu 20 21.
+  same-weekday reference pairs (Fri 3, Sat 3, Sun..Thu 1 each = 11); slopes dx/dt: Fri ln(81/21)/7,
+  ln(23/21)/14, ln(23/81)/7, Sat ln(7/6)/7, 0, ln(6/7)/7, Sun 0, Mon ln(22/21)/7, Tue 0, Wed ln(21/22)/7,
+  Thu ln(22/21)/7: three below 0, three 0, five above -> the 6th is 0: no trend.
+  scale: |dx| of the 11 pairs, sorted: 0 0 0, ln(22/21) x 3, ln(23/21), ln(7/6) x 2, ln(81/23), ln(81/21);
+  the 6th is ln(22/21) -> s = 1.0483 ln(22/21).
   expected = median of the Fridays {ln 21, ln 81, ln 23} = ln 23 -> 22 rows (m = 3 values).
-  trend uncertainty: the Fridays are 7, 14, 21 days back (mean D = 14); within each weekday t sums
-  to squares 49 + 0 + 49 = 98, S = 7 x 98 = 686 -> D^2/S = 196/686.
-  half width h = 3 s sqrt(1 + 1.571 / 3 + 196 / 686); band exp(ln 23 -/+ h) - 1 = [17.89128, 27.00234];
-  30 is above: ANOMALOUS. A mean/stddev model of the Fridays (mean 40.67, sd 34.1) would accept anything in
+  trend uncertainty: the Fridays are 7, 14, 21 days back (mean D = 14); within each reference weekday t
+  has the sum of squares Fri 98, Sat 98 (days 20, 13, 6 back), Sun..Thu 24.5 each: S = 318.5 -> D^2/S.
+  k: df = 0.86 x (16 values - 7 weekday levels - 1 trend) = 6.88, k = 3 + 30 / (4 df) + 1656 / (96 df^2)
+  = 4.45454 (the Student-t quantile for sensitivity 3 with a scale from so few values).
+  half width h = k s sqrt(1 + 1.571 / 3 + 196 / 318.5); band exp(ln 23 -/+ h) - 1 = [15.73961, 30.60168];
+  40 is above: ANOMALOUS. A mean/stddev model of the Fridays (mean 40.67, sd 34.1) would accept anything in
   [-61.6, 142.9]: the outlier it absorbed hides the anomaly.
   freshness: every day's newest row is at 18:00 -> 21600 s every day: band [21600, 21600], normal.
   null_fraction(email): 0 every training day, 0.5 on 03-15 -> band [0, 0]: ANOMALOUS.
@@ -52,9 +57,11 @@ WEEKS = [  # Fri .. Thu
     [80, 6, 5, 21, 20, 20, 21],
     [22, 5, 6, 20, 21, 20, 21],
 ]
-TARGET_ROWS = 30
-TREND_VAR = 14**2 / (7 * 98)  # mean distance of the Fridays (7, 14, 21) squared / within-weekday sum of squares
-HALF_WIDTH = 3 * 1.0483 * math.log(22 / 21) * math.sqrt(1 + 1.571 / 3 + TREND_VAR)
+TARGET_ROWS = 40
+TREND_VAR = 14**2 / (98 + 98 + 5 * 24.5)  # mean distance of the Fridays (7, 14, 21) squared / reference sum of squares
+DOF = 0.86 * (16 - 7 - 1)  # Shamos efficiency x (reference values - weekday levels - trend)
+K = 3 + (3**3 + 3) / (4 * DOF) + (5 * 3**5 + 16 * 3**3 + 3 * 3) / (96 * DOF**2)  # t quantile for sensitivity 3
+HALF_WIDTH = K * 1.0483 * math.log(22 / 21) * math.sqrt(1 + 1.571 / 3 + TREND_VAR)
 LOWER, UPPER = math.exp(math.log(23) - HALF_WIDTH) - 1, math.exp(math.log(23) + HALF_WIDTH) - 1
 
 
@@ -220,11 +227,11 @@ def _verdict(build, name):
 
 def test_volume_outlier_in_the_season_does_not_hide_the_anomaly(anomaly_build):
     v = _verdict(anomaly_build, "volume-anomaly")
-    assert v["value"] == 30
+    assert v["value"] == 40
     assert v["expected"] == pytest.approx(22)
     assert v["lower_bound"] == pytest.approx(LOWER, abs=1e-9)
     assert v["upper_bound"] == pytest.approx(UPPER, abs=1e-9)
-    assert (round(v["lower_bound"], 5), round(v["upper_bound"], 5)) == (17.89128, 27.00234)
+    assert (round(v["lower_bound"], 5), round(v["upper_bound"], 5)) == (15.73961, 30.60168)
     assert v["training_count"] == 21
     assert bool(v["anomalous"]) is True and bool(v["training"]) is False and bool(v["seasonal"]) is True
 
@@ -258,12 +265,10 @@ def test_checks_are_ordinary_rules_with_their_band(anomaly_build):
         False,
     )
     spec = json.loads(vol["rule_spec"])
-    assert (
-        spec["table_condition_expectation"]["sql_expression"] == "count(*) >= 17.89127708 and count(*) <= 27.00234191"
-    )
+    assert spec["table_condition_expectation"]["sql_expression"] == "count(*) >= 15.73961421 and count(*) <= 30.6016841"
     attrs = json.loads(vol["rule_attributes"])
     assert attrs["anomaly_check"] == "volume" and attrs["anomaly_status"] == "anomalous"
-    assert (attrs["value"], attrs["expected"], attrs["training_count"]) == ("30", "22", "21")
+    assert (attrs["value"], attrs["expected"], attrs["training_count"]) == ("40", "22", "21")
     assert attrs["result_table"].endswith(".dataplex_dq_anomaly_results")
     assert by_name["freshness-anomaly"]["rule_dimension"] == "FRESHNESS"
     assert by_name["null-fraction-email-anomaly"]["rule_dimension"] == "COMPLETENESS"

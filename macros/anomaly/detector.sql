@@ -8,23 +8,34 @@
     Each target row is judged against the history rows of its series with
       target.t - training_buckets <= t < target.t   (its training window).
 
-    The model, for one target (n = training values):
+    The model, for one target (n = training values). The window is split: the reference part is
+    all but its most recent floor(n / 4) values; the trend and the scale are learned from the
+    reference part only, the level from every value. A change that builds up over the last days (a
+    gradual drift, a level shift on its first days) would otherwise be learned as trend and would
+    inflate the scale -- both widen the band around exactly the values that should leave it.
       0. scale   with dq_log, every value v is read as ln(1 + v), and the band is mapped back;
       1. trend   (dq_trend) b = median of the pairwise slopes (v_j - v_i) / (t_j - t_i) over pairs i < j of the
-                 window (Theil-Sen); with seasonality only pairs of the same season, so the seasonal
-                 pattern cancels out of every slope; b = 0 without dq_trend;
+                 reference part (Theil-Sen); with seasonality only pairs of the same season, so the
+                 seasonal pattern cancels out of every slope; b = 0 without dq_trend;
       2. level   each training value is moved to the target's time, a_i = v_i - b (t_i - t);
                  expected = median of a_i over the target's season (all values without seasonality);
-      3. scale   s = 1.0483 x median |(v_j - v_i) - b (t_j - t_i)| over the same pairs (the Shamos
-                 estimator: the median pairwise difference of a normal sample is 0.954 sigma);
-      4. band    expected -/+ sensitivity x s x sqrt(1 + 1.571 / m + D^2 / S), m = values behind the
-                 median (pi/2 sigma^2/m is the variance of a median), D their mean distance to the
-                 target and S the sum of squares of t within the seasons (sigma^2/S is the variance of
-                 the slope, so D^2/S that of extrapolating it; 0 without trend): a prediction band;
+      3. scale   s = 1.0483 x median |(v_j - v_i) - b (t_j - t_i)| over the same reference pairs (the
+                 Shamos estimator: the median pairwise difference of a normal sample is 0.954 sigma);
+      4. band    expected -/+ k x s x sqrt(1 + 1.571 / m + D^2 / S), m = values behind the median
+                 (pi/2 sigma^2/m is the variance of a median), D their mean distance to the target and
+                 S the sum of squares of t within the reference seasons (sigma^2/S is the variance of
+                 the slope, so D^2/S that of extrapolating it; 0 without trend): a prediction band.
+                 k is the sensitivity z read as a Student-t quantile: s is estimated from few values,
+                 so a band of z x s is crossed by normal data far more often than the normal tail
+                 promises (z = 3 with s from 13 values: 4x as often). k = the Cornish-Fisher expansion
+                 of t_df at z: z + (z^3 + z) / (4 df) + (5 z^5 + 16 z^3 + 3 z) / (96 df^2), with
+                 df = 0.86 x (reference values - levels fitted (1, or the seasons) - 1 with a trend),
+                 0.86 being the Shamos estimator's efficiency (at least 1). So `sensitivity` keeps one
+                 meaning -- the false-alarm rate of a |z| > sensitivity event -- with any history length;
       5. verdict training when n < min_training_buckets; else anomalous when the value is above the
                  upper bound (direction both|spike) or below the lower bound (both|drop).
-    The seasonal model needs two values in the target's season and three same-season pairs; until then
-    the target is judged by the non-seasonal model (wider: it includes the seasonal swing).
+    The seasonal model needs two values in the target's season and three same-season reference pairs;
+    until then the target is judged by the non-seasonal model (wider: it includes the seasonal swing).
 
     Why medians: a mean and a standard deviation learn from every training value, so one past outlier
     (a spike, an outage) moves the expected value and inflates the band for the whole training window,
@@ -76,13 +87,22 @@ dq_train as (
   join dq_history h on h.series_id = g.series_id and h.t < g.t and h.t >= g.t - {{ n }}
   where h.value is not null
 ),
+dq_ref as (
+  {#- the reference part of the window: all but its most recent quarter, which the trend and scale do not learn from -#}
+  select * from (
+    select tr.*, row_number() over (partition by series_id, target_t order by t desc) as dq_recent,
+      count(*) over (partition by series_id, target_t) as dq_n
+    from dq_train tr
+  ) dq_r0
+  where dq_recent > floor(dq_n / 4.0)
+),
 dq_pairs as (
   select a.series_id, a.target_t, 'A' as kind, b.value - a.value as dv, cast(b.t - a.t as {{ d }}) as dt
-  from dq_train a join dq_train b on a.series_id = b.series_id and a.target_t = b.target_t and a.t < b.t
+  from dq_ref a join dq_ref b on a.series_id = b.series_id and a.target_t = b.target_t and a.t < b.t
   {%- if seasonal %}
   union all
   select a.series_id, a.target_t, 'S' as kind, b.value - a.value as dv, cast(b.t - a.t as {{ d }}) as dt
-  from dq_train a join dq_train b on a.series_id = b.series_id and a.target_t = b.target_t and a.t < b.t and a.season = b.season
+  from dq_ref a join dq_ref b on a.series_id = b.series_id and a.target_t = b.target_t and a.t < b.t and a.season = b.season
   {%- endif %}
 ),
 dq_slope_raw as (
@@ -115,20 +135,28 @@ dq_level as (
 dq_count as (
   select series_id, target_t, count(*) as training_count from dq_train group by series_id, target_t
 ),
+dq_dof as (
+  select series_id, target_t, count(*) as n_ref, count(distinct season) as n_seasons from dq_ref group by series_id, target_t
+),
 dq_spread_s as (
   {#- sum of squares of t within each season (all values: one season without seasonality) -#}
   select series_id, target_t, {{ 'season' if seasonal else '0 as season' }}, sum(cast(t - target_t as {{ d }}) * (t - target_t)) - sum(cast(t - target_t as {{ d }})) * sum(t - target_t) / count(*) as ss
-  from dq_train group by series_id, target_t{{ ', season' if seasonal else '' }}
+  from dq_ref group by series_id, target_t{{ ', season' if seasonal else '' }}
 ),
 dq_spread as (
   select series_id, target_t, sum(ss) as ss_season from dq_spread_s group by series_id, target_t
 ),
-dq_spread_all as (
+dq_ss_all as (
   select series_id, target_t,
-    sum(cast(t - target_t as {{ d }}) * (t - target_t)) - sum(cast(t - target_t as {{ d }})) * sum(t - target_t) / count(*) as ss_all,
-    avg(cast(target_t - t as {{ d }})) as dist_all,
-    {{ "avg(case when season = target_season then cast(target_t - t as " ~ d ~ ") end)" if seasonal else "cast(null as " ~ d ~ ")" }} as dist_season
-  from dq_train group by series_id, target_t
+    sum(cast(t - target_t as {{ d }}) * (t - target_t)) - sum(cast(t - target_t as {{ d }})) * sum(t - target_t) / count(*) as ss_all
+  from dq_ref group by series_id, target_t
+),
+dq_spread_all as (
+  select tr.series_id, tr.target_t, max(q.ss_all) as ss_all,
+    avg(cast(tr.target_t - tr.t as {{ d }})) as dist_all,
+    {{ "avg(case when tr.season = tr.target_season then cast(tr.target_t - tr.t as " ~ d ~ ") end)" if seasonal else "cast(null as " ~ d ~ ")" }} as dist_season
+  from dq_train tr left join dq_ss_all q on q.series_id = tr.series_id and q.target_t = tr.target_t
+  group by tr.series_id, tr.target_t
 ),
 dq_model as (
   select
@@ -139,6 +167,7 @@ dq_model as (
     case when ls.dq_count >= 2 and ss.dq_count >= 3 then ls.dq_median else la.dq_median end as expected,
     case when ls.dq_count >= 2 and ss.dq_count >= 3 then 1.0483 * ss.dq_median else 1.0483 * sa.dq_median end as scale,
     case when ls.dq_count >= 2 and ss.dq_count >= 3 then ls.dq_count else la.dq_count end as level_count,
+    case when ls.dq_count >= 2 and ss.dq_count >= 3 then df.n_ref - df.n_seasons else df.n_ref - 1 end - case when g.dq_trend then 1 else 0 end as dof,
     case when not g.dq_trend then 0.0
          when ls.dq_count >= 2 and ss.dq_count >= 3 then sp.dist_season * sp.dist_season / nullif(sd.ss_season, 0)
          else sp.dist_all * sp.dist_all / nullif(sp.ss_all, 0) end as trend_var
@@ -147,10 +176,12 @@ dq_model as (
     la.dq_median as expected,
     1.0483 * sa.dq_median as scale,
     la.dq_count as level_count,
+    df.n_ref - 1 - case when g.dq_trend then 1 else 0 end as dof,
     case when not g.dq_trend then 0.0 else sp.dist_all * sp.dist_all / nullif(sp.ss_all, 0) end as trend_var
     {%- endif %}
   from dq_targets g
   left join dq_count c on c.series_id = g.series_id and c.target_t = g.t
+  left join dq_dof df on df.series_id = g.series_id and df.target_t = g.t
   left join dq_spread sd on sd.series_id = g.series_id and sd.target_t = g.t
   left join dq_spread_all sp on sp.series_id = g.series_id and sp.target_t = g.t
   left join dq_level la on la.series_id = g.series_id and la.target_t = g.t and la.kind = 'A'
@@ -162,9 +193,11 @@ dq_model as (
 ),
 dq_band as (
   select m.*,
-    {{ cfg.sensitivity }} * m.scale * sqrt(1.0 + 1.571 / m.level_count + coalesce(m.trend_var, 0)) as half_width,
+    {%- set z = cfg.sensitivity -%}
+    ({{ z }} + ({{ z }} * {{ z }} * {{ z }} + {{ z }}) / (4.0 * m.dof_eff) + (5 * power({{ z }}, 5) + 16 * power({{ z }}, 3) + 3 * {{ z }}) / (96.0 * m.dof_eff * m.dof_eff))
+      * m.scale * sqrt(1.0 + 1.571 / m.level_count + coalesce(m.trend_var, 0)) as half_width,
     (m.training_count < {{ cfg.min_training_buckets | int }} or m.expected is null or m.scale is null) as training
-  from dq_model m
+  from (select dq_m.*, greatest(dq_m.dof * 0.86, 1.0) as dof_eff from dq_model dq_m) m
 )
 select
   series_id, t, season, raw_value as value,
