@@ -49,7 +49,7 @@ from pathlib import Path
 import pytest
 
 from conftest import drop_target_schemas, require_target, target_env, target_schema
-from dbt_harness import INTEGRATION_DIR, Db, DbtProject, run_dataplex_dq
+from dbt_harness import INTEGRATION_DIR, Db, DbtProject, run_dataplex_dq, write_project
 
 NOW = "2024-03-16"
 WEEKS = [  # Fri .. Thu
@@ -408,3 +408,58 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
     exported = {(r["dbt_node_unique_id"], r["rule_name"]): r for r in anomaly_build["exported"]}
     training = exported[("seed.anomaly_checks.ad_jobs", "volume-anomaly")]
     assert (training["rule_status"], training["rule_passed"]) == ("TRAINING", None)
+
+
+# A trending series whose last 7 training buckets drift away (+3 a bucket), judged by the detector's SQL
+# (a dbt model calling anomaly_detector_sql on DuckDB; the build test above runs the same SQL on all targets).
+# value(t) = 100 + 2 t + e(t), e = +1 at even t, -1 at odd t; the drifting series adds 3 (t - 20) for t > 20.
+# Training: t = 0..27 (28 buckets, no seasonality, trend on, no log); judged: t = 28.
+# Hand computation (macros/anomaly/detector.sql), both series:
+#   reference part: all but the floor(28 / 4) = 7 most recent values -> t = 0..20 (no drift in it).
+#   slope: of the 210 reference pairs, 100 have equal parity (slope exactly 2), 55 slope 2 - 2/dt and 55
+#   2 + 2/dt -> median 2. scale: |dv - 2 dt| is 0 for 100 pairs and 2 for 110 -> median 2, s = 1.0483 x 2.
+#   level: a_i = v_i - 2 (t_i - 28) = 156 + e_i (+ drift): steady: 14 x 155, 14 x 157 -> 156; drifting:
+#   10 x 155 (odd t <= 20), 11 x 157, 7 above (158, 163, ..) -> the 14th and 15th are 157 -> 157.
+#   k: df = 0.86 x (21 - 1 level - 1 trend) = 16.34, k = 3 + 30 / (4 df) + 1656 / (96 df^2) = 3.52361.
+#   D = mean distance of the 28 values = 14.5, S = sum over t = 0..20 of (t - 10)^2 = 770.
+#   half width = k s sqrt(1 + 1.571 / 28 + 14.5^2 / 770) = 8.51709.
+#   steady: 157 in 156 -/+ 8.51709 -> normal; drifting: 100 + 56 + 1 + 24 = 181 outside 157 -/+ 8.51709.
+# A model learning trend and scale from the whole window (this detector before) takes the drift as trend:
+# expected 160.84 instead of 157, and a scale inflated by the drifting pairs.
+DRIFT_DOF = 0.86 * (21 - 1 - 1)
+DRIFT_K = 3 + 30 / (4 * DRIFT_DOF) + 1656 / (96 * DRIFT_DOF**2)
+DRIFT_HALF = DRIFT_K * 1.0483 * 2 * math.sqrt(1 + 1.571 / 28 + 14.5**2 / 770)
+
+
+def test_recent_drift_is_not_learned_as_trend(tmp_path):
+    require_target("duckdb")
+
+    def value(t: int, drift: bool) -> float:
+        return 100 + 2 * t + (1 if t % 2 == 0 else -1) + (3 * (t - 20) if drift and t > 20 else 0)
+
+    rows = ", ".join(f"('{s}', {t}, {value(t, s == 'drift')})" for s in ("drift", "steady") for t in range(29))
+    model = (
+        "{% set history %}select series_id, t, cast(null as integer) as season, value\n"
+        f"from (values {rows}) h(series_id, t, value){{% endset %}}\n"
+        '{% set targets = "select series_id, t, season, value, false as dq_log, true as dq_trend from ("'
+        ' ~ history ~ ") x where t = 28" %}\n'
+        "{{ dataplex_dq.anomaly_detector_sql(history, targets, {'training_buckets': 28, 'min_training_buckets': 7,"
+        " 'sensitivity': 3, 'direction': 'both', 'seasonality': 'none'}) }}\n"
+    )
+    project = write_project(
+        tmp_path,
+        "drift_check",
+        {"models/drift_verdicts.sql": model},
+        env=target_env("duckdb", tmp_path, "dq_drift"),
+        project_config="models:\n  drift_check:\n    +materialized: table\n",
+    )
+    assert project.run("run").success
+    got = {r["series_id"]: r for r in project.query(f"select * from {project.relation('drift_verdicts')}")}
+    assert round(DRIFT_HALF, 5) == 8.51709
+    steady, drift = got["steady"], got["drift"]
+    assert (steady["value"], steady["expected"], bool(steady["anomalous"])) == (157, 156, False)
+    assert (drift["value"], drift["expected"], bool(drift["anomalous"])) == (181, 157, True)
+    assert drift["lower_bound"] == pytest.approx(157 - DRIFT_HALF, abs=1e-9)
+    assert drift["upper_bound"] == pytest.approx(157 + DRIFT_HALF, abs=1e-9)
+    assert steady["upper_bound"] == pytest.approx(156 + DRIFT_HALF, abs=1e-9)
+    assert (drift["training_count"], bool(drift["training"]), bool(drift["seasonal"])) == (28, False, False)
