@@ -29,7 +29,8 @@ sys.path.insert(0, str(ROOT / "integration_tests" / "tests"))
 
 from dataplex_dq.artifacts import DataSource  # noqa: E402
 from dataplex_dq.html_report import History, JobPoint, Sample, render_html  # noqa: E402
-from dataplex_dq.metrics import RuleMetrics, RuleOutcome  # noqa: E402
+from dataplex_dq.metrics import RuleMetrics  # noqa: E402
+from dataplex_dq.outcomes import RuleOutcome  # noqa: E402
 from dataplex_dq.report import Report, SourceReport  # noqa: E402
 from dataplex_dq.scoring import score_rules  # noqa: E402
 

@@ -712,7 +712,8 @@ def posthook_once(target: Path, metrics_rows: list[dict[str, Any]]) -> tuple[flo
     from dataplex_dq.artifacts import load_artifacts
     from dataplex_dq.declared import declared_rule_names
     from dataplex_dq.metrics import RuleMetrics
-    from dataplex_dq.report import assemble_sources, clean_output_dir, combine, write_result_files
+    from dataplex_dq.outcomes import combine
+    from dataplex_dq.report import assemble_sources, clean_output_dir, write_result_files
 
     t0 = time.perf_counter()
     artifacts = load_artifacts(target)

@@ -29,7 +29,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from dataplex_dq.errors import DataplexDqError
 from dataplex_dq.field_names import is_repeated
-from dataplex_dq.metrics import RuleOutcome
+from dataplex_dq.outcomes import RuleOutcome
 from dataplex_dq.proto import (
     DataQualityColumnResult,
     DataQualityDimension,

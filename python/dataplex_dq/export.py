@@ -16,7 +16,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from dataplex_dq.errors import ExportError
-from dataplex_dq.metrics import RuleOutcome, RuleStatus
+from dataplex_dq.metrics import RuleStatus
+from dataplex_dq.outcomes import RuleOutcome
 from dataplex_dq.rule_types import RULE_TYPES
 from dataplex_dq.scoring import ScoreCard
 from dataplex_dq.warehouse import Warehouse

@@ -23,7 +23,8 @@ from typing import Any
 
 from dataplex_dq.errors import DataplexDqError
 from dataplex_dq.export import RULE_TYPE_DISPLAY, JobContext
-from dataplex_dq.metrics import RuleIdentity, RuleMetrics, RuleOutcome, RuleStatus
+from dataplex_dq.metrics import RuleMetrics, RuleStatus
+from dataplex_dq.outcomes import RuleIdentity, RuleOutcome
 
 TYPE_OF_DISPLAY = {display: rule_type for rule_type, display in RULE_TYPE_DISPLAY.items()}
 

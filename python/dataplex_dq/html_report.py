@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from dataplex_dq.assemble import row_count_of
 from dataplex_dq.export import job_id as export_job_id
-from dataplex_dq.metrics import RuleOutcome, RuleStatus
+from dataplex_dq.metrics import RuleStatus
+from dataplex_dq.outcomes import RuleOutcome
 from dataplex_dq.scoring import percent
 
 if TYPE_CHECKING:

@@ -1,16 +1,9 @@
-"""The metrics row each rule leaves in the warehouse, and a rule's outcome as the post-hook sees it.
+"""The metrics row each rule leaves in the warehouse: the model (:class:`RuleMetrics`) and the
+conversion of whatever a driver returns into it.
 
-This module is the data model only: it never talks to the warehouse. The code that fetches the rows
-(SQL through dbt's adapter) builds :class:`RuleMetrics` with :meth:`RuleMetrics.from_row` from
-whatever mapping its driver returns.
-
-Two ways to build a :class:`RuleOutcome`:
-
-* a rule that dbt evaluated (dbt status ``pass``/``fail``/``warn``) has a metrics row:
-  ``RuleOutcome.from_metrics(RuleMetrics.from_row(row))``;
-* a rule whose test errored or was skipped has no (current) metrics row: its identity comes from
-  the manifest test node, ``RuleOutcome.not_evaluated(identity, RuleStatus.ERROR, message)``, with
-  ``identity = RuleIdentity.from_rule_spec(spec, data_source=..., test_unique_id=..., ...)``.
+This module never talks to the warehouse. The code that fetches the rows (report.fetch_metrics,
+through dbt's adapter) builds :class:`RuleMetrics` with :meth:`RuleMetrics.from_row`; a rule's
+outcome (the row combined with dbt's run result) is outcomes.py.
 
 The metrics-row contract (column names, order and meaning) is ``docs/ARCHITECTURE.md``.
 """
@@ -23,25 +16,22 @@ import json
 import math
 import operator
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Any, Protocol, Self
 
 from dataplex_dq.errors import DataplexDqError
-from dataplex_dq.rule_types import RULE_TYPES, is_row_level, rule_type_keys
+from dataplex_dq.rule_types import RULE_TYPES, is_row_level
 
 __all__ = [
     "EVALUATED_STATUSES",
     "DebugQuerySql",
     "MetricsRowError",
-    "RuleIdentity",
     "RuleMetrics",
-    "RuleOutcome",
     "RuleStatus",
-    "rule_status_from_dbt",
-    "rule_type_of_spec",
+    "blank_to_none",
 ]
 
 
@@ -62,24 +52,6 @@ class RuleStatus(StrEnum):
 
 EVALUATED_STATUSES: frozenset[RuleStatus] = frozenset({RuleStatus.PASSED, RuleStatus.FAILED})
 """The statuses that count in scores and in ``DataQualityResult.rules``."""
-
-
-def rule_status_from_dbt(dbt_status: str) -> RuleStatus | None:
-    """Map a dbt test status (``run_results.json``) to a rule status when dbt alone decides it.
-
-    ``error`` (and ``runtime error``) -> ERROR, ``skipped`` -> SKIPPED. For ``pass``, ``fail`` and
-    ``warn`` the outcome is in the metrics row (a ``warn`` is a failed rule of severity warn, a
-    ``pass`` may be a suspended rule), so ``None`` is returned: build the outcome with
-    :meth:`RuleOutcome.from_metrics`. Raises ``ValueError`` on an unknown status.
-    """
-    status = dbt_status.strip().lower()
-    if status in {"error", "runtime error", "runtimeerror"}:
-        return RuleStatus.ERROR
-    if status == "skipped":
-        return RuleStatus.SKIPPED
-    if status in {"pass", "fail", "warn", "success"}:
-        return None
-    raise ValueError(f"unknown dbt test status {dbt_status!r}")
 
 
 # --------------------------------------------------------------------------- value normalization
@@ -223,7 +195,7 @@ def _json_value(text: str | None, what: str) -> Any:
         raise MetricsRowError(f"{what} is not valid JSON: {exc}") from None
 
 
-def _blank_to_none(value: Any) -> str | None:
+def blank_to_none(value: Any) -> str | None:
     if value is None:
         return None
     text = str(value)
@@ -403,167 +375,3 @@ def _field_kind(annotation: Any) -> str:
     """'str' / 'int' / ... from a ``X | None`` annotation (a string under postponed evaluation)."""
     text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
     return text.split("|")[0].strip()
-
-
-# --------------------------------------------------------------------------- identity and outcome
-
-
-def rule_type_of_spec(spec: Mapping[str, Any]) -> str:
-    """The ``rule_type`` oneof field set in a ``DataQualityRule`` dict (snake_case or camelCase)."""
-    found = rule_type_keys(spec)
-    if len(found) != 1:
-        name = spec.get("name", "<unnamed>")
-        what = "no rule type" if not found else f"several rule types ({', '.join(sorted(found))})"
-        raise MetricsRowError(f"rule {name}: {what}")
-    return found[0]
-
-
-@dataclass(frozen=True, kw_only=True)
-class RuleIdentity:
-    """What identifies a rule and how it was declared, with or without a metrics row.
-
-    ``rule_spec`` is the rule as a ``DataQualityRule`` dict in proto JSON (snake_case as written by
-    the macros; camelCase also parses). ``attributes`` never go into the proto (the given
-    ``data_quality.proto`` has no ``attributes`` field); they travel here, to the export.
-    """
-
-    rule_name: str
-    rule_type: str
-    data_source: str | None
-    test_unique_id: str | None
-    rule_index: int = 0
-    column: str | None = None
-    dimension: str | None = None
-    rule_spec: dict[str, Any] = field(default_factory=dict, hash=False)
-    attributes: dict[str, str] = field(default_factory=dict, hash=False)
-
-    def __post_init__(self) -> None:
-        if self.rule_type not in RULE_TYPES:
-            raise MetricsRowError(f"rule {self.rule_name}: unknown rule type {self.rule_type!r}")
-        # "" means "none" for column and dimension
-        object.__setattr__(self, "column", _blank_to_none(self.column))
-        object.__setattr__(self, "dimension", _blank_to_none(self.dimension))
-
-    @classmethod
-    def of_metrics(cls, metrics: RuleMetrics) -> RuleIdentity:
-        """The identity a metrics row records (its ``rule_spec`` fills a NULL column or dimension)."""
-        spec = metrics.rule_spec_dict()
-        assert metrics.rule_name is not None and metrics.rule_type is not None  # from_row checks
-        return RuleIdentity(
-            rule_name=metrics.rule_name,
-            rule_type=metrics.rule_type,
-            data_source=metrics.dq_data_source,
-            test_unique_id=metrics.dq_test_unique_id,
-            rule_index=metrics.rule_index or 0,
-            column=metrics.rule_column if metrics.rule_column is not None else spec.get("column"),
-            dimension=(metrics.rule_dimension if metrics.rule_dimension is not None else spec.get("dimension")),
-            rule_spec=spec,
-            attributes=metrics.attributes(),
-        )
-
-    @classmethod
-    def from_rule_spec(
-        cls,
-        spec: Mapping[str, Any],
-        *,
-        data_source: str | None,
-        test_unique_id: str | None,
-        rule_index: int = 0,
-        rule_name: str | None = None,
-        attributes: Mapping[str, str] | None = None,
-    ) -> RuleIdentity:
-        """From a declared ``DataQualityRule`` dict (e.g. rebuilt from a manifest test node).
-
-        ``rule_name`` overrides ``spec["name"]`` (for derived names); ``attributes`` default to an
-        ``attributes`` key of ``spec`` if there is one (it is kept out of ``rule_spec``).
-        """
-        spec_dict = dict(spec)
-        spec_attributes = spec_dict.pop("attributes", None)
-        name = rule_name or spec_dict.get("name")
-        if not name:
-            raise MetricsRowError(f"a rule of {test_unique_id or data_source or 'an unknown test'} has no name")
-        spec_dict.setdefault("name", name)
-        attrs = attributes if attributes is not None else (spec_attributes or {})
-        return RuleIdentity(
-            rule_name=str(name),
-            rule_type=rule_type_of_spec(spec_dict),
-            data_source=data_source,
-            test_unique_id=test_unique_id,
-            rule_index=rule_index,
-            column=spec_dict.get("column"),
-            dimension=spec_dict.get("dimension"),
-            rule_spec=spec_dict,
-            attributes={str(k): str(v) for k, v in dict(attrs).items()},
-        )
-
-    @property
-    def is_row_level(self) -> bool:
-        return is_row_level(self.rule_type)
-
-    @property
-    def description(self) -> str | None:
-        return _blank_to_none(self.rule_spec.get("description"))
-
-
-@dataclass(frozen=True, kw_only=True)
-class RuleOutcome(RuleIdentity):
-    """A rule (its identity) after combining its metrics row (if any) with dbt's run result.
-
-    ``metrics`` is set for PASSED / FAILED / SUSPENDED rules and ``None`` for ERROR / SKIPPED ones.
-    ``message`` is dbt's message (errors, skips); optional otherwise.
-    """
-
-    status: RuleStatus
-    metrics: RuleMetrics | None = None
-    message: str | None = None
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        object.__setattr__(self, "status", RuleStatus(self.status))
-        if self.metrics is None and self.status in EVALUATED_STATUSES:
-            raise MetricsRowError(f"rule {self.rule_name}: status {self.status} needs a metrics row")
-
-    @classmethod
-    def of(
-        cls, identity: RuleIdentity, status: RuleStatus, metrics: RuleMetrics | None, message: str | None
-    ) -> RuleOutcome:
-        fields = {f.name: getattr(identity, f.name) for f in dataclasses.fields(RuleIdentity)}
-        return RuleOutcome(**fields, status=status, metrics=metrics, message=message)
-
-    @classmethod
-    def from_metrics(cls, metrics: RuleMetrics, *, message: str | None = None) -> RuleOutcome:
-        """A rule that dbt evaluated: status and identity from its metrics row.
-
-        The caller checks that ``metrics.dq_invocation_id`` is the invocation being reported (a
-        store_failures table may still hold the row of an earlier run when the test errored).
-        """
-        return cls.of(RuleIdentity.of_metrics(metrics), metrics.status, metrics, message)
-
-    @classmethod
-    def not_evaluated(cls, identity: RuleIdentity, status: RuleStatus | str, message: str | None = None) -> RuleOutcome:
-        """A rule without a metrics row: ERROR, SKIPPED (or SUSPENDED, known from the manifest)."""
-        status = RuleStatus(status)
-        if status in EVALUATED_STATUSES:
-            raise MetricsRowError(f"rule {identity.rule_name}: a {status} rule is built with from_metrics")
-        return cls.of(identity, status, None, message)
-
-    @property
-    def is_evaluated(self) -> bool:
-        """PASSED or FAILED: the rule counts in scores and in ``DataQualityResult.rules``."""
-        return self.status in EVALUATED_STATUSES
-
-    @property
-    def passed(self) -> bool | None:
-        """True / False for evaluated rules, None otherwise."""
-        return self.status is RuleStatus.PASSED if self.is_evaluated else None
-
-    @property
-    def threshold(self) -> float | None:
-        """Effective threshold of a row-level rule (0 or unset -> 1.0); None for aggregates."""
-        if not self.is_row_level:
-            return None
-        if self.metrics is not None and self.metrics.rule_threshold is not None:
-            return self.metrics.rule_threshold
-        declared = self.rule_spec.get("threshold")
-        value = float(declared) if declared is not None and declared != "" else 0.0
-        return value if value else 1.0

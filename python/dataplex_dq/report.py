@@ -1,8 +1,17 @@
-"""`dataplex-dq report`: dbt artifacts + metrics rows -> scores -> DataQualityResult protos -> results table."""
+"""`dataplex-dq report`, a pipeline of named steps (:func:`run_report`):
+
+artifacts   artifacts.load_artifacts: manifest.json + run_results.json
+metrics     fetch_metrics: the metrics rows, in bounded UNION ALL queries (metrics.RuleMetrics)
+outcomes    outcomes.combine: one RuleOutcome per rule (rules without a row from declared.py)
+scores      assemble_sources, the pure core (benchmarks call it): per data source a ScoreCard,
+protos      a DataQualityResult and the export rows
+files       write_result_files: target/dataplex_dq/<data source>.json and .pb
+export      export_results: the rows into the results table
+actions     actions.run_post_scan_actions, whose outcomes go back into the protos
+"""
 
 from __future__ import annotations
 
-import math
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -21,16 +30,8 @@ from dataplex_dq.assemble import (
     result_to_json,
     row_count_of,
 )
-from dataplex_dq.declared import (  # noqa: F401  (re-exported: the report and its tests use them)
-    declared_rule,
-    declared_rule_names,
-    declared_rules,
-    declared_scan_rule,
-    derived_rule_name,
-    scan_rule_name,
-    scan_rule_type,
-)
-from dataplex_dq.errors import ArtifactsError, DataplexDqError, ExportError, OutputError, StaleArtifactsError
+from dataplex_dq.declared import declared_rule_names
+from dataplex_dq.errors import ArtifactsError, DataplexDqError, ExportError, OutputError
 from dataplex_dq.export import (
     DEFAULT_RESULTS_TABLE,
     MAX_STATEMENT_CHARS,
@@ -40,8 +41,8 @@ from dataplex_dq.export import (
     write_results,
 )
 from dataplex_dq.incremental import job_window
-from dataplex_dq.metrics import RuleIdentity, RuleMetrics, RuleOutcome, RuleStatus, rule_status_from_dbt
-from dataplex_dq.rule_types import RULE_TYPES
+from dataplex_dq.metrics import RuleMetrics, RuleStatus
+from dataplex_dq.outcomes import RuleOutcome, combine, rule_status_from_dbt
 from dataplex_dq.scoring import ScoreCard, score_rules
 from dataplex_dq.table_name import parse_table_name
 from dataplex_dq.warehouse import Warehouse
@@ -103,113 +104,6 @@ def first_line(text: str, limit: int = 300) -> str:
     """A warehouse error on one line (the SQL it quotes left out), at most ``limit`` characters."""
     line = " ".join(text.split("\n--- SQL", maxsplit=1)[0].split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
-
-
-# ---------------------------------------------------------------- outcomes
-
-
-def _well_typed(key: str, value: Any) -> bool:
-    """Whether a declared rule field has the type the proto needs: a test that errored may declare
-    anything (`threshold: [0.5]`, `debug_queries: "select 1"`), and its rule must still be reported."""
-    if key == "threshold":
-        return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-    if key in ("ignore_null", "suspended"):
-        return isinstance(value, bool)
-    if key in ("dimension", "description", "column", "name"):
-        return isinstance(value, str)
-    if key == "debug_queries":
-        return isinstance(value, list) and all(isinstance(q, dict) for q in value)
-    if key == "attributes":
-        return isinstance(value, dict)
-    if key in RULE_TYPES:
-        return isinstance(value, dict)
-    return True
-
-
-def well_typed_rule(spec: dict[str, Any]) -> dict[str, Any]:
-    """A declared rule without its ill-typed fields (an errored test is reported, never crashes the report)."""
-    return {k: (v if _well_typed(k, v) else {}) for k, v in spec.items() if _well_typed(k, v) or k in RULE_TYPES}
-
-
-MAX_TEST_NAME = 80
-MAX_MESSAGE = 2000
-
-
-def short_test_name(test: RuleTest) -> str:
-    """The dbt test's name when it is short; else its generic test, data source and hash: dbt names
-    a test declared without `name:` after all its arguments (kilobytes for a data_quality_scan)."""
-    if len(test.name) <= MAX_TEST_NAME:
-        return test.name
-    source = (test.data_source_id or "").split(".")[-1]
-    digest = test.unique_id.rsplit(".", 1)[-1]
-    return f"{test.test_name} on {source} ({digest})"
-
-
-def short_message(message: str | None, test: RuleTest) -> str | None:
-    """dbt's message of a test, with a long generated test name (and unique_id) shortened and the
-    whole bounded (a warehouse error can quote the whole compiled SQL)."""
-    if not message:
-        return message
-    if len(test.name) > MAX_TEST_NAME:
-        message = message.replace(test.unique_id, short_test_name(test)).replace(test.name, short_test_name(test))
-    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
-
-
-def combine(
-    artifacts: Artifacts, metrics: Sequence[RuleMetrics], fetch_errors: dict[str, str] | None = None
-) -> list[RuleOutcome]:
-    """One outcome per rule of every dataplex_dq test that ran in the last invocation (a test whose
-    metrics could not be read, in ``fetch_errors``, is an ERROR with the warehouse's message)."""
-    fetch_errors = fetch_errors or {}
-    by_test: dict[str, list[RuleMetrics]] = defaultdict(list)
-    stale = []
-    for m in metrics:
-        if m.dq_invocation_id != artifacts.invocation_id:
-            stale.append(m)
-            continue
-        by_test[m.dq_test_unique_id or ""].append(m)
-    outcomes: list[RuleOutcome] = []
-    for test in artifacts.ran_tests():
-        run = artifacts.runs[test.unique_id]
-        status = rule_status_from_dbt(run.status)
-        rows = sorted(by_test.get(test.unique_id, []), key=lambda m: m.rule_index or 0)
-        message: str | None
-        if status is None and not rows and test.unique_id in fetch_errors:
-            status, message = RuleStatus.ERROR, f"cannot read the metrics of this test: {fetch_errors[test.unique_id]}"
-        elif status is None and not rows:
-            old = next((m for m in stale if m.dq_test_unique_id == test.unique_id), None)
-            if old is not None:
-                raise StaleArtifactsError(
-                    f"the metrics row of test {short_test_name(test)} comes from dbt invocation "
-                    f"{old.dq_invocation_id}, but run_results.json is from {artifacts.invocation_id}: "
-                    "the warehouse and the artifacts disagree (another target, or a run in between). "
-                    "Run `dbt build` again with this target, then `dataplex-dq report`."
-                )
-            status = RuleStatus.ERROR
-            message = (
-                f"dbt reported `{run.status}` but the test left no metrics row in "
-                f"{test.relation_name or 'the warehouse'}: "
-                "keep `store_failures` enabled for dataplex_dq tests"
-            )
-            rows = []
-        else:
-            message = short_message(run.message, test)
-        if rows:
-            outcomes.extend(RuleOutcome.from_metrics(m, message=None) for m in rows)
-            continue
-        for index, declared in declared_rules(test):
-            spec = well_typed_rule(declared)
-            identity = RuleIdentity.from_rule_spec(
-                spec, data_source=test.data_source_id, test_unique_id=test.unique_id, rule_index=index
-            )
-            # a suspended rule is never evaluated: it stays SUSPENDED when its test errored or was skipped
-            rule_status = RuleStatus.SUSPENDED if spec.get("suspended") is True else (status or RuleStatus.ERROR)
-            outcomes.append(
-                RuleOutcome.not_evaluated(
-                    identity, rule_status, message=None if rule_status == RuleStatus.SUSPENDED else message
-                )
-            )
-    return outcomes
 
 
 # ---------------------------------------------------------------- debug queries

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from dataplex_dq.metrics import RuleOutcome, RuleStatus
+from dataplex_dq.metrics import RuleStatus
+from dataplex_dq.outcomes import RuleOutcome
 
 __all__ = [
     "ColumnScore",

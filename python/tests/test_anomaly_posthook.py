@@ -9,7 +9,8 @@ from typing import Any
 from dataplex_dq.anomaly import anomalies, fill_generated_assets, training_checks
 from dataplex_dq.assemble import build_result
 from dataplex_dq.export import JobContext, result_rows
-from dataplex_dq.metrics import RuleMetrics, RuleOutcome, RuleStatus
+from dataplex_dq.metrics import RuleMetrics, RuleStatus
+from dataplex_dq.outcomes import RuleOutcome
 from dataplex_dq.scoring import score_rules
 
 SOURCE = "seed.shop.orders"

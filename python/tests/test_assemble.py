@@ -21,7 +21,8 @@ from dataplex_dq.assemble import (
     result_to_json,
     row_count_of,
 )
-from dataplex_dq.metrics import RuleIdentity, RuleMetrics, RuleOutcome, RuleStatus
+from dataplex_dq.metrics import RuleMetrics, RuleStatus
+from dataplex_dq.outcomes import RuleIdentity, RuleOutcome
 from dataplex_dq.proto import DataQualityResult, DataQualityRule
 from dataplex_dq.scoring import score_rules
 

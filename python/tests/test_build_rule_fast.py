@@ -9,7 +9,8 @@ import pytest
 from google.protobuf import json_format
 
 from dataplex_dq.assemble import AssembleError, build_rule
-from dataplex_dq.metrics import RuleIdentity, RuleOutcome, RuleStatus
+from dataplex_dq.metrics import RuleStatus
+from dataplex_dq.outcomes import RuleIdentity, RuleOutcome
 from dataplex_dq.proto import DataQualityRule
 
 SPECS = [

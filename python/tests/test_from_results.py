@@ -7,7 +7,8 @@ from datetime import datetime
 
 from dataplex_dq.export import JobContext, result_rows
 from dataplex_dq.from_results import stored_jobs
-from dataplex_dq.metrics import RuleIdentity, RuleMetrics, RuleOutcome, RuleStatus
+from dataplex_dq.metrics import RuleMetrics, RuleStatus
+from dataplex_dq.outcomes import RuleIdentity, RuleOutcome
 from dataplex_dq.scoring import score_rules
 
 SOURCE = "seed.p.items"

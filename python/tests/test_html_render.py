@@ -13,7 +13,8 @@ from dataplex_dq.artifacts import DataSource
 from dataplex_dq.export import job_id
 from dataplex_dq.html_data import SAMPLE_CELL_CHARS, history_from_rows, sample_from_rows
 from dataplex_dq.html_report import History, JobPoint, Sample, is_anomaly_check, render_html
-from dataplex_dq.metrics import RuleMetrics, RuleOutcome
+from dataplex_dq.metrics import RuleMetrics
+from dataplex_dq.outcomes import RuleOutcome
 from dataplex_dq.report import Report, SourceReport
 from dataplex_dq.scoring import score_rules
 

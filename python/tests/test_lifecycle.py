@@ -165,7 +165,8 @@ def test_settings_in_both_casings():
 
 def test_job_window_is_the_widest_of_the_rules():
     from dataplex_dq.incremental import JobWindow, job_window
-    from dataplex_dq.metrics import RuleMetrics, RuleOutcome
+    from dataplex_dq.metrics import RuleMetrics
+    from dataplex_dq.outcomes import RuleOutcome
 
     def outcome(start, end, field="updated_at"):
         m = RuleMetrics.from_row(

@@ -8,16 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from dataplex_dq.metrics import (
-    DebugQuerySql,
-    MetricsRowError,
-    RuleIdentity,
-    RuleMetrics,
-    RuleOutcome,
-    RuleStatus,
-    rule_status_from_dbt,
-    rule_type_of_spec,
-)
+from dataplex_dq.metrics import DebugQuerySql, MetricsRowError, RuleMetrics, RuleStatus
+from dataplex_dq.outcomes import RuleIdentity, RuleOutcome, rule_status_from_dbt, rule_type_of_spec
 
 SPEC = {
     "name": "amount-in-range",

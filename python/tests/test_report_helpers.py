@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 
 from dataplex_dq.artifacts import RuleTest
+from dataplex_dq.declared import declared_rule, derived_rule_name
 from dataplex_dq.export import chunk_rows, job_id
-from dataplex_dq.report import MAX_RELATIONS_PER_QUERY, declared_rule, derived_rule_name, metrics_queries
+from dataplex_dq.report import MAX_RELATIONS_PER_QUERY, metrics_queries
 
 
 def _test(name: str, test_name: str, column: str | None, kwargs: dict, uid: str | None = None) -> RuleTest:
@@ -86,7 +87,7 @@ def test_declared_rule_names_cover_every_rule_of_a_data_source():
     from pathlib import Path
 
     from dataplex_dq.artifacts import Artifacts
-    from dataplex_dq.report import declared_rule_names
+    from dataplex_dq.declared import declared_rule_names
 
     scan = RuleTest(
         "test.p.scan.1",
@@ -112,7 +113,8 @@ def test_result_rows_record_target_declared_rules_and_not_evaluated_jobs():
     """issue 17 items 4 and 7, issue 9 B: the rows carry the dbt target and declared vs run rules;
     a job whose rules were all skipped exports passed NULL (not evaluated), never true."""
     from dataplex_dq.export import JobContext, result_rows
-    from dataplex_dq.metrics import RuleIdentity, RuleOutcome, RuleStatus
+    from dataplex_dq.metrics import RuleStatus
+    from dataplex_dq.outcomes import RuleIdentity, RuleOutcome
     from dataplex_dq.scoring import score_rules
 
     ident = RuleIdentity.from_rule_spec(

@@ -11,8 +11,9 @@ from click.testing import CliRunner
 
 from dataplex_dq.artifacts import DataSource, RuleTest
 from dataplex_dq.cli import EXIT_ERROR, EXIT_OK, EXIT_RULE_FAILED, exit_code, main, summary_line
-from dataplex_dq.metrics import RuleMetrics, RuleOutcome
-from dataplex_dq.report import Report, SourceReport, short_message, short_test_name
+from dataplex_dq.metrics import RuleMetrics
+from dataplex_dq.outcomes import RuleOutcome, short_message, short_test_name
+from dataplex_dq.report import Report, SourceReport
 from dataplex_dq.scoring import score_rules
 
 TEST_UID = "test.p.qty_ok.abc"

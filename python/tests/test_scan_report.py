@@ -10,8 +10,9 @@ from pathlib import Path
 
 from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts, scan_settings
 from dataplex_dq.artifacts import TestRun as Run
+from dataplex_dq.declared import declared_rules, declared_scan_rule, scan_rule_name
 from dataplex_dq.metrics import RuleMetrics, RuleStatus
-from dataplex_dq.report import combine, declared_rules, declared_scan_rule, scan_rule_name
+from dataplex_dq.outcomes import combine
 
 SCAN_UID = "test.p.orders_scan.abc123"
 RULES = [

@@ -8,7 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from dataplex_dq.metrics import RuleIdentity, RuleMetrics, RuleOutcome, RuleStatus
+from dataplex_dq.metrics import RuleMetrics, RuleStatus
+from dataplex_dq.outcomes import RuleIdentity, RuleOutcome
 from dataplex_dq.scoring import ColumnScore, DimensionScore, ScoreCard, percent, score_rules
 
 SOURCE = "model.shop.orders"
