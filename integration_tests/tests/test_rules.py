@@ -9,17 +9,11 @@ import json
 import pytest
 import yaml
 
+from dataplex_dq.rule_types import RULE_TYPES
 from dbt_harness import INTEGRATION_DIR, assert_metrics
 
 EXPECTED: dict = yaml.safe_load((INTEGRATION_DIR / "expected_metrics.yml").read_text())
-ROW_LEVEL = {
-    "range_expectation",
-    "non_null_expectation",
-    "set_expectation",
-    "regex_expectation",
-    "uniqueness_expectation",
-    "row_condition_expectation",
-}
+ROW_LEVEL = {t.name for t in RULE_TYPES.values() if t.row_level}  # python/dataplex_dq/rule_types.py
 
 
 def test_every_rule_has_an_expectation(target_build):

@@ -18,14 +18,13 @@ float32, so the JSON shows ``66.67``. The exact 2-decimal values are in the Scor
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from google.protobuf import json_format
-from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.descriptor import FieldDescriptor
 
 from dataplex_dq.errors import DataplexDqError
 from dataplex_dq.field_names import is_repeated
@@ -98,33 +97,36 @@ def order_outcomes(outcomes: Iterable[RuleOutcome], test_order: Sequence[str] | 
     return sorted(items, key=key)
 
 
-@dataclass(frozen=True)
-class _Field:
+class _Field(NamedTuple):
     """How to set one proto field from proto JSON (read once per message type from its descriptor)."""
 
     name: str
     kind: str  # "message", "str", "bool", "float", "enum"
     repeated: bool
     oneof: str | None
-    message: Descriptor | None
     enum_numbers: Mapping[str, int]
 
 
-@functools.cache
-def _fields(descriptor: Descriptor) -> dict[str, _Field]:
-    """{snake_case or camelCase name: field} of a message type."""
+_FIELDS_OF_CLASS: dict[type, dict[str, _Field]] = {}  # a cache (looked up by class: 5x faster than by descriptor)
+
+
+def _fields(message: Any) -> dict[str, _Field]:
+    """{snake_case or camelCase name: field} of a message's type, read from its descriptor once."""
+    known = _FIELDS_OF_CLASS.get(type(message))
+    if known is not None:
+        return known
     out: dict[str, _Field] = {}
-    for f in descriptor.fields:
+    for f in message.DESCRIPTOR.fields:
         if f.message_type is not None:
             kind = "message"
         elif f.enum_type is not None:
             kind = "enum"
         else:
             kind = _SCALAR_KINDS[f.cpp_type]
-        repeated = is_repeated(f)
         oneof = f.containing_oneof.name if f.containing_oneof is not None else None
         numbers = {v.name: v.number for v in f.enum_type.values} if f.enum_type is not None else {}
-        out[f.name] = out[f.json_name] = _Field(f.name, kind, repeated, oneof, f.message_type, numbers)
+        out[f.name] = out[f.json_name] = _Field(f.name, kind, is_repeated(f), oneof, numbers)
+    _FIELDS_OF_CLASS[type(message)] = out
     return out
 
 
@@ -134,57 +136,61 @@ _SCALAR_KINDS = {
     FieldDescriptor.CPPTYPE_DOUBLE: "float",
     FieldDescriptor.CPPTYPE_FLOAT: "float",
 }
+_SAME_TYPE = {"str": str, "bool": bool}  # kinds whose proto JSON value is set as given
 
 
 def _scalar(f: _Field, value: Any, where: str) -> Any:
     """``value`` checked against the field's type (as strictly as json_format.ParseDict)."""
-    if f.kind == "str" and isinstance(value, str):
+    kind, t = f.kind, type(value)
+    if _SAME_TYPE.get(kind) is t:
         return value
-    if f.kind == "bool" and isinstance(value, bool):
-        return value
-    if f.kind == "float" and isinstance(value, int | float) and not isinstance(value, bool):
+    if kind == "float" and t in (float, int):
         return float(value)
-    if f.kind == "enum" and isinstance(value, str) and value in f.enum_numbers:
+    if kind == "enum" and t is str and value in f.enum_numbers:
         return f.enum_numbers[value]
-    if f.kind == "enum" and type(value) is int and value in f.enum_numbers.values():
+    if kind == "enum" and t is int and value in f.enum_numbers.values():
         return value
     want = {"str": "a string", "bool": "true or false", "float": "a number", "enum": " or ".join(f.enum_numbers)}
-    raise AssembleError(f"{where}: expected {want[f.kind]}, got {value!r}")
+    raise AssembleError(f"{where}.{f.name}: expected {want[kind]}, got {value!r}")
 
 
 def _fill(message: Any, spec: Mapping[str, Any], where: str) -> None:
     """Set ``message`` from a proto JSON mapping (snake_case or camelCase names), walking its descriptor."""
-    fields = _fields(message.DESCRIPTOR)
-    seen: set[str] = set()
+    fields = _fields(message)
+    oneof_set = None
     for key, value in spec.items():
         f = fields.get(key)
         if f is None:
             raise AssembleError(f"{where}: no field {key!r}")
-        if f.name in seen or (f.oneof is not None and message.WhichOneof(f.oneof) is not None):
-            raise AssembleError(f"{where}: {f.name} given twice (or a second {f.oneof})")
-        seen.add(f.name)
+        name, kind, repeated, oneof, _ = f
+        if name != key and name in spec:
+            raise AssembleError(f"{where}: {name} given twice ({name} and {key})")
+        if oneof is not None:
+            if oneof_set is not None:
+                raise AssembleError(f"{where}: two {oneof} fields ({oneof_set} and {name}); a rule has one")
+            oneof_set = name
         if value is None:
             continue
-        path = f"{where}.{f.name}"
-        if f.repeated:
-            if not isinstance(value, list):
-                raise AssembleError(f"{path}: expected a list, got {value!r}")
-            target = getattr(message, f.name)
-            for item in value:
-                if f.kind != "message":
-                    target.append(_scalar(f, item, path))
-                elif isinstance(item, Mapping):
-                    _fill(target.add(), item, path)
-                else:
-                    raise AssembleError(f"{path}: expected an object, got {item!r}")
-        elif f.kind == "message":
-            if not isinstance(value, Mapping):
-                raise AssembleError(f"{path}: expected an object, got {value!r}")
-            sub = getattr(message, f.name)
+        if _SAME_TYPE.get(kind) is type(value) and not repeated:
+            setattr(message, name, value)  # the common case: a string or a boolean
+        elif kind != "message" and not repeated:
+            setattr(message, name, _scalar(f, value, where))
+        elif not repeated:
+            if type(value) is not dict and not isinstance(value, Mapping):
+                raise AssembleError(f"{where}.{name}: expected an object, got {value!r}")
+            sub = getattr(message, name)
             sub.SetInParent()
-            _fill(sub, value, path)
+            _fill(sub, value, f"{where}.{name}")
+        elif type(value) is not list:
+            raise AssembleError(f"{where}.{name}: expected a list, got {value!r}")
+        elif kind != "message":
+            getattr(message, name).extend([_scalar(f, item, where) for item in value])
         else:
-            setattr(message, f.name, _scalar(f, value, path))
+            target = getattr(message, name)
+            for item in value:
+                if not isinstance(item, Mapping):
+                    raise AssembleError(f"{where}.{name}: expected an object, got {item!r}")
+                _fill(target.add(), item, f"{where}.{name}")
 
 
 def build_rule(outcome: RuleOutcome) -> DataQualityRule:
