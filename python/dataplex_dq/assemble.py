@@ -27,7 +27,7 @@ from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 
 from dataplex_dq.errors import DataplexDqError
-from dataplex_dq.field_names import is_repeated
+from dataplex_dq.field_names import RULE_EXTENSIONS, is_repeated
 from dataplex_dq.outcomes import RuleOutcome
 from dataplex_dq.proto import (
     DataQualityColumnResult,
@@ -55,9 +55,6 @@ __all__ = [
 
 DebugValue = tuple[str, str, Any]
 """One scalar of a debug query's row: ``(name, type, value)``; ``value`` is sent as text."""
-
-# keys a rule_spec may carry that the given DataQualityRule does not have (they travel separately)
-_NON_PROTO_RULE_KEYS = ("attributes",)
 
 
 class AssembleError(DataplexDqError, ValueError):
@@ -200,7 +197,7 @@ def build_rule(outcome: RuleOutcome) -> DataQualityRule:
     Unknown keys and ill-typed values are errors, except ``attributes`` (dropped: not in the given
     proto). An empty ``rule_spec`` gives the rule from the identity (type, column, dimension).
     """
-    spec = {k: v for k, v in outcome.rule_spec.items() if k not in _NON_PROTO_RULE_KEYS} or {
+    spec = {k: v for k, v in outcome.rule_spec.items() if k not in RULE_EXTENSIONS} or {
         outcome.rule_type: {},
         "column": outcome.column,
         "dimension": outcome.dimension,
