@@ -14,7 +14,6 @@ Two ways to build a :class:`RuleOutcome`:
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -67,6 +66,22 @@ def rule_type_of_spec(spec: Mapping[str, Any]) -> str:
     return found[0]
 
 
+def _identity_of_metrics(metrics: RuleMetrics) -> dict[str, Any]:
+    """The RuleIdentity fields a metrics row records (its ``rule_spec`` fills a NULL column or dimension)."""
+    spec = metrics.rule_spec_dict()
+    return {
+        "rule_name": metrics.rule_name,
+        "rule_type": metrics.rule_type,
+        "data_source": metrics.dq_data_source,
+        "test_unique_id": metrics.dq_test_unique_id,
+        "rule_index": metrics.rule_index or 0,
+        "column": metrics.rule_column if metrics.rule_column is not None else spec.get("column"),
+        "dimension": metrics.rule_dimension if metrics.rule_dimension is not None else spec.get("dimension"),
+        "rule_spec": spec,
+        "attributes": metrics.attributes(),
+    }
+
+
 @dataclass(frozen=True, kw_only=True)
 class RuleIdentity:
     """What identifies a rule and how it was declared, with or without a metrics row.
@@ -96,19 +111,7 @@ class RuleIdentity:
     @classmethod
     def of_metrics(cls, metrics: RuleMetrics) -> RuleIdentity:
         """The identity a metrics row records (its ``rule_spec`` fills a NULL column or dimension)."""
-        spec = metrics.rule_spec_dict()
-        assert metrics.rule_name is not None and metrics.rule_type is not None  # from_row checks
-        return RuleIdentity(
-            rule_name=metrics.rule_name,
-            rule_type=metrics.rule_type,
-            data_source=metrics.dq_data_source,
-            test_unique_id=metrics.dq_test_unique_id,
-            rule_index=metrics.rule_index or 0,
-            column=metrics.rule_column if metrics.rule_column is not None else spec.get("column"),
-            dimension=(metrics.rule_dimension if metrics.rule_dimension is not None else spec.get("dimension")),
-            rule_spec=spec,
-            attributes=metrics.attributes(),
-        )
+        return RuleIdentity(**_identity_of_metrics(metrics))
 
     @classmethod
     def from_rule_spec(
@@ -173,20 +176,13 @@ class RuleOutcome(RuleIdentity):
             raise MetricsRowError(f"rule {self.rule_name}: status {self.status} needs a metrics row")
 
     @classmethod
-    def of(
-        cls, identity: RuleIdentity, status: RuleStatus, metrics: RuleMetrics | None, message: str | None
-    ) -> RuleOutcome:
-        fields = {f.name: getattr(identity, f.name) for f in dataclasses.fields(RuleIdentity)}
-        return RuleOutcome(**fields, status=status, metrics=metrics, message=message)
-
-    @classmethod
     def from_metrics(cls, metrics: RuleMetrics, *, message: str | None = None) -> RuleOutcome:
         """A rule that dbt evaluated: status and identity from its metrics row.
 
         The caller checks that ``metrics.dq_invocation_id`` is the invocation being reported (a
         store_failures table may still hold the row of an earlier run when the test errored).
         """
-        return cls.of(RuleIdentity.of_metrics(metrics), metrics.status, metrics, message)
+        return RuleOutcome(**_identity_of_metrics(metrics), status=metrics.status, metrics=metrics, message=message)
 
     @classmethod
     def not_evaluated(cls, identity: RuleIdentity, status: RuleStatus | str, message: str | None = None) -> RuleOutcome:
@@ -194,7 +190,7 @@ class RuleOutcome(RuleIdentity):
         status = RuleStatus(status)
         if status in EVALUATED_STATUSES:
             raise MetricsRowError(f"rule {identity.rule_name}: a {status} rule is built with from_metrics")
-        return cls.of(identity, status, None, message)
+        return RuleOutcome(**vars(identity), status=status, metrics=None, message=message)
 
     @property
     def is_evaluated(self) -> bool:
