@@ -146,8 +146,9 @@
 
   {%- set source_node = dataplex_dq.data_source_node(node) -%}
   {%- set source = dataplex_dq.describe_source(source_node, model) -%}
-  {%- set scan_where = {'source': source, 'rule': node.name, 'test': 'dataplex_dq.data_quality_scan',
-                        'label': "data_quality_scan '" ~ node.name ~ "'"} -%}
+  {%- set test_name = dataplex_dq.short_test_name(node, 'data_quality_scan', source_node) -%}
+  {%- set scan_where = {'source': source, 'rule': test_name, 'test': 'dataplex_dq.data_quality_scan',
+                        'label': "data_quality_scan '" ~ test_name ~ "'"} -%}
   {%- set scan_keys = ['rules', 'row_filter', 'sampling_percent', 'post_scan_actions', 'catalog_publishing_enabled', 'anomaly_detection', 'incremental_field', 'incremental_lookback'] -%}
   {#- the spec as pasted (bare, wrapped, a DataScan resource; either casing at every depth) -#}
   {%- set pasted = {} -%}
