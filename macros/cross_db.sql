@@ -58,7 +58,7 @@
   {{- return("(" ~ text_expr ~ " ~ " ~ dataplex_dq.string_literal(dataplex_dq.postgres_regex(pattern).pattern) ~ ")") -}}
 {%- endmacro %}
 
-{#- A regex that is valid RE2 but that the target's regex engine cannot compile, or none (SPEC 3c):
+{#- A regex that is valid RE2 but that the target's regex engine cannot compile, or none (docs/SEMANTICS.md §3):
     checked at compile time, so it never fails in the warehouse (inside a data_quality_scan it would
     error every rule of the scan). DuckDB and BigQuery run RE2 itself. -#}
 {% macro regex_target_problem(pattern) %}{{ return(adapter.dispatch('regex_target_problem', 'dataplex_dq')(pattern)) }}{% endmacro %}
@@ -115,7 +115,7 @@
 {% macro bigquery__cast_text(expr) -%}{{- return("cast(" ~ expr ~ " as string)") -}}{%- endmacro %}
 {% macro postgres__cast_text(expr) -%}{{- return("cast(" ~ expr ~ " as text)") -}}{%- endmacro %}
 
-{#- A YAML bound (or set value) converted to the column's type WITHOUT changing its value (SPEC 4).
+{#- A YAML bound (or set value) converted to the column's type WITHOUT changing its value (docs/SEMANTICS.md §5).
     `data_type` is the warehouse type of the column, or none when unknown (then the literal is left
     to the warehouse's own literal coercion). Integer and DECIMAL/NUMERIC columns compare with the
     bound's exact decimal value, cast to a type wide enough for it (never to the column's own
@@ -254,7 +254,7 @@
   {{- return("case when " ~ t ~ " ~ '^\\s*[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\s*$' then cast(" ~ t ~ " as double precision) end") -}}
 {%- endmacro %}
 
-{#- The measured value of a statistic rule in text form (SPEC 4: kept for every column type, dates
+{#- The measured value of a statistic rule in text form (docs/SEMANTICS.md §5: kept for every column type, dates
     and timestamps included, where statistic_value, a double, has none). -#}
 {% macro statistic_text(expr, data_type=none) %}{{ return(adapter.dispatch('statistic_text', 'dataplex_dq')(expr, data_type)) }}{% endmacro %}
 {% macro default__statistic_text(expr, data_type=none) -%}{{- return(dataplex_dq.cast_text(expr)) -}}{%- endmacro %}
@@ -274,7 +274,7 @@
 {% macro bigquery__current_timestamp_utc() -%}{{- return("current_timestamp()") -}}{%- endmacro %}
 
 {#- Select the rows of `from_sql` (a relation, or dbt's `where` subquery with alias) that satisfy
-    `row_filter`, then sample `sampling_percent` of them (SPEC 4: filter first, then sample).
+    `row_filter`, then sample `sampling_percent` of them (docs/SEMANTICS.md §4: filter first, then sample).
 
     Where the warehouse can sample a base table (a seed, snapshot, source, or a model materialized as
     table or incremental, read without dbt's `where` subquery), its own sampler is used:

@@ -1,4 +1,4 @@
-{#- Incremental scans (SPEC 9). With `incremental_field` (meta.dataplex_dq or the scan's arguments,
+{#- Incremental scans (docs/SEMANTICS.md §12). With `incremental_field` (meta.dataplex_dq or the scan's arguments,
     snake_case or camelCase) a job scans only the rows with
 
         prev_end - incremental_lookback  <  field  <=  max(field)
@@ -10,7 +10,7 @@
     deleted) the window is empty and its end stays prev_end. Rows whose field is NULL are in no window.
 
     The window is one more WHERE predicate after the row filter, so the scope stays "row filter, then
-    window, then sampling" (SPEC 4) through scope_select, and `${data()}`, failing-rows and debug
+    window, then sampling" (docs/SEMANTICS.md §4) through scope_select, and `${data()}`, failing-rows and debug
     queries (built from the same scope) see exactly the increment, with the window's bounds as literals
     (a failing-rows query run next week still returns this job's rows).
 

@@ -343,7 +343,7 @@ from agg
 
 
 def limit_metrics(row: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The 20 rules' metrics from L's single row, by the Dataplex semantics (SPEC 4)."""
+    """The 20 rules' metrics from L's single row, by the Dataplex semantics (docs/SEMANTICS.md §5)."""
     n = row["n"]
     nulls = {
         "amount": row["null_amount"],

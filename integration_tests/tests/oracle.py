@@ -122,7 +122,7 @@ def row_passes(rule: Rule, row: Row, kinds: dict[str, str], counts: dict[Any, in
 
 
 def evaluate(rule: Rule, rows: list[Row], kinds: dict[str, str]) -> Outcome:
-    """SPEC 4 for one rule over the rows in scope."""
+    """docs/SEMANTICS.md §5 for one rule over the rows in scope (§4)."""
     n = len(rows)
     nulls = sum(1 for r in rows if r.get(rule.column) is None) if rule.column else None
     if rule.suspended:
@@ -166,7 +166,7 @@ def evaluate(rule: Rule, rows: list[Row], kinds: dict[str, str]) -> Outcome:
 
 
 def score(passed: int, total: int) -> float | None:
-    """SPEC 5: 100 x passed / total, rounded to 2 decimals (half up); unset without rules."""
+    """docs/SEMANTICS.md §7: 100 x passed / total, rounded to 2 decimals (half up); unset without rules."""
     if total == 0:
         return None
     return float((Decimal(passed) * 100 / Decimal(total)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
@@ -181,7 +181,7 @@ class Scores:
 
 
 def scores(rules: list[Rule], outcomes: dict[str, Outcome]) -> Scores:
-    """SPEC 5 over the evaluated (not suspended) rules of one data source."""
+    """docs/SEMANTICS.md §7 over the evaluated (not suspended) rules of one data source."""
     evaluated = [r for r in rules if not r.suspended]
     ok = {r.name: outcomes[r.name].passed for r in evaluated}
 

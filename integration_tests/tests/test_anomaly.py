@@ -1,4 +1,4 @@
-"""SPEC 10: anomaly detection -- exact verdicts on hand-computed histories, history tables, one pipeline.
+"""docs/SEMANTICS.md §13: anomaly detection -- exact verdicts on hand-computed histories, history tables, one pipeline.
 
 A fresh dbt project (seeds written here), built twice with the reference time fixed by the var
 `dataplex_dq_anomaly_now` = 2024-03-16, so the judged bucket is Friday 2024-03-15 and the training

@@ -1,4 +1,4 @@
-"""Incremental scans (SPEC 9) on each target: a fresh project run three times with `dataplex-dq build`,
+"""Incremental scans (docs/SEMANTICS.md §12) on each target: a fresh project run three times with `dataplex-dq build`,
 rows appended between the runs (late rows inside and outside the lookback, rows whose field is NULL)
 and, once, the newest row deleted, asserting each job's window and every count.
 
@@ -267,7 +267,7 @@ def test_per_rule_form_scans_each_increment(incremental_runs, n):
     assert (rng["rule_rows_evaluated"], rng["rule_rows_passed"]) == (rowcount, exp["range_passed"])
     assert rows["inc-big-amounts"]["rule_assertion_row_count"] == exp["big"]
     if rowcount == 0:
-        # SPEC 9: an empty window passes every row-level rule with ratio 1.0
+        # docs/SEMANTICS.md §12: an empty window passes every row-level rule with ratio 1.0
         assert nn["rule_passed"] is True and rng["rule_passed"] is True
         assert nn["rule_rows_passed_percent"] == 100.0 and rng["rule_rows_passed_percent"] == 100.0
     # failing-rows queries see exactly this job's window (even run after the job)

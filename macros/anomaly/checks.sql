@@ -1,4 +1,4 @@
-{#- Anomaly checks (SPEC 10) as ordinary metrics rows.
+{#- Anomaly checks (docs/SEMANTICS.md §13) as ordinary metrics rows.
 
     anomaly_checks_sql runs when the test that declares them executes (dbt build / test / retry):
       1. measures: with timestamp_column, each check's value per time bucket over the training window

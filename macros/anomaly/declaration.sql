@@ -1,4 +1,4 @@
-{#- The `anomaly_detection` declaration (SPEC 10), from a data source's meta.dataplex_dq or a
+{#- The `anomaly_detection` declaration (docs/SEMANTICS.md §13), from a data source's meta.dataplex_dq or a
     data_quality_scan's arguments, snake_case or camelCase; normalized and validated at compile time
     with errors that name the data source and the field. -#}
 

@@ -1,4 +1,4 @@
-{#- The anomaly detector (SPEC 10): a robust, seasonal model computed in the warehouse's own SQL.
+{#- The anomaly detector (docs/SEMANTICS.md §13): a robust, seasonal model computed in the warehouse's own SQL.
 
     Input: `history_sql`, a SELECT with the columns series_id (text), t (integer: bucket index, or
     job ordinal), season (integer, NULL without seasonality), value (double); `targets_sql`, the same

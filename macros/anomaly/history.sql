@@ -1,4 +1,4 @@
-{#- Anomaly history and verdict tables (SPEC 10) and the warehouse differences they need.
+{#- Anomaly history and verdict tables (docs/SEMANTICS.md §13) and the warehouse differences they need.
 
     Four tables in the target schema (names in anomaly_relations), created when missing:
       dataplex_dq_anomaly_volume, dataplex_dq_anomaly_freshness, dataplex_dq_anomaly_data

@@ -1,5 +1,5 @@
 {#- dataplex_dq.anomaly_detection: volume, freshness and data anomaly checks of a data source, learned
-    from its history (SPEC 10). The declaration is the test's arguments or, without arguments, the data
+    from its history (docs/SEMANTICS.md §13). The declaration is the test's arguments or, without arguments, the data
     source's meta.dataplex_dq.anomaly_detection: timestamp_column, time_bucket, training_buckets,
     min_training_buckets, sensitivity, seasonality, direction, volume, freshness, data (snake_case or
     camelCase). Each check is one metrics row (one rule of the data source); dbt's failures are the

@@ -1,4 +1,4 @@
-"""Anomaly checks in the post-hook (SPEC 10): the few facts the report needs about them.
+"""Anomaly checks in the post-hook (docs/SEMANTICS.md §13): the few facts the report needs about them.
 
 Anomaly checks arrive as ordinary metrics rows (macros/anomaly/), so scoring, protos and the export
 treat them like any rule. Two things are theirs: a check still learning its history has the status

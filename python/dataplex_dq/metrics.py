@@ -47,7 +47,7 @@ class RuleStatus(StrEnum):
     ERROR = "ERROR"
     SKIPPED = "SKIPPED"
     SUSPENDED = "SUSPENDED"
-    TRAINING = "TRAINING"  # an anomaly check still learning its history (SPEC 10): reported, not scored
+    TRAINING = "TRAINING"  # an anomaly check still learning its history (docs/SEMANTICS.md §13): reported, not scored
 
 
 EVALUATED_STATUSES: frozenset[RuleStatus] = frozenset({RuleStatus.PASSED, RuleStatus.FAILED})

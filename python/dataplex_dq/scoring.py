@@ -1,4 +1,4 @@
-"""Dataplex scores and pass/fail of one data source (SPEC section 5), as pure functions.
+"""Dataplex scores and pass/fail of one data source (docs/SEMANTICS.md §7), as pure functions.
 
 The unit is the rule, not the row. Only *evaluated* rules count (status PASSED or FAILED);
 SUSPENDED, ERROR and SKIPPED rules are left out of every numerator and denominator.

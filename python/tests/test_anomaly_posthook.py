@@ -1,4 +1,4 @@
-"""Anomaly checks in the post-hook (SPEC 10): TRAINING is reported, not scored; generated assets."""
+"""Anomaly checks in the post-hook (docs/SEMANTICS.md §13): TRAINING is reported, not scored; generated assets."""
 
 from __future__ import annotations
 

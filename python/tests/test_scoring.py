@@ -1,4 +1,4 @@
-"""Dataplex scores (SPEC section 5) on hand-built rule outcomes."""
+"""Dataplex scores (docs/SEMANTICS.md §7) on hand-built rule outcomes."""
 
 from __future__ import annotations
 
