@@ -45,8 +45,9 @@ lint: venv ## ruff check, ruff format --check and mypy --strict (configured in p
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-# Everything: unit tests, and the integration suite on DuckDB, PostgreSQL and BigQuery (emulator).
-test: venv emulator ## unit and integration tests on DuckDB, PostgreSQL and the BigQuery emulator (CI)
+# Everything: the lint and type gate first (a minute), then unit tests and the integration suite on
+# DuckDB, PostgreSQL and BigQuery (emulator).
+test: lint emulator ## lint, then unit and integration tests on DuckDB, PostgreSQL and the BigQuery emulator (CI)
 	@if [ -z "$(TEST_DIRS)" ]; then echo "no test directories" >&2; exit 1; fi
 	$(WITH_SERVICES) $(PY) -m pytest $(TEST_DIRS) -q -rs
 
