@@ -154,6 +154,8 @@ def _build_integration_project(target: str, tmp_path_factory: pytest.TempPathFac
     with Db(target, env) as db:
         tb.extra["hook_rows"] = db.query(f"select * from {tb.relation('dataplex_dq_results')}")
         tb.extra["hook_job_scores"] = db.query(f"select * from {tb.relation('dq_job_scores')}")
+        tb.extra["hook_dimension_scores"] = db.query(f"select * from {tb.relation('dq_dimension_scores')}")
+        tb.extra["hook_column_scores"] = db.query(f"select * from {tb.relation('dq_column_scores')}")
     _BUILDS[target] = tb
     print(f"\n[dataplex_dq] dbt build of the integration project on {target}: {seconds:.1f}s")
     return _BUILDS[target]

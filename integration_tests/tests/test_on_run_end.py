@@ -22,7 +22,7 @@ from test_report import EXPECTED, _score, reported  # noqa: F401  (reported: the
 def test_hook_rows_equal_the_python_export(reported):  # noqa: F811
     """What the hook wrote during `dbt build` == what `dataplex-dq report` wrote over it (same job ids,
     so one copy), every column, debug query results excepted (the hook cannot run them)."""
-    tb, _first, _second = reported
+    tb, _, _ = reported
     hook_rows = tb.extra["hook_rows"]
     assert len(hook_rows) == len(EXPECTED), "dbt build alone did not fill the results table"
     with tb.db() as db:
@@ -53,6 +53,38 @@ def test_build_alone_fills_the_result_models(target_build):
         expected = _score(len(passed), len(evaluated))
         assert (job["score"] is None) if expected is None else job["score"] == pytest.approx(expected, abs=1e-9), source
         assert job["passed"] is (len(passed) == len(evaluated)), source
+
+
+def test_scores_of_the_result_models_equal_the_python_report(reported):  # noqa: F811
+    """One definition of each score: the job, dimension and column scores the result models give over
+    what `dbt build` alone wrote (the hook scores jobs and dimensions with the models' macros) equal the
+    scores of the DataQualityResult protos `dataplex-dq report` computes in Python."""
+    from dataplex_dq.assemble import result_from_json
+
+    tb, _, _ = reported
+    jobs = {r["dbt_node_unique_id"]: r for r in tb.extra["hook_job_scores"]}
+    dims, cols = defaultdict(dict), defaultdict(dict)
+    for r in tb.extra["hook_dimension_scores"]:
+        dims[r["dbt_node_unique_id"]][r["dimension"]] = (r["score"], r["passed"])
+    for r in tb.extra["hook_column_scores"]:
+        cols[r["dbt_node_unique_id"]][r["column_name"]] = r["score"]
+    checked = 0
+    for source, job in jobs.items():
+        proto = result_from_json((tb.build.target_path / "dataplex_dq" / f"{source}.json").read_text())
+        if proto.HasField("score"):
+            assert job["score"] == pytest.approx(proto.score, abs=1e-4), source
+        else:
+            assert job["score"] is None, source
+        assert bool(job["passed"]) is proto.passed, source
+        got_dims = {d: s for d, (s, _) in dims[source].items() if s is not None}
+        assert got_dims == pytest.approx({d.dimension.name: d.score for d in proto.dimensions}, abs=1e-4), source
+        assert {d: p for d, (s, p) in dims[source].items() if s is not None} == {
+            d.dimension.name: d.passed for d in proto.dimensions
+        }, source
+        got_cols = {c: s for c, s in cols[source].items() if s is not None}
+        assert got_cols == pytest.approx({c.column: c.score for c in proto.columns}, abs=1e-4), source
+        checked += len(got_dims) + len(got_cols) + 1
+    assert checked > len(jobs)  # dimensions and columns were compared, not only jobs
 
 
 # ---------------------------------------------------------------- errored, skipped, scan, partial runs

@@ -29,11 +29,11 @@
   {%- if (flags.WHICH | default('build')) not in ('build', 'test', 'retry') -%}{{ return('') }}{%- endif -%}
   {%- set started = modules.datetime.datetime.now() -%}
   {%- set plan = dataplex_dq.hook_plan(results) -%}
-  {%- if plan.branches | length == 0 -%}{{ return('') }}{%- endif -%}
+  {%- if plan.tests | length == 0 -%}{{ return('') }}{%- endif -%}
   {%- set relation = dataplex_dq.hook_results_relation() -%}
   {%- set batches = dataplex_dq.hook_write(plan, relation) | int -%}
   {%- set seconds = (modules.datetime.datetime.now() - started).total_seconds() -%}
-  {{ log("dataplex_dq: wrote the results of " ~ (plan.branches | map(attribute='test') | unique | list | length) ~ " test(s) of " ~ (plan.job_ids | length) ~ " data source(s) to " ~ relation ~ " in " ~ batches ~ " batch(es), " ~ ('%.3f' | format(seconds)) ~ "s", info=true) }}
+  {{ log("dataplex_dq: wrote the results of " ~ (plan.tests | length) ~ " test(s) of " ~ (plan.job_ids | length) ~ " data source(s) to " ~ relation ~ " in " ~ batches ~ " batch(es), " ~ ('%.3f' | format(seconds)) ~ "s", info=true) }}
   {{ return('') }}
 {% endmacro %}
 
@@ -243,39 +243,40 @@
   }) }}
 {% endmacro %}
 
-{#- Scan-level settings a data_quality_scan declares for its data source (artifacts.scan_settings). -#}
-{% macro hook_scan_settings() %}
+{#- Scan-level settings a data_quality_scan declares for the data sources in `source_ids`
+    (artifacts.scan_settings), and under '__declared__' every rule name each of them declares
+    (declared.declared_rule_names). One pass over the graph's tests; subscripts and filters rather
+    than method calls (each call costs far more in dbt's sandbox than a dict lookup). -#}
+{% macro hook_scan_settings(source_ids) %}
   {%- set out = {} -%}
   {%- set declared = {} -%}
-  {%- for node in graph.nodes.values() if node.get('resource_type') == 'test' -%}
-    {%- set meta = node.get('test_metadata') or {} -%}
-    {%- if meta.get('namespace') == 'dataplex_dq' -%}
-      {#- every rule the data source declares (declared.declared_rule_names) -#}
-      {%- set source_id = node.get('attached_node') or ((node.get('depends_on') or {}).get('nodes') or [none])[0] -%}
-      {%- if source_id -%}
-        {%- set bucket = declared.setdefault(source_id, []) -%}
-        {%- if meta.get('name') == 'data_quality_scan' -%}
-          {%- set rules = (meta.get('kwargs') or {}).get('rules') -%}
+  {%- for node in graph.nodes.values() | selectattr('resource_type', 'equalto', 'test') -%}
+    {%- set meta = node['test_metadata'] if 'test_metadata' in node else none -%}
+    {%- if meta and meta['namespace'] == 'dataplex_dq' -%}
+      {%- set source_id = node['attached_node'] if node['attached_node'] else ((node['depends_on']['nodes'] if node['depends_on'] else []) or [none])[0] -%}
+      {%- if source_id in source_ids -%}
+        {%- if source_id not in declared -%}{%- do declared.update({source_id: []}) -%}{%- endif -%}
+        {%- set bucket = declared[source_id] -%}
+        {%- set test_name = meta['name'] -%}
+        {%- set kw = meta['kwargs'] or {} -%}
+        {%- if test_name == 'data_quality_scan' -%}
+          {%- set rules = kw.get('rules') -%}
           {%- if rules is iterable and rules is not string and rules is not mapping -%}
-            {%- for raw in rules -%}{%- do bucket.append(dataplex_dq.scan_rule_name(raw, loop.index0)) -%}{%- endfor -%}
+            {%- for raw in rules -%}
+              {%- do bucket.append(raw['name'] if raw is mapping and 'name' in raw and raw['name'] else dataplex_dq.scan_rule_name(raw, loop.index0)) -%}
+            {%- endfor -%}
           {%- endif -%}
-        {%- elif node.get('name', '').startswith('dataplex_dq_' ~ meta.get('name')) -%}
-          {%- do bucket.append(dataplex_dq.rule_name_for(node, meta.get('name'), node.get('column_name') or (meta.get('kwargs') or {}).get('column'))) -%}
+          {%- set found = out[source_id] if source_id in out else {} -%}
+          {%- for key, camel in [('row_filter', 'rowFilter'), ('sampling_percent', 'samplingPercent'), ('post_scan_actions', 'postScanActions')] -%}
+            {%- set value = kw.get(key) if kw.get(key) is not none else kw.get(camel) -%}
+            {%- if value is not none -%}{%- do found.update({key: value}) -%}{%- endif -%}
+          {%- endfor -%}
+          {%- do out.update({source_id: found}) -%}
+        {%- elif node['name'].startswith('dataplex_dq_' ~ test_name) -%}
+          {%- do bucket.append(dataplex_dq.rule_name_for(node, test_name, node['column_name'] or kw.get('column'))) -%}
         {%- else -%}
-          {%- do bucket.append(node.get('name')) -%}
+          {%- do bucket.append(node['name']) -%}
         {%- endif -%}
-      {%- endif -%}
-    {%- endif -%}
-    {%- if meta.get('namespace') == 'dataplex_dq' and meta.get('name') == 'data_quality_scan' -%}
-      {%- set source = dataplex_dq.data_source_node(node) -%}
-      {%- if source is not none -%}
-        {%- set kw = meta.get('kwargs') or {} -%}
-        {%- set found = out.get(source.unique_id, {}) -%}
-        {%- for key, camel in [('row_filter', 'rowFilter'), ('sampling_percent', 'samplingPercent'), ('post_scan_actions', 'postScanActions')] -%}
-          {%- set value = kw.get(key) if kw.get(key) is not none else kw.get(camel) -%}
-          {%- if value is not none -%}{%- do found.update({key: value}) -%}{%- endif -%}
-        {%- endfor -%}
-        {%- do out.update({source.unique_id: found}) -%}
       {%- endif -%}
     {%- endif -%}
   {%- endfor -%}
@@ -292,126 +293,183 @@
   {{ return('cast(' ~ dataplex_dq.string_literal(value) ~ ' as ' ~ sql_type ~ ')') }}
 {% endmacro %}
 
-{#- What to write: one UNION ALL branch per test (SQL text), the job ids, and the data sources.
-    Written for speed (a dbt macro call costs far more than a filter): per test, literals are quoted
-    inline and the data source's literals are built once per data source. -#}
-{% macro hook_plan(results) %}
-  {%- set branches = [] -%}
-  {%- set job_ids = [] -%}
-  {%- set sources = {} -%}
-  {%- set source_sql = {} -%}
-  {%- set scan_settings = none -%}
-  {%- set bq = target.type == 'bigquery' -%}
-  {%- set metrics_cols = dataplex_dq.hook_metrics_columns() -%}
-  {%- set fact_cols = dataplex_dq.hook_fact_columns() -%}
-  {%- set sql_types = {} -%}
-  {%- set by_type = {} -%}
-  {%- for name, t in fact_cols + metrics_cols -%}
-    {%- if t not in by_type -%}{%- do by_type.update({t: dataplex_dq.results_type(t)}) -%}{%- endif -%}
-    {%- do sql_types.update({name: by_type[t]}) -%}
-  {%- endfor -%}
+{#- The test-fact columns (t_*) and source-fact columns (s_*) of hook_fact_columns, split. -#}
+{% macro _hook_fact_names() %}
   {%- set test_cols, source_cols = [], [] -%}
-  {%- for name, t in fact_cols -%}{%- do (test_cols if name.startswith('t_') else source_cols).append(name) -%}{%- endfor -%}
-  {%- set m_select = [] -%}
-  {%- for name, t in metrics_cols -%}{%- do m_select.append('dq_m.' ~ name) -%}{%- endfor -%}
-  {%- set m_select = m_select | join(', ') -%}
+  {%- for name, t in dataplex_dq.hook_fact_columns() -%}{%- do (test_cols if name.startswith('t_') else source_cols).append(name) -%}{%- endfor -%}
+  {{ return((test_cols, source_cols)) }}
+{% endmacro %}
+
+{#- What to write (read by hook_write):
+      tests:   per dataplex_dq test that ran, its facts as one row of SQL literals (`row`, in the
+               order of the t_* columns) and its metrics: `branch`, a SELECT of its store_failures
+               relation (rows of this invocation), or `declared`, literal rows of its declared rules
+               (a test that errored or was skipped left none);
+      sources: per data source, its facts (hook_source_facts) as one row of SQL literals;
+      job_ids: the jobs this invocation writes.
+    Written for speed (a dbt macro call or a method call costs far more than a subscript or a
+    filter): per test only subscripts, attribute reads and string filters, no macro call unless the
+    test left no metrics row or has no name of its own. -#}
+{% macro hook_plan(results) %}
+  {%- set mode = 'bq' if target.type == 'bigquery' else ('pg' if target.type == 'postgres' else 'std') -%}
   {%- set invocation_literal = dataplex_dq.string_literal(invocation_id) -%}
+  {%- set tests = [] -%}
+  {%- set source_ids = [] -%}
   {%- for r in results -%}
     {%- set uid = r.node.unique_id -%}
-    {%- set node = graph.nodes.get(uid) if uid.startswith('test.') else none -%}
-    {%- set meta = (node.get('test_metadata') or {}) if node else {} -%}
-    {%- if node and meta.get('namespace') == 'dataplex_dq' -%}
-      {%- set source_id = node.get('attached_node') or ((node.get('depends_on') or {}).get('nodes') or ['unknown'])[0] -%}
-      {%- if source_id not in sources -%}
-        {%- if scan_settings is none -%}{%- set scan_settings = dataplex_dq.hook_scan_settings() -%}{%- endif -%}
-        {%- set facts = dataplex_dq.hook_source_facts(source_id, scan_settings) -%}
-        {%- do sources.update({source_id: facts}) -%}
-        {%- do job_ids.append(facts.s_job_id) -%}
-        {%- set parts = [] -%}
-        {%- for name in source_cols -%}{%- do parts.append(dataplex_dq.hook_literal(facts.get(name), 'string') ~ ' as ' ~ name) -%}{%- endfor -%}
-        {%- do source_sql.update({source_id: parts | join(', ')}) -%}
-      {%- endif -%}
+    {%- set node = graph.nodes[uid] if uid.startswith('test.') and uid in graph.nodes else none -%}
+    {%- set meta = node['test_metadata'] if node and 'test_metadata' in node else none -%}
+    {%- if meta and meta['namespace'] == 'dataplex_dq' -%}
+      {%- set source_id = node['attached_node'] or ((node['depends_on']['nodes'] if node['depends_on'] else []) or ['unknown'])[0] -%}
+      {%- if source_id not in source_ids -%}{%- do source_ids.append(source_id) -%}{%- endif -%}
       {%- set status = r.status | string | lower -%}
+      {#- started: the compile step's start (else the execute step's), completed: the execute step's end
+          (else the compile step's), as the report reads run_results.json -#}
       {%- set timing = {} -%}
       {%- for t in r.timing or [] -%}{%- do timing.update({t.name: t}) -%}{%- endfor -%}
-      {%- set execute_t = timing.get('execute') or timing.get('compile') -%}
-      {%- set compile_t = timing.get('compile') or execute_t -%}
+      {%- set execute_t = timing['execute'] if 'execute' in timing else (timing['compile'] if 'compile' in timing else none) -%}
+      {%- set compile_t = timing['compile'] if 'compile' in timing else execute_t -%}
       {%- set started = compile_t.started_at if compile_t else none -%}
       {%- set completed = execute_t.completed_at if execute_t else none -%}
       {%- set evaluated = status in ('pass', 'fail', 'warn', 'success') -%}
       {%- if not evaluated and status not in ('error', 'runtime error', 'runtimeerror', 'skipped') -%}
-        {{ exceptions.raise_compiler_error("dataplex_dq on-run-end: data source " ~ source_id ~ ", test " ~ node.name ~ ": unknown dbt status '" ~ status ~ "'") }}
+        {{ exceptions.raise_compiler_error("dataplex_dq on-run-end: data source " ~ source_id ~ ", test " ~ node['name'] ~ ": unknown dbt status '" ~ status ~ "'") }}
       {%- endif -%}
-      {%- set relation_name = node.get('relation_name') -%}
-      {%- set test_type = meta.get('name') -%}
-      {%- set declared_name = node.get('name') -%}
+      {%- set relation_name = node['relation_name'] -%}
+      {%- set test_type = meta['name'] -%}
+      {%- set declared_name = node['name'] -%}
       {%- if test_type != 'data_quality_scan' and declared_name.startswith('dataplex_dq_') -%}
-        {%- set declared_name = dataplex_dq.rule_name_for(node, test_type, node.get('column_name') or (meta.get('kwargs') or {}).get('column')) -%}
+        {%- set declared_name = dataplex_dq.rule_name_for(node, test_type, node['column_name'] or (meta['kwargs'] or {}).get('column')) -%}
       {%- endif -%}
       {%- set no_row_message = "dbt reported `" ~ status ~ "` but the test left no metrics row in " ~ (relation_name or 'the warehouse') ~ ": keep `store_failures` enabled for dataplex_dq tests" -%}
       {#- with store_failures off there is no relation to read: as the Python report, an errored rule per declared rule -#}
-      {%- set facts = {
-          't_test_unique_id': uid, 't_data_source': source_id, 't_status': status if (not evaluated or relation_name) else 'error',
-          't_message': r.message if (not evaluated or relation_name) else no_row_message,
-          't_started_at': (started.astimezone(modules.pytz.utc).replace(tzinfo=none) if started.tzinfo else started).strftime('%Y-%m-%d %H:%M:%S.%f') if started else none,
-          't_completed_at': (completed.astimezone(modules.pytz.utc).replace(tzinfo=none) if completed.tzinfo else completed).strftime('%Y-%m-%d %H:%M:%S.%f') if completed else none,
-          't_declared_name': declared_name,
-          't_declared_type': test_type if test_type != 'data_quality_scan' else none,
-          't_no_row_message': no_row_message,
-      } -%}
-      {%- set fact_sql = [] -%}
-      {%- for name in test_cols -%}
-        {%- set v = facts[name] -%}
-        {%- if v is none -%}
-          {%- do fact_sql.append('cast(null as ' ~ sql_types[name] ~ ') as ' ~ name) -%}
-        {%- elif bq -%}
-          {%- do fact_sql.append("cast('" ~ (v | string | replace('\\', '\\\\') | replace("'", "\\'") | replace('\n', '\\n') | replace('\r', '\\r') | replace('\t', '\\t')) ~ "' as " ~ sql_types[name] ~ ') as ' ~ name) -%}
-        {%- else -%}
-          {%- do fact_sql.append("cast('" ~ (v | string | replace("'", "''")) ~ "' as " ~ sql_types[name] ~ ') as ' ~ name) -%}
+      {%- set values = [
+          uid, source_id, status if (not evaluated or relation_name) else 'error',
+          r.message if (not evaluated or relation_name) else no_row_message,
+          (started | string)[:26] if started else none, (completed | string)[:26] if completed else none,
+          declared_name, test_type if test_type != 'data_quality_scan' else none, no_row_message,
+      ] -%}
+      {%- set parts = [] -%}
+      {%- for v in values -%}
+        {%- if v is none -%}{%- do parts.append('cast(null as string)' if mode == 'bq' else 'null') -%}
+        {%- elif mode == 'bq' -%}{%- do parts.append("'" ~ (v | string | replace('\\', '\\\\') | replace("'", "\\'") | replace('\n', '\\n') | replace('\r', '\\r') | replace('\t', '\\t')) ~ "'") -%}
+        {%- elif mode == 'pg' -%}{%- do parts.append("E'" ~ (v | string | replace('\\', '\\\\') | replace("'", "''")) ~ "'") -%}
+        {%- else -%}{%- do parts.append("'" ~ (v | string | replace("'", "''")) ~ "'") -%}
         {%- endif -%}
       {%- endfor -%}
-      {%- set fact_sql = (fact_sql | join(', ')) ~ ', ' ~ source_sql[source_id] -%}
+      {%- set test = {'test': uid, 'source': source_id, 'rule': declared_name, 'row': parts | join(', '), 'branch': none, 'declared': []} -%}
       {%- if evaluated and relation_name -%}
-        {%- do branches.append({'test': uid, 'source': source_id, 'rule': declared_name, 'relation': relation_name,
-            'sql': 'select ' ~ fact_sql ~ ', ' ~ m_select ~ '\nfrom (select 1 as dq_one) as dq_t left join ' ~ relation_name
-                   ~ ' as dq_m on dq_m.dq_invocation_id = ' ~ invocation_literal}) -%}
+        {%- do test.update({'branch': 'select * from ' ~ relation_name ~ ' where dq_invocation_id = ' ~ invocation_literal}) -%}
       {%- else -%}
-        {%- for index, spec, attributes in dataplex_dq.hook_declared_rules(node) -%}
-          {%- set rule_type = (spec.keys() | select('in', dataplex_dq.hook_rule_type_display().keys() | list) | list | first) -%}
-          {%- set declared_threshold = spec.get('threshold') -%}
-          {%- set threshold = ((declared_threshold | float) or 1.0) if (declared_threshold is not none and declared_threshold != '') else 1.0 -%}
-          {%- set values = {
-              'dq_invocation_id': invocation_id, 'dq_test_unique_id': uid, 'dq_data_source': source_id, 'rule_index': index,
-              'rule_name': spec.name, 'rule_type': rule_type, 'rule_column': spec.get('column'), 'rule_dimension': spec.get('dimension'),
-              'rule_threshold': threshold if rule_type in dataplex_dq.hook_row_level_types() else none,
-              'rule_suspended': spec.get('suspended') or false,
-              'rule_spec': tojson(spec), 'rule_attributes': tojson(dataplex_dq.string_map(attributes)) if attributes else none,
-          } -%}
-          {%- set m_sql = [] -%}
-          {%- for name, t in metrics_cols -%}{%- do m_sql.append(dataplex_dq.hook_literal(values.get(name), t) ~ ' as ' ~ name) -%}{%- endfor -%}
-          {%- do branches.append({'test': uid, 'source': source_id, 'rule': spec.name, 'relation': none,
-              'sql': 'select ' ~ fact_sql ~ ', ' ~ (m_sql | join(', '))}) -%}
-        {%- endfor -%}
+        {%- do test.update({'declared': dataplex_dq.hook_declared_rows(node, uid, source_id)}) -%}
       {%- endif -%}
+      {%- do tests.append(test) -%}
     {%- endif -%}
   {%- endfor -%}
-  {{ return({'branches': branches, 'job_ids': job_ids, 'sources': sources}) }}
+  {%- set sources = {} -%}
+  {%- set job_ids = [] -%}
+  {%- if tests -%}
+    {%- set scan_settings = dataplex_dq.hook_scan_settings(source_ids) -%}
+    {%- set test_cols, source_cols = dataplex_dq._hook_fact_names() -%}
+    {%- for source_id in source_ids -%}
+      {%- set facts = dataplex_dq.hook_source_facts(source_id, scan_settings) -%}
+      {%- do job_ids.append(facts.s_job_id) -%}
+      {%- set parts = [dataplex_dq.string_literal(source_id)] -%}
+      {%- for name in source_cols -%}
+        {%- do parts.append(dataplex_dq.string_literal(facts[name]) if facts[name] is not none else ('cast(null as string)' if mode == 'bq' else 'null')) -%}
+      {%- endfor -%}
+      {%- do sources.update({source_id: parts | join(', ')}) -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {{ return({'tests': tests, 'job_ids': job_ids, 'sources': sources}) }}
 {% endmacro %}
 
-{#- Run the plan: delete this invocation's jobs, stage (when the branches do not fit one statement),
+{#- The metrics rows (SELECTs of literals, in the order of hook_metrics_columns) of the declared
+    rules of a test that left none (errored or skipped). -#}
+{% macro hook_declared_rows(node, uid, source_id) %}
+  {%- set out = [] -%}
+  {%- for index, spec, attributes in dataplex_dq.hook_declared_rules(node) -%}
+    {%- set rule_type = (spec.keys() | select('in', dataplex_dq.hook_rule_type_display().keys() | list) | list | first) -%}
+    {%- set declared_threshold = spec.get('threshold') -%}
+    {%- set threshold = ((declared_threshold | float) or 1.0) if (declared_threshold is not none and declared_threshold != '') else 1.0 -%}
+    {%- set values = {
+        'dq_invocation_id': invocation_id, 'dq_test_unique_id': uid, 'dq_data_source': source_id, 'rule_index': index,
+        'rule_name': spec.name, 'rule_type': rule_type, 'rule_column': spec.get('column'), 'rule_dimension': spec.get('dimension'),
+        'rule_threshold': threshold if rule_type in dataplex_dq.hook_row_level_types() else none,
+        'rule_suspended': spec.get('suspended') or false,
+        'rule_spec': tojson(spec), 'rule_attributes': tojson(dataplex_dq.string_map(attributes)) if attributes else none,
+    } -%}
+    {%- set m_sql = [] -%}
+    {%- for name, t in dataplex_dq.hook_metrics_columns() -%}{%- do m_sql.append(dataplex_dq.hook_literal(values.get(name), t) ~ ' as ' ~ name) -%}{%- endfor -%}
+    {%- do out.append('select ' ~ (m_sql | join(', '))) -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- Rows of SQL literals (each 'a, b, ...') as a query with columns `names`, typed by `types`
+    (results types): a VALUES list; BigQuery has none: a UNION ALL of SELECTs. -#}
+{% macro hook_rows_sql(names, types, rows) %}{{ return(adapter.dispatch('hook_rows_sql', 'dataplex_dq')(names, types, rows)) }}{% endmacro %}
+{% macro default__hook_rows_sql(names, types, rows) %}
+  {%- set casts = [] -%}
+  {%- for name in names -%}{%- do casts.append('cast(dq_v.' ~ name ~ ' as ' ~ dataplex_dq.results_type(types[loop.index0]) ~ ') as ' ~ name) -%}{%- endfor -%}
+  {{ return('select ' ~ (casts | join(', ')) ~ '\nfrom (values\n(' ~ (rows | join('),\n(')) ~ ')\n) as dq_v (' ~ (names | join(', ')) ~ ')') }}
+{% endmacro %}
+{% macro bigquery__hook_rows_sql(names, types, rows) %}
+  {%- set casts = [] -%}
+  {%- set first = [] -%}
+  {%- for name in names -%}
+    {%- do casts.append('cast(dq_v.' ~ name ~ ' as ' ~ dataplex_dq.results_type(types[loop.index0]) ~ ') as ' ~ name) -%}
+    {%- do first.append('cast(null as string) as ' ~ name) -%}
+  {%- endfor -%}
+  {#- the first SELECT names the columns (and types them: a column of NULLs only would be INT64) -#}
+  {{ return('select ' ~ (casts | join(', ')) ~ '\nfrom (\nselect ' ~ (first | join(', ')) ~ ' from unnest([1]) where false\nunion all\nselect ' ~ (rows | join('\nunion all\nselect ')) ~ '\n) as dq_v') }}
+{% endmacro %}
+
+{#- The staged rows of some tests: their facts (t_*) LEFT JOINed to their metrics rows, in the
+    column order of hook_fact_columns (t_*) then hook_metrics_columns. -#}
+{% macro hook_staged_sql(tests) %}
+  {%- set test_cols, source_cols = dataplex_dq._hook_fact_names() -%}
+  {%- set test_types = [] -%}
+  {%- for name, t in dataplex_dq.hook_fact_columns() if name.startswith('t_') -%}{%- do test_types.append(t) -%}{%- endfor -%}
+  {#- the first (empty) SELECT names and types the metrics columns; the relations' columns follow
+      the same contract in the same order (macros/metrics.sql, metrics_columns) -#}
+  {%- set empty = [] -%}
+  {%- for name, t in dataplex_dq.hook_metrics_columns() -%}{%- do empty.append('cast(null as ' ~ dataplex_dq.results_type(t) ~ ') as ' ~ name) -%}{%- endfor -%}
+  {%- set branches = ['select ' ~ (empty | join(', ')) ~ ' from ' ~ dataplex_dq.hook_one_row() ~ ' where 1 = 0'] -%}
+  {%- for test in tests -%}
+    {%- if test.branch -%}{%- do branches.append(test.branch) -%}{%- else -%}{%- do branches.extend(test.declared) -%}{%- endif -%}
+  {%- endfor -%}
+  {{ return('select dq_t.*, dq_m.*\nfrom (\n' ~ dataplex_dq.hook_rows_sql(test_cols, test_types, tests | map(attribute='row') | list) ~ '\n) as dq_t\nleft join (\n'
+            ~ (branches | join('\nunion all\n')) ~ '\n) as dq_m\non dq_m.dq_test_unique_id = dq_t.t_test_unique_id') }}
+{% endmacro %}
+
+{#- A one-row relation to select from (BigQuery has no FROM-less SELECT with WHERE ... it has, but
+    the emulator and PostgreSQL agree on this form). -#}
+{% macro hook_one_row() %}{{ return('(select 1 as dq_one) as dq_o') }}{% endmacro %}
+
+{#- The data sources' facts as a query (s_key: the data source's unique id). -#}
+{% macro hook_sources_sql(plan) %}
+  {%- set test_cols, source_cols = dataplex_dq._hook_fact_names() -%}
+  {%- set types = [] -%}
+  {%- for name in ['s_key'] + source_cols -%}{%- do types.append('string') -%}{%- endfor -%}
+  {{ return(dataplex_dq.hook_rows_sql(['s_key'] + source_cols, types, plan.sources.values() | list)) }}
+{% endmacro %}
+
+{#- Run the plan: delete this invocation's jobs, stage (when the tests do not fit one statement),
     insert the scored rows, commit. -#}
 {% macro hook_write(plan, relation) %}
   {%- set limits = dataplex_dq.hook_limits() -%}
   {%- set groups = [] -%}
   {%- set current = {'items': [], 'chars': 0, 'relations': 0} -%}
-  {%- for b in plan.branches -%}
-    {%- set rels = 1 if b.relation else 0 -%}
-    {%- if current['items'] and (current['chars'] + (b.sql | length) > limits.max_chars or current['relations'] + rels > limits.max_relations) -%}
+  {%- for test in plan.tests -%}
+    {%- set rels = 1 if test.branch else 0 -%}
+    {%- set chars = (test.row | length) + ((test.branch or '') | length) + (test.declared | join('') | length) + 40 -%}
+    {%- if current['items'] and (current['chars'] + chars > limits.max_chars or current['relations'] + rels > limits.max_relations) -%}
       {%- do groups.append(current['items']) -%}
       {%- do current.update({'items': [], 'chars': 0, 'relations': 0}) -%}
     {%- endif -%}
-    {%- do current['items'].append(b) -%}
-    {%- do current.update({'chars': current['chars'] + (b.sql | length) + 11, 'relations': current['relations'] + rels}) -%}
+    {%- do current['items'].append(test) -%}
+    {%- do current.update({'chars': current['chars'] + chars, 'relations': current['relations'] + rels}) -%}
   {%- endfor -%}
   {%- if current['items'] -%}{%- do groups.append(current['items']) -%}{%- endif -%}
 
@@ -420,16 +478,16 @@
   {%- do dataplex_dq.hook_begin() -%}
   {%- set stage = none -%}
   {%- if groups | length == 1 -%}
-    {%- set staged_sql = groups[0] | map(attribute='sql') | join('\nunion all\n') -%}
+    {%- set staged_sql = dataplex_dq.hook_staged_sql(groups[0]) -%}
   {%- else -%}
     {%- set stage = api.Relation.create(database=relation.database, schema=relation.schema, identifier=relation.identifier ~ '__hook_' ~ local_md5(invocation_id)[:8]) -%}
     {%- do run_query(dataplex_dq.hook_drop_table_sql(stage)) -%}
     {%- for group in groups -%}
-      {%- set body = group | map(attribute='sql') | join('\nunion all\n') -%}
-      {%- do run_query(dataplex_dq.hook_stage_sql(stage, body, loop.first)) -%}
+      {%- do run_query(dataplex_dq.hook_stage_sql(stage, dataplex_dq.hook_staged_sql(group), loop.first)) -%}
     {%- endfor -%}
     {%- set staged_sql = 'select * from ' ~ stage -%}
   {%- endif -%}
+  {%- set staged_sql = 'select dq_g.*, dq_s.*\nfrom (\n' ~ staged_sql ~ '\n) as dq_g\ninner join (\n' ~ dataplex_dq.hook_sources_sql(plan) ~ '\n) as dq_s\non dq_s.s_key = dq_g.t_data_source' -%}
   {%- for i in range(0, plan.job_ids | length, 1000) -%}
     {%- do run_query(dataplex_dq.delete_results_sql(relation, plan.job_ids[i:i + 1000])) -%}
   {%- endfor -%}
@@ -460,7 +518,7 @@
     {%- if name not in existing -%}{%- do missing.append(name) -%}{%- endif -%}
   {%- endfor -%}
   {%- if missing -%}
-    {%- set rules = plan.branches | map(attribute='rule') | list -%}
+    {%- set rules = plan.tests | map(attribute='rule') | list -%}
     {{ exceptions.raise_compiler_error("dataplex_dq on-run-end: cannot write the results of data source(s) " ~ (plan.sources.keys() | list | join(', '))
         ~ " (rules " ~ (rules[:10] | join(', ')) ~ (', ...' if rules | length > 10 else '') ~ ") to " ~ relation ~ ": it lacks the column(s) "
         ~ (missing | join(', ')) ~ ". Build the package model dataplex_dq_results (`dbt build --select dataplex_dq_results`), then `dataplex-dq report`.") }}
