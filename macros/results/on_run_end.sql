@@ -9,11 +9,12 @@
     them in, replacing this invocation's rows).
 
     How:
-      1. one "staged" row set: per test, its metrics rows of this invocation (each test's store_failures
-         relation, LEFT JOINed to the test's own facts from dbt's `results`: status, message, timing,
-         data source), or, for a test that errored or was skipped, its declared rules as literals;
-         UNION ALL branches in statements of bounded size (inline in the INSERT when they fit, else
-         through a staging table written in batches);
+      1. one "staged" row set: the facts of every dataplex_dq test from dbt's `results` (status,
+         message, timing, data source, declared rule name) as rows of literals (hook_rows_sql: a
+         VALUES list), LEFT JOINed on the test id to its metrics rows of this invocation (one
+         `select *` of its store_failures relation; for a test that errored or was skipped, its
+         declared rules as literal rows), joined to the data sources' facts; all inline in the INSERT
+         when it fits one statement (hook_limits), else through two staging tables filled in batches;
       2. DELETE (BigQuery: MERGE) the rows of this invocation's jobs, so a second run (or `dataplex-dq
          report` after the hook) replaces them: idempotent per invocation;
       3. one INSERT ... SELECT that scores each job with the macros of the result models
@@ -52,7 +53,7 @@
 {% macro hook_limits() %}
   {{ return({
       'max_chars': var('dataplex_dq_hook_max_chars', 400000) | int,
-      'max_relations': var('dataplex_dq_hook_max_relations', 500) | int,
+      'max_relations': var('dataplex_dq_hook_max_relations', 200) | int,
   }) }}
 {% endmacro %}
 
@@ -425,22 +426,31 @@
   {{ return('select ' ~ (casts | join(', ')) ~ '\nfrom (\nselect ' ~ (first | join(', ')) ~ ' from unnest([1]) where false\nunion all\nselect ' ~ (rows | join('\nunion all\nselect ')) ~ '\n) as dq_v') }}
 {% endmacro %}
 
-{#- The staged rows of some tests: their facts (t_*) LEFT JOINed to their metrics rows, in the
-    column order of hook_fact_columns (t_*) then hook_metrics_columns. -#}
-{% macro hook_staged_sql(tests) %}
-  {%- set test_cols, source_cols = dataplex_dq._hook_fact_names() -%}
-  {%- set test_types = [] -%}
-  {%- for name, t in dataplex_dq.hook_fact_columns() if name.startswith('t_') -%}{%- do test_types.append(t) -%}{%- endfor -%}
-  {#- the first (empty) SELECT names and types the metrics columns; the relations' columns follow
-      the same contract in the same order (macros/metrics.sql, metrics_columns) -#}
+{#- The metrics rows of some tests: a UNION ALL of their relations' rows of this invocation (and of
+    the declared rules' literal rows of the tests that left none), in the order of hook_metrics_columns. -#}
+{% macro hook_metrics_sql(tests) %}
+  {#- the first (empty) SELECT names and types the columns; the relations' columns follow the same
+      contract in the same order (macros/metrics.sql, metrics_columns) -#}
   {%- set empty = [] -%}
   {%- for name, t in dataplex_dq.hook_metrics_columns() -%}{%- do empty.append('cast(null as ' ~ dataplex_dq.results_type(t) ~ ') as ' ~ name) -%}{%- endfor -%}
   {%- set branches = ['select ' ~ (empty | join(', ')) ~ ' from ' ~ dataplex_dq.hook_one_row() ~ ' where 1 = 0'] -%}
   {%- for test in tests -%}
     {%- if test.branch -%}{%- do branches.append(test.branch) -%}{%- else -%}{%- do branches.extend(test.declared) -%}{%- endif -%}
   {%- endfor -%}
-  {{ return('select dq_t.*, dq_m.*\nfrom (\n' ~ dataplex_dq.hook_rows_sql(test_cols, test_types, tests | map(attribute='row') | list) ~ '\n) as dq_t\nleft join (\n'
-            ~ (branches | join('\nunion all\n')) ~ '\n) as dq_m\non dq_m.dq_test_unique_id = dq_t.t_test_unique_id') }}
+  {{ return(branches | join('\nunion all\n')) }}
+{% endmacro %}
+
+{#- The facts (t_* columns) of some tests, one row each. -#}
+{% macro hook_tests_sql(tests) %}
+  {%- set test_cols, source_cols = dataplex_dq._hook_fact_names() -%}
+  {%- set test_types = [] -%}
+  {%- for name, t in dataplex_dq.hook_fact_columns() if name.startswith('t_') -%}{%- do test_types.append(t) -%}{%- endfor -%}
+  {{ return(dataplex_dq.hook_rows_sql(test_cols, test_types, tests | map(attribute='row') | list)) }}
+{% endmacro %}
+
+{#- The staged rows: tests' facts LEFT JOINed to their metrics rows (t_* columns, then the metrics'). -#}
+{% macro hook_staged_sql(tests_sql, metrics_sql) %}
+  {{ return('select dq_t.*, dq_m.*\nfrom (\n' ~ tests_sql ~ '\n) as dq_t\nleft join (\n' ~ metrics_sql ~ '\n) as dq_m\non dq_m.dq_test_unique_id = dq_t.t_test_unique_id') }}
 {% endmacro %}
 
 {#- A one-row relation to select from (BigQuery has no FROM-less SELECT with WHERE ... it has, but
@@ -476,23 +486,31 @@
   {%- do dataplex_dq.ensure_results_table(relation) -%}
   {%- do dataplex_dq.hook_check_columns(plan, relation) -%}
   {%- do dataplex_dq.hook_begin() -%}
-  {%- set stage = none -%}
+  {%- set stages = [] -%}
   {%- if groups | length == 1 -%}
-    {%- set staged_sql = dataplex_dq.hook_staged_sql(groups[0]) -%}
+    {%- set staged_sql = dataplex_dq.hook_staged_sql(dataplex_dq.hook_tests_sql(groups[0]), dataplex_dq.hook_metrics_sql(groups[0])) -%}
   {%- else -%}
-    {%- set stage = api.Relation.create(database=relation.database, schema=relation.schema, identifier=relation.identifier ~ '__hook_' ~ local_md5(invocation_id)[:8]) -%}
-    {%- do run_query(dataplex_dq.hook_drop_table_sql(stage)) -%}
+    {#- two staging tables, the tests' facts and the metrics rows, each filled batch by batch, then
+        joined once (a join over a UNION ALL of hundreds of relations costs DuckDB's planner dearly) -#}
+    {%- set prefix = relation.identifier ~ '__hook_' ~ local_md5(invocation_id)[:8] -%}
+    {%- set stage_t = api.Relation.create(database=relation.database, schema=relation.schema, identifier=prefix ~ '_t') -%}
+    {%- set stage_m = api.Relation.create(database=relation.database, schema=relation.schema, identifier=prefix ~ '_m') -%}
+    {%- do stages.extend([stage_t, stage_m]) -%}
+    {%- for stage in stages -%}{%- do run_query(dataplex_dq.hook_drop_table_sql(stage)) -%}{%- endfor -%}
+    {%- do dataplex_dq.hook_read_many_begin() -%}
     {%- for group in groups -%}
-      {%- do run_query(dataplex_dq.hook_stage_sql(stage, dataplex_dq.hook_staged_sql(group), loop.first)) -%}
+      {%- do run_query(dataplex_dq.hook_stage_sql(stage_t, dataplex_dq.hook_tests_sql(group), loop.first)) -%}
+      {%- do run_query(dataplex_dq.hook_stage_sql(stage_m, dataplex_dq.hook_metrics_sql(group), loop.first)) -%}
     {%- endfor -%}
-    {%- set staged_sql = 'select * from ' ~ stage -%}
+    {%- do dataplex_dq.hook_read_many_end() -%}
+    {%- set staged_sql = dataplex_dq.hook_staged_sql('select * from ' ~ stage_t, 'select * from ' ~ stage_m) -%}
   {%- endif -%}
   {%- set staged_sql = 'select dq_g.*, dq_s.*\nfrom (\n' ~ staged_sql ~ '\n) as dq_g\ninner join (\n' ~ dataplex_dq.hook_sources_sql(plan) ~ '\n) as dq_s\non dq_s.s_key = dq_g.t_data_source' -%}
   {%- for i in range(0, plan.job_ids | length, 1000) -%}
     {%- do run_query(dataplex_dq.delete_results_sql(relation, plan.job_ids[i:i + 1000])) -%}
   {%- endfor -%}
   {%- do run_query(dataplex_dq.hook_insert_sql(relation, staged_sql)) -%}
-  {%- if stage is not none -%}{%- do run_query(dataplex_dq.hook_drop_table_sql(stage)) -%}{%- endif -%}
+  {%- for stage in stages -%}{%- do run_query(dataplex_dq.hook_drop_table_sql(stage)) -%}{%- endfor -%}
   {%- do dataplex_dq.hook_commit() -%}
   {{ return(groups | length) }}
 {% endmacro %}
@@ -508,6 +526,21 @@
 {% macro default__hook_commit() %}{% do run_query('commit') %}{{ return('') }}{% endmacro %}
 {% macro duckdb__hook_commit() %}{% do adapter.commit() %}{{ return('') }}{% endmacro %}
 {% macro bigquery__hook_commit() %}{{ return('') }}{% endmacro %}
+
+{#- Around the statements that read hundreds of metrics relations in one UNION ALL. DuckDB: its
+    optimizer passes cost about half of such a statement's time and gain nothing on a plain UNION
+    ALL of filtered scans: they are switched off for these statements only (the names asked of
+    DuckDB itself, so that a version with other passes works too). Elsewhere nothing to do. -#}
+{% macro hook_read_many_begin() %}{{ return(adapter.dispatch('hook_read_many_begin', 'dataplex_dq')()) }}{% endmacro %}
+{% macro default__hook_read_many_begin() %}{{ return('') }}{% endmacro %}
+{% macro duckdb__hook_read_many_begin() %}
+  {%- set names = run_query("select string_agg(name, ',') from duckdb_optimizers() where name <> 'expression_rewriter'").columns[0].values()[0] -%}
+  {%- if names -%}{%- do run_query("set disabled_optimizers = " ~ dataplex_dq.string_literal(names)) -%}{%- endif -%}
+  {{ return('') }}
+{% endmacro %}
+{% macro hook_read_many_end() %}{{ return(adapter.dispatch('hook_read_many_end', 'dataplex_dq')()) }}{% endmacro %}
+{% macro default__hook_read_many_end() %}{{ return('') }}{% endmacro %}
+{% macro duckdb__hook_read_many_end() %}{% do run_query("reset disabled_optimizers") %}{{ return('') }}{% endmacro %}
 
 {#- Refuse, naming what would not be written, a results table without the columns the hook writes
     (an older package version's table outside dbt's model, or a relation of the same name). -#}
