@@ -245,6 +245,18 @@
   } -%}
   {%- set sql = dataplex_dq.scan_with_anomaly_checks(dataplex_dq.scan_metrics_sql(rules, ctx, data_types), args, meta_settings, source_node, scan_where, dict(ctx, row_filter=row_filter), rules | length) -%}
   {{ dataplex_dq.check_statement_size(sql, scan_where, rules | length) }}
+  {#- the uniqueness keys' session settings (DuckDB: perfect hashing for a narrow key, macros/scan_cross_db.sql) -#}
+  {%- set group_keys = [] -%}
+  {%- set group_types = [] -%}
+  {%- for rule in rules -%}
+    {%- if rule.rule_type == 'uniqueness_expectation' and not rule.suspended -%}
+      {%- do group_keys.append(dataplex_dq.column_sql(rule)) -%}
+      {%- do group_types.append(data_types[loop.index0]) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if group_keys | length > 0 -%}
+    {%- set sql = dataplex_dq.scan_prepare_session(dataplex_dq.data_source_relation(source_node), group_keys, group_types) ~ sql -%}
+  {%- endif -%}
   {{ return(sql) }}
 {% endmacro %}
 

@@ -1,0 +1,380 @@
+"""Benchmark: the scan and the per-rule tests against L, the anchor's physical limit (not a test).
+
+    python integration_tests/benchmarks/bench_limit.py [--rows 1000000 10000000] [--repeat 5]
+        [--anchor ../shared/bench] [--fresh 3] [--keep]
+
+On the anchor of `../shared/bench/` (its `events` table from gen_data.py, its 20 rules from rules.py,
+its L from limit_query.sql -- not a query of ours), per row count:
+
+  in one DuckDB process, alternating so that the machine's load touches every variant alike:
+    L   limit_query.sql after `SET perfect_ht_threshold = 30` (as its header says);
+    S   the data_quality_scan test's compiled SQL, on a fresh connection (DuckDB's defaults);
+    S*  the same SQL after the session setting the scan's DuckDB dispatch makes before its query
+        (duckdb__scan_prepare_session, macros/scan_cross_db.sql: perfect hashing for a narrow key);
+    R   the 20 per-rule tests' compiled SQL, one after the other (their sum).
+  and as fresh processes (--fresh rounds): `dbt test` of the scan and of the per-rule tests, wall time
+  and the test node's execution time from run_results.json.
+
+Every variant's counts are checked against L's (evaluated, passed, null, assertion rows, statistic
+values, table conditions); the script exits non-zero on any difference. Prints x L with min/median/max.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "python"))
+
+TYPE_KEY = {
+    "non_null": "non_null_expectation",
+    "uniqueness": "uniqueness_expectation",
+    "regex": "regex_expectation",
+    "range": "range_expectation",
+    "set": "set_expectation",
+    "statistic": "statistic_range_expectation",
+    "row_condition": "row_condition_expectation",
+    "table_condition": "table_condition_expectation",
+    "sql_assertion": "sql_assertion",
+}
+DIMENSION = {"non_null": "COMPLETENESS", "uniqueness": "UNIQUENESS"}
+COLUMNS = ["id", "email", "amount", "country", "created_at", "event_date", "qty", "status"]
+
+
+def find_anchor(given: str | None) -> Path:
+    candidates = [Path(given)] if given else [REPO.parent / "shared" / "bench", REPO.parents[1] / "shared" / "bench"]
+    for c in candidates:
+        if (c / "limit_query.sql").exists() and (c / "rules.py").exists():
+            return c.resolve()
+    raise SystemExit(
+        f"anchor not found (limit_query.sql, rules.py) in {', '.join(map(str, candidates))}; give --anchor"
+    )
+
+
+# ----------------------------------------------------------------------------------------- rules -> dbt
+
+
+def rule_fields(rule: dict[str, Any]) -> dict[str, Any]:
+    """The rule-type fields of one anchor rule (proto snake_case)."""
+    t = rule["type"]
+    if t == "regex":
+        return {"regex": rule["regex"]}
+    if t == "set":
+        return {"values": rule["values"]}
+    if t in ("range", "statistic"):
+        out: dict[str, Any] = {"statistic": rule["statistic"]} if t == "statistic" else {}
+        for key in ("min", "max"):
+            if key in rule:
+                out[f"{key}_value"] = str(rule[key])
+        if rule.get("strict_min"):
+            out["strict_min_enabled"] = True
+        if rule.get("strict_max"):
+            out["strict_max_enabled"] = True
+        return out
+    if t in ("row_condition", "table_condition"):
+        return {"sql_expression": rule["expr"]}
+    if t == "sql_assertion":
+        return {"sql_statement": rule["sql"]}
+    return {}
+
+
+def rule_common(rule: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"dimension": DIMENSION.get(rule["type"], "VALIDITY")}
+    if rule.get("threshold") is not None:
+        out["threshold"] = rule["threshold"]
+    if rule.get("ignore_null"):
+        out["ignore_null"] = True
+    return out
+
+
+def schema_yml(rules: list[dict[str, Any]]) -> str:
+    scan_rules = []
+    per_column: dict[str, list[str]] = {c: [] for c in COLUMNS}
+    per_model: list[str] = []
+    for r in rules:
+        key = TYPE_KEY[r["type"]]
+        col = {"column": r["column"]} if "column" in r else {}
+        scan_rules.append({"name": r["name"], **col, **rule_common(r), key: rule_fields(r)})
+        args = {**rule_fields(r), **rule_common(r)}
+        test = f"dataplex_dq.{key}: {{name: {r['name']}, arguments: {json.dumps(args)}, config: {{tags: [per_rule]}}}}"
+        (per_column[r["column"]] if "column" in r else per_model).append(test)
+    scan = (
+        f"dataplex_dq.data_quality_scan: {{name: anchor_scan, arguments: {{rules: {json.dumps(scan_rules)}}}, "
+        "config: {tags: [scan]}}"
+    )
+    cols = ""
+    for c in COLUMNS:
+        cols += f"          - name: {c}\n"
+        if per_column[c]:
+            cols += "            data_tests:\n" + "".join(f"              - {t}\n" for t in per_column[c])
+    return (
+        "version: 2\nsources:\n  - name: anchor\n    schema: main\n    tables:\n      - name: events\n"
+        "        data_tests:\n"
+        + "".join(f"          - {t}\n" for t in [scan, *per_model])
+        + "        columns:\n"
+        + cols
+    )
+
+
+def write_project(work: Path, db: Path, rules: list[dict[str, Any]]) -> Path:
+    proj = work / "project"
+    (proj / "models").mkdir(parents=True, exist_ok=True)
+    (proj / "dbt_project.yml").write_text(
+        textwrap.dedent("""\
+        name: bench_limit
+        version: "1.0"
+        config-version: 2
+        profile: bench_limit
+        flags:
+          send_anonymous_usage_stats: false
+        """)
+    )
+    (proj / "profiles.yml").write_text(
+        f'bench_limit:\n  target: duckdb\n  outputs:\n    duckdb:\n      type: duckdb\n      path: "{db}"\n'
+        "      threads: 1\n"
+    )
+    (proj / "packages.yml").write_text(f"packages:\n  - local: {REPO}\n")
+    (proj / "models" / "schema.yml").write_text(schema_yml(rules))
+    return proj
+
+
+def dbt(proj: Path, *args: str) -> tuple[float, dict[str, Any]]:
+    exe = Path(sys.executable).parent / "dbt"
+    cmd = [
+        str(exe if exe.exists() else shutil.which("dbt")),
+        *args,
+        "--project-dir",
+        str(proj),
+        "--profiles-dir",
+        str(proj),
+    ]
+    env = {**os.environ, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=proj, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - t0
+    if proc.returncode not in (0, 1):
+        raise SystemExit(
+            f"dbt {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-3000:]}{proc.stderr[-2000:]}"
+        )
+    rr = proj / "target" / "run_results.json"
+    return wall, (json.loads(rr.read_text()) if rr.exists() else {})
+
+
+def compiled_sql(proj: Path) -> tuple[str, dict[str, str]]:
+    """(the scan's compiled SQL, {rule name: per-rule compiled SQL})."""
+    dbt(proj, "compile", "--select", "tag:scan", "tag:per_rule")
+    manifest = json.loads((proj / "target" / "manifest.json").read_text())
+    scan, per_rule = None, {}
+    for node in manifest["nodes"].values():
+        if node["resource_type"] != "test" or not node.get("compiled_code"):
+            continue
+        tags = node.get("tags") or []
+        if "scan" in tags:
+            scan = node["compiled_code"]
+        elif "per_rule" in tags:
+            per_rule[node["name"]] = node["compiled_code"]
+    if scan is None or len(per_rule) != 20:
+        raise SystemExit(f"compile: expected 1 scan and 20 per-rule tests, got {scan is not None} and {len(per_rule)}")
+    return scan, per_rule
+
+
+# ----------------------------------------------------------------------------------------- metrics
+
+
+def limit_metrics(row: dict[str, Any], rules: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """L's row -> {rule name: comparable metrics}."""
+    out: dict[str, dict[str, Any]] = {}
+    for r in rules:
+        rid = r["id"]
+        m: dict[str, Any] = {}
+        for key in ("evaluated_count", "passed_count", "null_count", "assertion_row_count"):
+            if f"{rid}__{key}" in row:
+                m[key] = int(row[f"{rid}__{key}"])
+        if r["type"] == "statistic":
+            m["statistic_value"] = float(row[f"{rid}__value"])
+        if r["type"] == "table_condition":
+            m["passed"] = bool(row[f"{rid}__value"])
+        out[r["name"]] = m
+    return out
+
+
+def comparable(rows: list[dict[str, Any]], rules: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Metrics rows of the scan / per-rule tests -> the same shape as limit_metrics."""
+    by_name = {r["name"]: r for r in rules}
+    out: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        r = by_name[row["rule_name"]]
+        m: dict[str, Any] = {}
+        if r["type"] in ("non_null", "uniqueness", "regex", "range", "set", "row_condition"):
+            m["evaluated_count"] = int(row["evaluated_count"])
+            m["passed_count"] = int(row["passed_count"])
+            if r["type"] != "row_condition":
+                m["null_count"] = int(row["null_count"])
+        elif r["type"] == "statistic":
+            m["statistic_value"] = float(row["statistic_value"])
+        elif r["type"] == "table_condition":
+            m["passed"] = bool(row["passed"])
+        else:
+            m["assertion_row_count"] = int(row["assertion_row_count"])
+        out[r["name"]] = m
+    return out
+
+
+def differences(got: dict[str, dict[str, Any]], want: dict[str, dict[str, Any]]) -> list[str]:
+    diffs = []
+    for name, w in want.items():
+        g = got.get(name)
+        if g is None:
+            diffs.append(f"{name}: missing")
+            continue
+        for key, value in w.items():
+            if key not in g:
+                continue  # L reports null counts for some rules whose metrics row has none
+            same = abs(g[key] - value) <= 1e-9 * max(1.0, abs(value)) if key == "statistic_value" else g[key] == value
+            if not same:
+                diffs.append(f"{name}.{key}: {g[key]} != L's {value}")
+    return diffs
+
+
+# ----------------------------------------------------------------------------------------- in-process
+
+
+def fetch(con: Any, sql: str) -> list[dict[str, Any]]:
+    res = con.execute(sql)
+    cols = [d[0] for d in res.description]
+    return [dict(zip(cols, row, strict=True)) for row in res.fetchall()]
+
+
+def perfect_hash_setting(scan_sql: str) -> int | None:
+    """The perfect_ht_threshold duckdb__scan_prepare_session sets for the scan: read from the comment
+    it leaves in the compiled SQL (none when it sets nothing)."""
+    marker = "-- dataplex_dq: perfect_ht_threshold = "
+    for line in scan_sql.splitlines():
+        if line.strip().startswith(marker):
+            return int(line.strip()[len(marker) :])
+    return None
+
+
+def in_process(db: Path, limit_sql: str, scan_sql: str, per_rule: dict[str, str], repeat: int) -> dict[str, Any]:
+    import duckdb
+
+    times: dict[str, list[float]] = {"L": [], "S": [], "S*": [], "R": []}
+    results: dict[str, list[dict[str, Any]]] = {}
+    setting = perfect_hash_setting(scan_sql)
+
+    def run(variant: str) -> tuple[float, list[dict[str, Any]]]:
+        con = duckdb.connect(str(db), read_only=True)
+        try:
+            if variant == "L":
+                con.execute("SET perfect_ht_threshold = 30")
+            if variant == "S*" and setting is not None:
+                con.execute(f"SET perfect_ht_threshold = {setting}")
+            t0 = time.perf_counter()
+            if variant == "L":
+                rows = fetch(con, limit_sql)
+            elif variant in ("S", "S*"):
+                rows = fetch(con, scan_sql)
+            else:
+                rows = [row for sql in per_rule.values() for row in fetch(con, sql)]
+            return time.perf_counter() - t0, rows
+        finally:
+            con.close()
+
+    for round_ in range(repeat + 1):  # round 0: warm-up
+        for variant, spent in times.items():
+            t, rows = run(variant)
+            if round_ > 0:
+                spent.append(t)
+            results[variant] = rows
+    return {"times": times, "rows": results, "setting": setting}
+
+
+def spread(values: list[float], base: float | None = None) -> str:
+    vs = [v / base for v in values] if base else values
+    unit = "x" if base else "s"
+    return f"{min(vs):6.2f}{unit} {statistics.median(vs):6.2f}{unit} {max(vs):6.2f}{unit}"
+
+
+def fresh_processes(proj: Path, fresh: int) -> dict[str, dict[str, list[float]]]:
+    out: dict[str, dict[str, list[float]]] = {"scan": {"wall": [], "node": []}, "per_rule": {"wall": [], "node": []}}
+    for _ in range(fresh):
+        for tag in out:
+            wall, rr = dbt(proj, "test", "--select", f"tag:{tag}")
+            nodes = [float(r.get("execution_time") or 0.0) for r in rr.get("results") or []]
+            out[tag]["wall"].append(wall)
+            out[tag]["node"].append(sum(nodes))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rows", type=int, nargs="+", default=[1_000_000])
+    ap.add_argument("--repeat", type=int, default=5, help="in-process rounds (after one warm-up)")
+    ap.add_argument("--fresh", type=int, default=0, help="fresh-process dbt test rounds (0: skip)")
+    ap.add_argument("--anchor", default=None, help="the anchor folder (default ../shared/bench)")
+    ap.add_argument("--data-dir", default=None, help="where events_<rows>.duckdb live (generated if missing)")
+    ap.add_argument("--keep", action="store_true")
+    a = ap.parse_args()
+
+    anchor = find_anchor(a.anchor)
+    sys.path.insert(0, str(anchor))
+    import gen_data  # type: ignore[import-not-found]
+    import rules as anchor_rules  # type: ignore[import-not-found]
+
+    rules = anchor_rules.RULES
+    limit_sql = (anchor / "limit_query.sql").read_text()
+    data_dir = Path(a.data_dir or Path(tempfile.gettempdir()) / "dq-bench")
+    work = Path(tempfile.mkdtemp(prefix="bench_limit_"))
+    failed = False
+    print(f"anchor {anchor}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (timings are noisy)")
+    try:
+        for rows in a.rows:
+            db = data_dir / f"events_{rows}.duckdb"
+            if not db.exists():
+                gen_data.generate(rows, str(db))
+            work_db = work / f"events_{rows}.duckdb"
+            shutil.copy(db, work_db)  # dbt writes its metrics tables here; the anchor's file stays as generated
+            proj = write_project(work / str(rows), work_db, rules)
+            dbt(proj, "deps")
+            scan_sql, per_rule = compiled_sql(proj)
+            r = in_process(work_db, limit_sql, scan_sql, per_rule, a.repeat)
+            want = limit_metrics(r["rows"]["L"][0], rules)
+            base = statistics.median(r["times"]["L"])
+            print(f"\n{rows:,} rows, in one process, {a.repeat} rounds (min / median / max; x = over L's median)")
+            print(f"  {'L':3} {spread(r['times']['L'])}   {spread(r['times']['L'], base)}")
+            for v in ("S", "S*", "R"):
+                diffs = differences(comparable(r["rows"][v], rules), want)
+                failed = failed or bool(diffs)
+                note = "counts = L" if not diffs else "COUNTS DIFFER: " + "; ".join(diffs[:5])
+                extra = f" (perfect_ht_threshold = {r['setting']})" if v == "S*" else ""
+                print(f"  {v:3} {spread(r['times'][v])}   {spread(r['times'][v], base)}   {note}{extra}")
+            if a.fresh:
+                f = fresh_processes(proj, a.fresh)
+                print(f"  fresh processes, {a.fresh} rounds: dbt test (wall) and its test nodes' execution time")
+                for tag, label in (("scan", "S"), ("per_rule", "R")):
+                    print(
+                        f"  {label} wall {spread(f[tag]['wall'])}   node {spread(f[tag]['node'])}"
+                        f"   node x L {spread(f[tag]['node'], base)}"
+                    )
+    finally:
+        if a.keep:
+            print(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    if failed:
+        raise SystemExit("counts differ from L")
+
+
+if __name__ == "__main__":
+    main()
