@@ -311,7 +311,11 @@ def fresh_processes(proj: Path, fresh: int) -> dict[str, dict[str, list[float]]]
     for _ in range(fresh):
         for tag in out:
             wall, rr = dbt(proj, "test", "--select", f"tag:{tag}")
-            nodes = [float(r.get("execution_time") or 0.0) for r in rr.get("results") or []]
+            nodes = [
+                float(r.get("execution_time") or 0.0)
+                for r in rr.get("results") or []
+                if r["unique_id"].startswith("test.")
+            ]
             out[tag]["wall"].append(wall)
             out[tag]["node"].append(sum(nodes))
     return out
