@@ -19,7 +19,6 @@ float32, so the JSON shows ``66.67``. The exact 2-decimal values are in the Scor
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -28,6 +27,7 @@ from google.protobuf.descriptor import FieldDescriptor
 
 from dataplex_dq.errors import DataplexDqError
 from dataplex_dq.field_names import RULE_EXTENSIONS, is_repeated
+from dataplex_dq.incremental import JobWindow
 from dataplex_dq.outcomes import RuleOutcome
 from dataplex_dq.proto import (
     DataQualityColumnResult,
@@ -42,7 +42,6 @@ from dataplex_dq.scoring import DimensionScore, ScoreCard
 __all__ = [
     "AssembleError",
     "DebugValue",
-    "IncrementalWindow",
     "build_result",
     "build_rule",
     "order_outcomes",
@@ -59,19 +58,6 @@ DebugValue = tuple[str, str, Any]
 
 class AssembleError(DataplexDqError, ValueError):
     """The outcomes cannot be turned into a DataQualityResult (names the rule and the problem)."""
-
-
-@dataclass(frozen=True)
-class IncrementalWindow:
-    """The incremental window scanned: ``ScannedData.incremental_field``."""
-
-    field: str
-    start: str | datetime
-    end: str | datetime
-
-
-def _text(value: str | datetime) -> str:
-    return value.isoformat() if isinstance(value, datetime) else value
 
 
 def order_outcomes(outcomes: Iterable[RuleOutcome], test_order: Sequence[str] | None = None) -> list[RuleOutcome]:
@@ -266,7 +252,7 @@ def build_result(
     scorecard: ScoreCard,
     *,
     row_count: int | None,
-    incremental: IncrementalWindow | None = None,
+    incremental: JobWindow | None = None,
     test_order: Sequence[str] | None = None,
     debug_results: Mapping[str, Sequence[Sequence[DebugValue]]] | None = None,
 ) -> DataQualityResult:
@@ -313,8 +299,8 @@ def build_result(
     if incremental is not None:
         window = result.scanned_data.incremental_field
         window.field = incremental.field
-        window.start = _text(incremental.start)
-        window.end = _text(incremental.end)
+        window.start = incremental.start or ""
+        window.end = incremental.end or ""
     return result
 
 

@@ -24,7 +24,6 @@ from dataplex_dq.anomaly import fill_generated_assets
 from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts, no_tests_message
 from dataplex_dq.assemble import (
     DebugValue,
-    IncrementalWindow,
     build_result,
     result_to_bytes,
     result_to_json,
@@ -333,7 +332,7 @@ def assemble_sources(
             row_count=row_count,
             test_order=test_order,
             debug_results=debug_results,
-            incremental=IncrementalWindow(window.field, window.start or "", window.end or "") if window else None,
+            incremental=window,
         )
         fill_generated_assets(result, source_outcomes)
         job = job_context(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -11,7 +10,6 @@ from google.protobuf import json_format
 
 from dataplex_dq.assemble import (
     AssembleError,
-    IncrementalWindow,
     build_result,
     build_rule,
     order_outcomes,
@@ -21,6 +19,7 @@ from dataplex_dq.assemble import (
     result_to_json,
     row_count_of,
 )
+from dataplex_dq.incremental import JobWindow
 from dataplex_dq.metrics import RuleMetrics, RuleStatus
 from dataplex_dq.outcomes import RuleIdentity, RuleOutcome
 from dataplex_dq.proto import DataQualityResult, DataQualityRule
@@ -264,9 +263,7 @@ def test_float32_scores_print_as_two_decimals_in_json() -> None:
 
 
 def test_json_is_camel_case_sorted_and_round_trips() -> None:
-    result = orders_result(
-        incremental=IncrementalWindow("updated_at", "2024-04-30T00:00:00Z", datetime(2024, 5, 1, tzinfo=UTC))
-    )
+    result = orders_result(incremental=JobWindow("updated_at", "2024-04-30T00:00:00Z", "2024-05-01T00:00:00+00:00"))
     text = result_to_json(result)
     doc = json.loads(text)
     assert list(doc) == sorted(doc)
