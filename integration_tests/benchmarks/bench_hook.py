@@ -8,7 +8,7 @@ hook's macros are compiled anew in every process) and the hook's own timer (it l
 wrote the results of ... in B batch(es), S s"), with the whole command for scale.
 
   * per-rule form: N `dataplex_dq.*` tests (N metrics relations), over max(1, N // 50) seeds;
-  * scan form (--form scan): data_quality_scan tests of up to 1,000 rules each (SPEC 3c's limit per
+  * scan form (--form scan): data_quality_scan tests of up to 1,000 rules each (docs/SEMANTICS.md §3's limit per
     data source), N rules over ceil(N / 1000) seeds: N rules from few relations.
 
     python integration_tests/benchmarks/bench_hook.py --rules 20 1000 --rules-scan 10000 --repeats 3

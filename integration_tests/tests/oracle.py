@@ -1,4 +1,4 @@
-"""A plain-Python reference of the rule semantics and the scores (SPEC sections 4 and 5), sharing no
+"""A plain-Python reference of the rule semantics and the scores (docs/SEMANTICS.md §5 and §7), sharing no
 code with the SQL path (macros/) nor with the post-hook (python/dataplex_dq/): the property-based
 tests (test_properties.py) compare what dbt and the post-hook compute with what this module says.
 

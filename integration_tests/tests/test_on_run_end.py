@@ -3,7 +3,7 @@ table, with the rows `dataplex-dq report` writes (column by column), and the res
 
 On every target, the integration project (which declares the hook) is built once (conftest snapshots
 what the hook wrote before any report); on DuckDB a small project adds errored, skipped and scan
-rules, `--select` and `dbt retry` runs (SPEC 6, partial runs) and the batched (staging table) path."""
+rules, `--select` and `dbt retry` runs (docs/SEMANTICS.md §8, partial runs) and the batched (staging table) path."""
 
 from __future__ import annotations
 
@@ -223,7 +223,7 @@ def test_errored_skipped_and_scan_rules_equal_the_python_export(partial):
 
 
 def test_select_and_retry_runs_are_partial_jobs(partial):
-    """SPEC 6: a run of some rules makes a job covering those rules only; the data source's earlier
+    """docs/SEMANTICS.md §8: a run of some rules makes a job covering those rules only; the data source's earlier
     job keeps its rows."""
     p = partial
     if not (p.target_path / "run_results.json").exists():

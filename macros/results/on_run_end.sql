@@ -1,4 +1,4 @@
-{#- The on-run-end hook (SPEC 6 and 7 without the Python command): in the user's dbt_project.yml
+{#- The on-run-end hook (docs/SEMANTICS.md §8 and §9 without the Python command): in the user's dbt_project.yml
 
       on-run-end: "{{ dataplex_dq.on_run_end(results) }}"
 

@@ -1,7 +1,7 @@
 """Assemble one ``google.cloud.dataplex.v1.DataQualityResult`` per data source.
 
 Pure: takes the rule outcomes and the :class:`~dataplex_dq.scoring.ScoreCard` of one data source
-and returns the proto. What goes where (SPEC section 4 and 5):
+and returns the proto. What goes where (docs/SEMANTICS.md §5 and §7):
 
 * ``rules``: one ``DataQualityRuleResult`` per *evaluated* rule (PASSED / FAILED) in declaration
   order; suspended, errored and skipped rules are left out (they live in the export with their

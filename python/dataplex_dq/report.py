@@ -241,7 +241,7 @@ def run_report(
     profile: str | None = None,
 ) -> Report:
     """The report pipeline: artifacts -> metrics -> outcomes -> scores and protos -> files -> export ->
-    actions (-> HTML). ``html``: an html_data.HtmlOptions to also write the HTML report (SPEC 13)."""
+    actions (-> HTML). ``html``: an html_data.HtmlOptions to also write the HTML report (docs/SEMANTICS.md §15)."""
     target_path = Path(target_path) if target_path else Path(project_dir) / "target"
     artifacts = load_artifacts(target_path)
     out_dir = clean_output_dir(target_path / "dataplex_dq")
