@@ -7,48 +7,29 @@
       test_unique_id, source_unique_id  -#}
 
 {% macro rule_metrics_sql(rule, ctx) %}
-  {%- set row_level = rule.rule_type in dataplex_dq.row_level_rule_types() -%}
-  {%- set threshold = (rule.threshold if rule.threshold else 1.0) if row_level else none -%}
   {%- if rule.suspended -%}
-    {{ return(dataplex_dq.metrics_select(rule, ctx, {'status': "'SUSPENDED'", 'passed': 'true', 'threshold': threshold}, none)) }}
+    {{ return(dataplex_dq.metrics_select(rule, ctx, dataplex_dq.suspended_metrics(rule), none)) }}
   {%- endif -%}
   {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, ctx.sampling_percent) -%}
   {%- set col = dataplex_dq.column_sql(rule) -%}
   {%- set null_count = "coalesce(sum(case when " ~ col ~ " is null then 1 else 0 end), 0)" if col else "null" -%}
-  {%- set rt = rule.rule_type -%}
-  {%- set ctes = ["dq_scope as (\n  " ~ scope_sql ~ "\n)"] -%}
-  {%- set data_sql = dataplex_dq.data_sql_in_scope(ctx, scope_sql) -%}
-
-  {%- if rt in dataplex_dq.row_level_rule_types() -%}
-    {%- if rt == 'uniqueness_expectation' -%}
-      {%- do ctes.append("dq_counts as (\n  select count(*) as row_count, " ~ null_count ~ " as null_count from dq_scope\n)") -%}
-      {%- do ctes.append("dq_unique as (\n  select count(*) as passed_count from (\n    select " ~ col ~ " from dq_scope where " ~ col ~ " is not null group by " ~ col ~ " having count(*) = 1\n  ) dq_singletons\n)") -%}
-      {%- set from_clause = "dq_counts cross join dq_unique" -%}
-    {%- else -%}
-      {%- set predicate = dataplex_dq.row_predicate(rule, col, ctx.data_type, data_sql) -%}
-      {%- do ctes.append("dq_counts as (\n  select\n    count(*) as row_count,\n    " ~ null_count ~ " as null_count,\n    sum(case when " ~ predicate ~ " then 1 else 0 end) as passed_count\n  from dq_scope\n)") -%}
-      {%- set from_clause = "dq_counts" -%}
-    {%- endif -%}
-  {%- elif rt == 'statistic_range_expectation' -%}
-    {%- set stat = dataplex_dq.statistic_expression(rule.params.statistic, col) -%}
-    {%- do ctes.append("dq_counts as (\n  select count(*) as row_count, " ~ null_count ~ " as null_count, " ~ stat ~ " as stat_value from dq_scope\n)") -%}
-    {%- set from_clause = "dq_counts" -%}
-  {%- elif rt == 'table_condition_expectation' -%}
-    {%- set expr = dataplex_dq.expand_data_reference(rule.params.sql_expression, data_sql) -%}
-    {%- do ctes.append("dq_counts as (\n  select count(*) as row_count, " ~ null_count ~ " as null_count from dq_scope\n)") -%}
-    {%- do ctes.append("dq_condition as (\n  select coalesce(min(case when dq_value then 1 else 0 end), 1) as condition_ok from (\n    select (" ~ expr ~ ") as dq_value from dq_scope\n  ) dq_values\n)") -%}
-    {%- set from_clause = "dq_counts cross join dq_condition" -%}
-  {%- elif rt == 'sql_assertion' -%}
-    {%- set stmt = dataplex_dq.expand_data_reference(rule.params.sql_statement, data_sql) -%}
-    {%- do ctes.append("dq_counts as (\n  select count(*) as row_count, " ~ null_count ~ " as null_count from dq_scope\n)") -%}
-    {%- do ctes.append("dq_assertion as (\n  select count(*) as assertion_row_count from (\n" ~ stmt ~ "\n  ) dq_assertion_rows\n)") -%}
-    {%- set from_clause = "dq_counts cross join dq_assertion" -%}
-  {%- endif -%}
-
+  {#- the rule type's aggregates over the scope (macros/rules/<rule_type>.sql, <rule_type>_counts) -#}
+  {%- set scope_cte -%}
+dq_scope as (
+  {{ scope_sql }}
+)
+  {%- endset -%}
+  {%- set counts = dataplex_dq.rule_sql(rule.rule_type, 'counts')(rule, ctx, col, null_count, dataplex_dq.data_sql_in_scope(ctx, scope_sql)) -%}
   {%- set refs = {'row_count': 'row_count', 'null_count': 'null_count', 'passed_count': 'passed_count',
                   'stat_value': 'stat_value', 'condition_ok': 'condition_ok', 'assertion_row_count': 'assertion_row_count'} -%}
   {%- set m = dataplex_dq.rule_metrics_exprs(rule, ctx, refs) -%}
-  {{ return("with " ~ (ctes | join(",\n")) ~ "\n" ~ dataplex_dq.metrics_select(rule, ctx, m, from_clause)) }}
+  {{ return("with " ~ ([scope_cte] + counts.ctes) | join(",\n") ~ "\n" ~ dataplex_dq.metrics_select(rule, ctx, m, counts.from)) }}
+{% endmacro %}
+
+{#- The metrics of a suspended rule: SUSPENDED, passed, nothing evaluated. -#}
+{% macro suspended_metrics(rule) %}
+  {%- set row_level = dataplex_dq.rule_type_facts(rule.rule_type).row_level -%}
+  {{ return({'status': "'SUSPENDED'", 'passed': 'true', 'threshold': (rule.threshold if rule.threshold else 1.0) if row_level else none}) }}
 {% endmacro %}
 
 {#- The metric expressions of one evaluated (not suspended) rule, as a dict for metrics_select, over
@@ -56,32 +37,13 @@
       row_count, null_count ('null' when the rule has no column), passed_count (row-level),
       stat_value (statistic range), condition_ok (table condition: 1 when TRUE),
       assertion_row_count (SQL assertion).
-    Shared by the per-rule query above and the fused data_quality_scan (macros/scan.sql), so both
-    derive evaluated counts, ratios and outcomes with the very same SQL. -#}
+    The rule type's own expressions come from its file (macros/rules/<rule_type>.sql,
+    <rule_type>_metrics; row-level: row_level_metrics). Shared by the per-rule query above and the
+    fused data_quality_scan (macros/scan.sql), so both derive evaluated counts, ratios and outcomes
+    with the very same SQL. -#}
 {% macro rule_metrics_exprs(rule, ctx, refs) %}
-  {%- set rt = rule.rule_type -%}
-  {%- set col = dataplex_dq.column_sql(rule) -%}
   {%- set m = {'row_count': refs.row_count, 'null_count': refs.null_count} -%}
-  {%- if rt in dataplex_dq.row_level_rule_types() -%}
-    {%- set threshold = rule.threshold if rule.threshold else 1.0 -%}
-    {%- set evaluated = "(" ~ refs.row_count ~ " - coalesce(" ~ refs.null_count ~ ", 0))" if rule.ignore_null else refs.row_count -%}
-    {%- set ratio = "case when " ~ evaluated ~ " = 0 then 1.0 else cast(coalesce(" ~ refs.passed_count ~ ", 0) as " ~ dataplex_dq.type_double() ~ ") / " ~ evaluated ~ " end" -%}
-    {%- set passed = "(" ~ ratio ~ ") >= cast(" ~ threshold ~ " as " ~ dataplex_dq.type_double() ~ ")" -%}
-    {%- do m.update({
-        'evaluated_count': evaluated, 'passed_count': 'coalesce(' ~ refs.passed_count ~ ', 0)', 'pass_ratio': ratio,
-        'passed': passed, 'threshold': threshold,
-        'failing_rows_query': dataplex_dq.string_literal(dataplex_dq.failing_rows_query(rule, ctx, col))}) -%}
-  {%- elif rt == 'statistic_range_expectation' -%}
-    {%- set bound_type = dataplex_dq.type_double() if rule.params.statistic == 'MEAN' else ctx.data_type -%}
-    {%- do m.update({
-        'passed': "coalesce(" ~ refs.stat_value ~ " is not null and " ~ dataplex_dq.bounds_predicate(refs.stat_value, rule.params, bound_type) ~ ", false)",
-        'statistic_value': dataplex_dq.safe_cast_double(refs.stat_value, bound_type),
-        'statistic_value_text': dataplex_dq.statistic_text(refs.stat_value, ctx.data_type)}) -%}
-  {%- elif rt == 'table_condition_expectation' -%}
-    {%- do m.update({'passed': refs.condition_ok ~ ' = 1'}) -%}
-  {%- elif rt == 'sql_assertion' -%}
-    {%- do m.update({'assertion_row_count': refs.assertion_row_count, 'passed': refs.assertion_row_count ~ ' = 0'}) -%}
-  {%- endif -%}
+  {%- do m.update(dataplex_dq.rule_sql(rule.rule_type, 'metrics')(rule, ctx, refs, dataplex_dq.column_sql(rule))) -%}
   {%- do m.update({'status': "case when " ~ m.passed ~ " then 'PASSED' else 'FAILED' end"}) -%}
   {{ return(m) }}
 {% endmacro %}
@@ -140,21 +102,6 @@
       (m.get('statistic_value_text', 'null'), s, "statistic_value_text"),
   ] -%}
   {{ return(cols) }}
-{% endmacro %}
-
-{#- SPEC 4: a ready-to-run query returning the failing rows, all columns, within the same row filter
-    (sampling is not reproduced). -#}
-{% macro failing_rows_query(rule, ctx, col) %}
-  {%- set base = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, none) -%}
-  {%- if rule.rule_type == 'uniqueness_expectation' -%}
-    {%- set dup = "select " ~ col ~ " from (" ~ base ~ ") dq_scope where " ~ col ~ " is not null group by " ~ col ~ " having count(*) > 1" -%}
-    {%- set cond = col ~ " in (" ~ dup ~ ")" -%}
-    {%- if not rule.ignore_null -%}{%- set cond = cond ~ " or " ~ col ~ " is null" -%}{%- endif -%}
-    {{ return("select * from (" ~ base ~ ") dq_scope where " ~ cond) }}
-  {%- endif -%}
-  {%- set predicate = dataplex_dq.row_predicate(rule, col, ctx.data_type, base) -%}
-  {%- if rule.ignore_null -%}{%- set predicate = "(" ~ col ~ " is null or " ~ predicate ~ ")" -%}{%- endif -%}
-  {{ return("select * from (" ~ base ~ ") dq_scope where not coalesce(" ~ predicate ~ ", false)") }}
 {% endmacro %}
 
 {#- The rule as declared, as a google.cloud.dataplex.v1.DataQualityRule in proto JSON (snake_case

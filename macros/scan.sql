@@ -14,25 +14,7 @@
        per-rule metric formulas come from rule_metrics_exprs / metrics_columns (macros/metrics.sql),
        the same the per-rule tests use. -#}
 
-{% macro scan_rule_type_keys() %}
-  {{ return(['range_expectation', 'non_null_expectation', 'set_expectation', 'regex_expectation', 'uniqueness_expectation',
-             'statistic_range_expectation', 'row_condition_expectation', 'table_condition_expectation', 'sql_assertion']) }}
-{% endmacro %}
-
-{#- The rule-type fields each rule type takes (proto snake_case names). -#}
-{% macro scan_rule_params() %}
-  {{ return({
-      'range_expectation': ['min_value', 'max_value', 'strict_min_enabled', 'strict_max_enabled'],
-      'non_null_expectation': [],
-      'set_expectation': ['values'],
-      'regex_expectation': ['regex'],
-      'uniqueness_expectation': [],
-      'statistic_range_expectation': ['statistic', 'min_value', 'max_value', 'strict_min_enabled', 'strict_max_enabled'],
-      'row_condition_expectation': ['sql_expression'],
-      'table_condition_expectation': ['sql_expression'],
-      'sql_assertion': ['sql_statement'],
-  }) }}
-{% endmacro %}
+{#- The rule types and the fields each takes: the registry, macros/rules/_registry.sql. -#}
 
 {% macro scan_rule_common_keys() %}
   {{ return(['column', 'ignore_null', 'dimension', 'threshold', 'name', 'description', 'suspended', 'debug_queries', 'attributes']) }}
@@ -49,7 +31,7 @@
 {#- The rule type of a declared rule (the first rule-type key found, snake_case or camelCase), or none. -#}
 {% macro scan_rule_type_of(raw) %}
   {%- if raw is not mapping -%}{{ return(none) }}{%- endif -%}
-  {%- for t in dataplex_dq.scan_rule_type_keys() -%}
+  {%- for t in dataplex_dq.rule_types() -%}
     {%- if t in raw or dataplex_dq.camel_case(t) in raw -%}{{ return(t) }}{%- endif -%}
   {%- endfor -%}
   {{ return(none) }}
@@ -87,7 +69,7 @@
   {%- if raw is not mapping -%}
     {{ dataplex_dq.raise_rule_error(where, none, "must be a mapping (a DataQualityRule), got " ~ raw) }}
   {%- endif -%}
-  {%- set type_keys = dataplex_dq.scan_rule_type_keys() -%}
+  {%- set type_keys = dataplex_dq.rule_types().keys() | list -%}
   {%- set common = dataplex_dq.scan_rule_common_keys() -%}
   {%- set known = {} -%}
   {%- for k in type_keys + common -%}{%- do known.update({k: k, dataplex_dq.camel_case(k): k}) -%}{%- endfor -%}
@@ -112,7 +94,7 @@
   {%- if given is not mapping -%}
     {{ dataplex_dq.raise_rule_error(where, rule_type, "must be a mapping of its fields (or {}), got " ~ given) }}
   {%- endif -%}
-  {%- set allowed = dataplex_dq.scan_rule_params()[rule_type] -%}
+  {%- set allowed = dataplex_dq.rule_type_facts(rule_type).params -%}
   {%- set allowed_keys = {} -%}
   {%- for k in allowed -%}{%- do allowed_keys.update({k: k, dataplex_dq.camel_case(k): k}) -%}{%- endfor -%}
   {%- for key in given -%}
@@ -280,107 +262,108 @@
   {%- endfor -%}
 {% endmacro %}
 
-{#- Register an aggregate expression once; returns its column name in the aggregate row. -#}
-{% macro _scan_add(state, expr, prefix) %}
-  {%- if expr in state['aliases'] -%}{{ return(state['aliases'][expr]) }}{%- endif -%}
-  {%- set alias = prefix ~ (state['exprs'] | length) -%}
-  {%- do state['aliases'].update({expr: alias}) -%}
-  {%- do state['exprs'].append(expr ~ " as " ~ alias) -%}
+{#- The fused query's state (`scan`), which each rule type's contribution fills
+    (macros/rules/<rule_type>.sql, <rule_type>_scan):
+      agg         the expressions of the one aggregate row over the scope (scan_aggregate)
+      assertions  the scalar subqueries of the SQL assertions (scan_assertion)
+      unique      quoted column -> name of its uniqueness count
+      window_sql  window items (uniqueness columns counted with the 'window' strategy)
+      grouped_sql grouped-count CTEs (the other uniqueness columns)
+      strategy    scan_uniqueness_strategy() -#}
+{% macro scan_state() %}
+  {{ return({'agg': {'aliases': {}, 'exprs': []}, 'assertions': {'aliases': {}, 'exprs': []},
+             'unique': {}, 'window_sql': [], 'grouped_sql': [], 'strategy': dataplex_dq.scan_uniqueness_strategy()}) }}
+{% endmacro %}
+
+{#- Register an expression once in `registry` (scan.agg or scan.assertions); returns its column name. -#}
+{% macro _scan_add(registry, expr, prefix) %}
+  {%- if expr in registry['aliases'] -%}{{ return(registry['aliases'][expr]) }}{%- endif -%}
+  {%- set alias = prefix ~ (registry['exprs'] | length) -%}
+  {%- do registry['aliases'].update({expr: alias}) -%}
+  {%- do registry['exprs'].append(expr ~ " as " ~ alias) -%}
   {{ return(alias) }}
 {% endmacro %}
+{% macro scan_aggregate(scan, expr) %}{{ return(dataplex_dq._scan_add(scan.agg, expr, 'dq_m')) }}{% endmacro %}
+{% macro scan_assertion(scan, expr) %}{{ return(dataplex_dq._scan_add(scan.assertions, expr, 'dq_a')) }}{% endmacro %}
 
 {#- The fused query: one metrics row per rule of `rules` (normalized), rule_index = position.
     `ctx`: from_sql, row_filter, sampling_percent, test_unique_id, source_unique_id;
-    `data_types`: the column type of each rule (or none). -#}
+    `data_types`: the column type of each rule (or none). Three steps: each rule's metrics columns
+    over the aggregate row (scan_rule_columns), the CTEs and FROM items holding that row
+    (scan_from), and one projection over the rule index (scan_select). -#}
 {% macro scan_metrics_sql(rules, ctx, data_types) %}
   {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, ctx.sampling_percent) -%}
-  {%- set data_sql = dataplex_dq.data_sql_in_scope(ctx, scope_sql) -%}
-  {%- set strategy = dataplex_dq.scan_uniqueness_strategy() -%}
-  {%- set agg = {'aliases': {}, 'exprs': []} -%}
-  {%- set row_count = dataplex_dq._scan_add(agg, 'count(*)', 'dq_m') -%}
-  {%- set unique = {} -%}       {#- quoted column -> name of its uniqueness count -#}
-  {%- set window_sql = [] -%}   {#- window items (columns counted with the 'window' strategy) -#}
-  {%- set grouped_sql = [] -%}  {#- grouped-count CTEs (the other columns) -#}
-  {%- set assertions = {'aliases': {}, 'exprs': []} -%}
-  {%- set row_level = dataplex_dq.row_level_rule_types() -%}
-  {%- set per_rule_columns = [] -%}
+  {%- set scan = dataplex_dq.scan_state() -%}
+  {%- set per_rule_columns = dataplex_dq.scan_rule_columns(rules, ctx, data_types, scan, dataplex_dq.data_sql_in_scope(ctx, scope_sql)) -%}
+  {%- set from = dataplex_dq.scan_from(rules, ctx, scan, scope_sql) -%}
+  {{ return(dataplex_dq.scan_select(per_rule_columns, from.ctes, from.from_items)) }}
+{% endmacro %}
 
+{#- Step 1: the metrics columns of each rule (metrics_columns), its aggregates registered in `scan`. -#}
+{% macro scan_rule_columns(rules, ctx, data_types, scan, data_sql) %}
+  {%- set row_count = dataplex_dq.scan_aggregate(scan, 'count(*)') -%}
+  {%- set per_rule_columns = [] -%}
   {%- for rule in rules -%}
-    {%- set i = loop.index0 -%}
-    {%- set rctx = dict(ctx, data_type=data_types[i], rule_index=i) -%}
-    {%- set rt = rule.rule_type -%}
+    {%- set rctx = dict(ctx, data_type=data_types[loop.index0], rule_index=loop.index0) -%}
     {%- if rule.suspended -%}
-      {%- set m = {'status': "'SUSPENDED'", 'passed': 'true', 'threshold': ((rule.threshold if rule.threshold else 1.0) if rt in row_level else none)} -%}
+      {%- set m = dataplex_dq.suspended_metrics(rule) -%}
     {%- else -%}
       {%- set col = dataplex_dq.column_sql(rule) -%}
       {%- set refs = {'row_count': row_count, 'null_count': 'null'} -%}
       {%- if col -%}
-        {%- do refs.update({'null_count': dataplex_dq._scan_add(agg, "coalesce(sum(case when " ~ col ~ " is null then 1 else 0 end), 0)", 'dq_m')}) -%}
+        {%- do refs.update({'null_count': dataplex_dq.scan_aggregate(scan, "coalesce(sum(case when " ~ col ~ " is null then 1 else 0 end), 0)")}) -%}
       {%- endif -%}
-      {%- if rt == 'uniqueness_expectation' -%}
-        {%- if col not in unique -%}
-          {%- set u = 'dq_u' ~ (unique | length) -%}
-          {%- if dataplex_dq.scan_column_uniqueness_strategy(strategy, data_types[i]) == 'window' -%}
-            {%- do window_sql.append("count(*) over (partition by " ~ col ~ ") as " ~ u) -%}
-            {%- do unique.update({col: dataplex_dq._scan_add(agg, "sum(case when " ~ col ~ " is not null and " ~ u ~ " = 1 then 1 else 0 end)", 'dq_m')}) -%}
-          {%- else -%}
-            {%- do grouped_sql.append(u ~ " as (\n  select count(*) as " ~ u ~ " from (\n    select " ~ col ~ " from dq_scope where " ~ col ~ " is not null group by " ~ col ~ " having count(*) = 1\n  ) dq_singletons\n)") -%}
-            {#- qualified: BigQuery resolves a bare `dq_u0` to the FROM item (a STRUCT), not its column -#}
-            {%- do unique.update({col: u ~ '.' ~ u}) -%}
-          {%- endif -%}
-        {%- endif -%}
-        {%- do refs.update({'passed_count': unique[col]}) -%}
-      {%- elif rt in row_level -%}
-        {%- set predicate = dataplex_dq.row_predicate(rule, col, data_types[i], data_sql) -%}
-        {%- do refs.update({'passed_count': dataplex_dq._scan_add(agg, "sum(case when " ~ predicate ~ " then 1 else 0 end)", 'dq_m')}) -%}
-      {%- elif rt == 'statistic_range_expectation' -%}
-        {%- do refs.update({'stat_value': dataplex_dq._scan_add(agg, dataplex_dq.statistic_expression(rule.params.statistic, col), 'dq_m')}) -%}
-      {%- elif rt == 'table_condition_expectation' -%}
-        {%- set expr = dataplex_dq.expand_data_reference(rule.params.sql_expression, data_sql) -%}
-        {%- do refs.update({'condition_ok': dataplex_dq._scan_add(agg, "case when (" ~ expr ~ ") then 1 else 0 end", 'dq_m')}) -%}
-      {%- elif rt == 'sql_assertion' -%}
-        {%- set stmt = dataplex_dq.expand_data_reference(rule.params.sql_statement, data_sql) -%}
-        {%- do refs.update({'assertion_row_count': dataplex_dq._scan_add(assertions, "(select count(*) from (\n" ~ stmt ~ "\n  ) dq_assertion_rows)", 'dq_a')}) -%}
-      {%- endif -%}
+      {#- the rule type's contribution (macros/rules/<rule_type>.sql, <rule_type>_scan) -#}
+      {%- do refs.update(dataplex_dq.rule_sql(rule.rule_type, 'scan')(rule, rctx, col, data_sql, scan)) -%}
       {%- set m = dataplex_dq.rule_metrics_exprs(rule, rctx, refs) -%}
     {%- endif -%}
     {%- do per_rule_columns.append(dataplex_dq.metrics_columns(rule, rctx, m)) -%}
   {%- endfor -%}
+  {{ return(per_rule_columns) }}
+{% endmacro %}
 
-  {#- the FROM: the one aggregate row (when any rule is evaluated) times the rule indexes -#}
-  {%- set evaluated = rules | rejectattr('suspended') | list -%}
-  {%- set from_items = [] -%}
+{#- Step 2: the CTEs and the FROM items: the one aggregate row (when any rule is evaluated), the
+    grouped uniqueness counts and the assertions' row, times the rule indexes. -#}
+{% macro scan_from(rules, ctx, scan, scope_sql) %}
+  {%- set items = [] -%}
   {%- set ctes = [] -%}
-  {%- if evaluated | length > 0 -%}
-    {%- set grouped = (grouped_sql | length) > 0 -%}
-    {%- set keyword = '' -%}
-    {%- set sampled = ctx.sampling_percent and ctx.sampling_percent < 100 -%}
-    {%- if grouped and (sampled or strategy == 'grouped_one_scan') -%}
-      {%- set keyword = dataplex_dq.scan_cte_materialized() -%}
-    {%- elif grouped -%}
-      {%- set keyword = dataplex_dq.scan_cte_inlined() -%}
-    {%- endif -%}
-    {%- do ctes.append("dq_scope as " ~ (keyword ~ " " if keyword else "") ~ "(\n  " ~ scope_sql ~ "\n)") -%}
+  {%- if rules | rejectattr('suspended') | list | length > 0 -%}
+    {%- do ctes.append("dq_scope as " ~ dataplex_dq.scan_scope_keyword(ctx, scan) ~ "(\n  " ~ scope_sql ~ "\n)") -%}
     {%- set agg_from = 'dq_scope' -%}
-    {%- if (window_sql | length) > 0 -%}
-      {%- do ctes.append("dq_scope_w as (\n  select dq_scope.*, " ~ (window_sql | join(", ")) ~ " from dq_scope\n)") -%}
+    {%- if (scan.window_sql | length) > 0 -%}
+      {%- do ctes.append("dq_scope_w as (\n  select dq_scope.*, " ~ (scan.window_sql | join(", ")) ~ " from dq_scope\n)") -%}
       {%- set agg_from = 'dq_scope_w' -%}
     {%- endif -%}
-    {%- do ctes.append("dq_agg as (\n  select\n    " ~ (agg['exprs'] | join(",\n    ")) ~ "\n  from " ~ agg_from ~ "\n)") -%}
-    {%- do from_items.append('dq_agg') -%}
-    {%- for u in grouped_sql -%}
+    {%- do ctes.append("dq_agg as (\n  select\n    " ~ (scan.agg['exprs'] | join(",\n    ")) ~ "\n  from " ~ agg_from ~ "\n)") -%}
+    {%- do items.append('dq_agg') -%}
+    {%- for u in scan.grouped_sql -%}
       {%- do ctes.append(u) -%}
-      {%- do from_items.append(u.split(' ')[0]) -%}
+      {%- do items.append(u.split(' ')[0]) -%}
     {%- endfor -%}
-    {%- if assertions['exprs'] | length > 0 -%}
-      {%- do ctes.append("dq_assertions as (\n  select\n    " ~ (assertions['exprs'] | join(",\n    ")) ~ "\n)") -%}
-      {%- do from_items.append('dq_assertions') -%}
+    {%- if scan.assertions['exprs'] | length > 0 -%}
+      {%- do ctes.append("dq_assertions as (\n  select\n    " ~ (scan.assertions['exprs'] | join(",\n    ")) ~ "\n)") -%}
+      {%- do items.append('dq_assertions') -%}
     {%- endif -%}
   {%- endif -%}
-  {%- do from_items.append(dataplex_dq.scan_rule_index_list(rules | length)) -%}
+  {%- do items.append(dataplex_dq.scan_rule_index_list(rules | length)) -%}
+  {{ return({'ctes': ctes, 'from_items': items}) }}
+{% endmacro %}
 
-  {#- one CASE over the rule index per metrics column (or the one expression all rules share); the
-      rule status follows from passed and rule_suspended in an outer select, as in rule_metrics_exprs -#}
+{#- `materialized ` / `not materialized ` (or '') for the scope CTE when grouped uniqueness counts read
+    it again: materialized with sampling (every rule sees the same sample) or 'grouped_one_scan'. -#}
+{% macro scan_scope_keyword(ctx, scan) %}
+  {%- set keyword = '' -%}
+  {%- if (scan.grouped_sql | length) > 0 -%}
+    {%- set sampled = ctx.sampling_percent and ctx.sampling_percent < 100 -%}
+    {%- set keyword = dataplex_dq.scan_cte_materialized() if (sampled or scan.strategy == 'grouped_one_scan') else dataplex_dq.scan_cte_inlined() -%}
+  {%- endif -%}
+  {{ return(keyword ~ " " if keyword else "") }}
+{% endmacro %}
+
+{#- Step 3: one CASE over the rule index per metrics column (or the one expression all rules share);
+    the rule status follows from passed and rule_suspended in an outer select, as in
+    rule_metrics_exprs. -#}
+{% macro scan_select(per_rule_columns, ctes, from_items) %}
   {%- set inner = [] -%}
   {%- set outer = [] -%}
   {%- for expr0, type, name in per_rule_columns[0] -%}
@@ -388,24 +371,29 @@
     {%- if name == 'rule_status' -%}
       {%- do outer.append("  cast(case when rule_suspended then 'SUSPENDED' when passed then 'PASSED' else 'FAILED' end as " ~ type ~ ") as rule_status") -%}
     {%- else -%}
-      {%- if name == 'rule_index' -%}
-        {%- set expr = "dq_rules.rule_index" -%}
-      {%- else -%}
-        {%- set exprs = [] -%}
-        {%- for cols in per_rule_columns -%}{%- do exprs.append(cols[j][0]) -%}{%- endfor -%}
-        {%- if (exprs | unique | list | length) == 1 -%}
-          {%- set expr = expr0 -%}
-        {%- else -%}
-          {%- set branches = [] -%}
-          {%- for e in exprs -%}{%- do branches.append(" when " ~ loop.index0 ~ " then " ~ e) -%}{%- endfor -%}
-          {%- set expr = "case dq_rules.rule_index" ~ (branches | join('\n   ')) ~ " end" -%}
-        {%- endif -%}
-      {%- endif -%}
+      {%- set exprs = [] -%}
+      {%- for cols in per_rule_columns -%}{%- do exprs.append(cols[j][0]) -%}{%- endfor -%}
+      {%- set expr = "dq_rules.rule_index" if name == 'rule_index' else dataplex_dq.scan_case(exprs) -%}
       {%- do inner.append("  " ~ (("cast(" ~ expr ~ " as " ~ type ~ ")") if type else expr) ~ " as " ~ name) -%}
       {%- do outer.append("  " ~ name) -%}
     {%- endif -%}
   {%- endfor -%}
-  {%- set sql = "select\n" ~ (outer | join(",\n")) ~ "\nfrom (\nselect\n" ~ (inner | join(",\n")) ~ "\nfrom " ~ (from_items | join("\ncross join ")) ~ "\n) dq_rows" -%}
-  {%- if ctes | length > 0 -%}{%- set sql = "with " ~ (ctes | join(",\n")) ~ "\n" ~ sql -%}{%- endif -%}
-  {{ return(sql) }}
+  {%- set sql -%}
+select
+{{ outer | join(",\n") }}
+from (
+select
+{{ inner | join(",\n") }}
+from {{ from_items | join("\ncross join ") }}
+) dq_rows
+  {%- endset -%}
+  {{ return(("with " ~ (ctes | join(",\n")) ~ "\n" if ctes else "") ~ sql) }}
+{% endmacro %}
+
+{#- `case dq_rules.rule_index when 0 then <e0> ... end`, or the expression when every rule has the same. -#}
+{% macro scan_case(exprs) %}
+  {%- if (exprs | unique | list | length) == 1 -%}{{ return(exprs[0]) }}{%- endif -%}
+  {%- set branches = [] -%}
+  {%- for e in exprs -%}{%- do branches.append(" when " ~ loop.index0 ~ " then " ~ e) -%}{%- endfor -%}
+  {{ return("case dq_rules.rule_index" ~ (branches | join('\n   ')) ~ " end") }}
 {% endmacro %}

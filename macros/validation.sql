@@ -1,13 +1,8 @@
 {#- Declaration checks (SPEC 3c). Every error names the data source, the rule, the test and the field,
     and is raised while dbt compiles the test, never as a warehouse error later. -#}
 
-{% macro row_level_rule_types() %}
-  {{ return(['range_expectation', 'non_null_expectation', 'set_expectation', 'regex_expectation', 'uniqueness_expectation', 'row_condition_expectation']) }}
-{% endmacro %}
-
-{% macro ignore_null_rule_types() %}
-  {{ return(['range_expectation', 'set_expectation', 'regex_expectation', 'uniqueness_expectation']) }}
-{% endmacro %}
+{#- Which rule types are row-level, take ignore_null or need a column: the registry,
+    macros/rules/_registry.sql. -#}
 
 {#- Raise a compiler error about one field of one rule. `where` = {'source': ..., 'rule': ..., 'test': ...},
     plus 'rule_index' for a rule of a data_quality_scan ("rule #3 'amount-in-range'"), or 'label' for
@@ -75,7 +70,7 @@
   {%- endif -%}
 
   {#- column -#}
-  {%- if rule_type in ['range_expectation', 'non_null_expectation', 'set_expectation', 'regex_expectation', 'uniqueness_expectation', 'statistic_range_expectation'] and not rule.column -%}
+  {%- if rule_type in dataplex_dq.column_rule_types() and not rule.column -%}
     {{ dataplex_dq.raise_rule_error(where, 'column', "is required: declare this test under a column (columns: - name: ... data_tests:)") }}
   {%- endif -%}
   {%- if rule.column is not none and rule.column is not string -%}

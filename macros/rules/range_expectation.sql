@@ -3,3 +3,9 @@
 {% test range_expectation(model, column_name=none, min_value=none, max_value=none, strict_min_enabled=none, strict_max_enabled=none, dimension=none, threshold=none, ignore_null=none, suspended=none, debug_queries=none, attributes=none) %}
   {{ dataplex_dq.rule_test('range_expectation', model, column_name, {'min_value': min_value, 'max_value': max_value, 'strict_min_enabled': strict_min_enabled, 'strict_max_enabled': strict_max_enabled, 'dimension': dimension, 'threshold': threshold, 'ignore_null': ignore_null, 'suspended': suspended, 'debug_queries': debug_queries, 'attributes': attributes}, kwargs) }}
 {% endtest %}
+
+{#- The predicate: the value lies between the bounds (strict or not), each bound converted to the
+    column's type. Everything else: the row-level builders, macros/rules/_row_level.sql. -#}
+{% macro range_expectation_predicate(rule, column_sql, data_type, data_sql) %}
+  {{ return(dataplex_dq.bounds_predicate(column_sql, rule.params, data_type)) }}
+{% endmacro %}

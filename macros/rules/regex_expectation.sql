@@ -3,3 +3,11 @@
 {% test regex_expectation(model, column_name=none, regex=none, dimension=none, threshold=none, ignore_null=none, suspended=none, debug_queries=none, attributes=none) %}
   {{ dataplex_dq.rule_test('regex_expectation', model, column_name, {'regex': regex, 'dimension': dimension, 'threshold': threshold, 'ignore_null': ignore_null, 'suspended': suspended, 'debug_queries': debug_queries, 'attributes': attributes}, kwargs) }}
 {% endtest %}
+
+{#- The predicate: the value, as text, contains a match of the RE2 pattern (GoogleSQL REGEXP_CONTAINS;
+    per warehouse: regex_contains in macros/cross_db.sql). Everything else: the row-level builders,
+    macros/rules/_row_level.sql. -#}
+{% macro regex_expectation_predicate(rule, column_sql, data_type, data_sql) %}
+  {%- set predicate -%}({{ dataplex_dq.regex_contains(dataplex_dq.cast_text(column_sql), rule.params.get('regex')) }}){%- endset -%}
+  {{ return(predicate) }}
+{% endmacro %}

@@ -3,3 +3,10 @@
 {% test row_condition_expectation(model, sql_expression=none, column=none, dimension=none, threshold=none, ignore_null=none, suspended=none, debug_queries=none, attributes=none) %}
   {{ dataplex_dq.rule_test('row_condition_expectation', model, none, {'sql_expression': sql_expression, 'column': column, 'dimension': dimension, 'threshold': threshold, 'ignore_null': ignore_null, 'suspended': suspended, 'debug_queries': debug_queries, 'attributes': attributes}, kwargs) }}
 {% endtest %}
+
+{#- The predicate: the user's SQL expression, `${data()}` expanded over the rule's scope. Everything
+    else: the row-level builders, macros/rules/_row_level.sql. -#}
+{% macro row_condition_expectation_predicate(rule, column_sql, data_type, data_sql) %}
+  {%- set predicate -%}({{ dataplex_dq.expand_data_reference(rule.params.get('sql_expression'), data_sql) }}){%- endset -%}
+  {{ return(predicate) }}
+{% endmacro %}

@@ -3,3 +3,12 @@
 {% test set_expectation(model, column_name=none, values=none, dimension=none, threshold=none, ignore_null=none, suspended=none, debug_queries=none, attributes=none) %}
   {{ dataplex_dq.rule_test('set_expectation', model, column_name, {'values': values, 'dimension': dimension, 'threshold': threshold, 'ignore_null': ignore_null, 'suspended': suspended, 'debug_queries': debug_queries, 'attributes': attributes}, kwargs) }}
 {% endtest %}
+
+{#- The predicate: the value is one of `values`, each converted to the column's type. Everything
+    else: the row-level builders, macros/rules/_row_level.sql. -#}
+{% macro set_expectation_predicate(rule, column_sql, data_type, data_sql) %}
+  {%- set literals = [] -%}
+  {%- for v in rule.params.get('values') -%}{%- do literals.append(dataplex_dq.typed_literal(v, data_type)) -%}{%- endfor -%}
+  {%- set predicate -%}({{ column_sql }} in ({{ literals | join(", ") }})){%- endset -%}
+  {{ return(predicate) }}
+{% endmacro %}

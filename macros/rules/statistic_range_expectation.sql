@@ -3,3 +3,39 @@
 {% test statistic_range_expectation(model, column_name=none, statistic=none, min_value=none, max_value=none, strict_min_enabled=none, strict_max_enabled=none, dimension=none, threshold=none, ignore_null=none, suspended=none, debug_queries=none, attributes=none) %}
   {{ dataplex_dq.rule_test('statistic_range_expectation', model, column_name, {'statistic': statistic, 'min_value': min_value, 'max_value': max_value, 'strict_min_enabled': strict_min_enabled, 'strict_max_enabled': strict_max_enabled, 'dimension': dimension, 'threshold': threshold, 'ignore_null': ignore_null, 'suspended': suspended, 'debug_queries': debug_queries, 'attributes': attributes}, kwargs) }}
 {% endtest %}
+
+{#- Aggregate: the statistic (MEAN, MIN or MAX of the non-NULL values) lies between the bounds; a NULL
+    statistic fails. The bounds are converted to the column's type, or to a double for MEAN. -#}
+
+{#- The aggregate of the statistic. -#}
+{% macro statistic_expression(statistic, column_sql) %}
+  {%- set function = {'MEAN': 'avg', 'MIN': 'min'}.get(statistic, 'max') -%}
+  {{ return(function ~ "(" ~ column_sql ~ ")") }}
+{% endmacro %}
+
+{#- The per-rule test's aggregates: row and null count, and the statistic. -#}
+{% macro statistic_range_expectation_counts(rule, ctx, column_sql, null_count, data_sql) %}
+  {%- set counts -%}
+dq_counts as (
+  select count(*) as row_count, {{ null_count }} as null_count, {{ dataplex_dq.statistic_expression(rule.params.statistic, column_sql) }} as stat_value from dq_scope
+)
+  {%- endset -%}
+  {{ return({'ctes': [counts], 'from': 'dq_counts'}) }}
+{% endmacro %}
+
+{#- The fused scan: the statistic, one expression of the scan's aggregate row. -#}
+{% macro statistic_range_expectation_scan(rule, ctx, column_sql, data_sql, scan) %}
+  {{ return({'stat_value': dataplex_dq.scan_aggregate(scan, dataplex_dq.statistic_expression(rule.params.statistic, column_sql))}) }}
+{% endmacro %}
+
+{#- The metrics: passed, and the statistic as a double and as text. -#}
+{% macro statistic_range_expectation_metrics(rule, ctx, refs, column_sql) %}
+  {%- set bound_type = dataplex_dq.type_double() if rule.params.statistic == 'MEAN' else ctx.data_type -%}
+  {%- set passed -%}
+coalesce({{ refs.stat_value }} is not null and {{ dataplex_dq.bounds_predicate(refs.stat_value, rule.params, bound_type) }}, false)
+  {%- endset -%}
+  {{ return({
+      'passed': passed,
+      'statistic_value': dataplex_dq.safe_cast_double(refs.stat_value, bound_type),
+      'statistic_value_text': dataplex_dq.statistic_text(refs.stat_value, ctx.data_type)}) }}
+{% endmacro %}
