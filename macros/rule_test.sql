@@ -19,39 +19,19 @@
   {%- set column = column_name if column_name else args.get('column') -%}
   {%- set rule = dataplex_dq.normalize_rule(rule_type, node, column, args) -%}
   {%- set source_node = dataplex_dq.data_source_node(node) -%}
-  {%- set where = {'source': dataplex_dq.describe_source(source_node, model), 'rule': rule.name, 'test': 'dataplex_dq.' ~ rule_type} -%}
-
-  {%- for key in unknown_args -%}
-    {{ dataplex_dq.raise_rule_error(where, key, "unknown argument; dataplex_dq." ~ rule_type ~ " takes: " ~ (args.keys() | list | join(', '))) }}
-  {%- endfor -%}
-  {%- if column_name and args.get('column') and (args.get('column') | lower) != (column_name | lower) -%}
-    {{ dataplex_dq.raise_rule_error(where, 'column', "the test is declared under column '" ~ column_name ~ "' but its argument says '" ~ args.get('column') ~ "'") }}
-  {%- endif -%}
-  {{ dataplex_dq.validate_rule(rule, where) }}
-
-  {%- if source_node is none -%}
-    {{ dataplex_dq.raise_rule_error(where, none, "the test is not attached to a model, seed, snapshot or source") }}
-  {%- endif -%}
-  {%- set settings = dataplex_dq.data_source_settings(source_node) -%}
-  {{ dataplex_dq.validate_scope_settings(settings, where, dataplex_dq.anomaly_scope_keys() + dataplex_dq.lifecycle_setting_keys()) }}
-  {{ dataplex_dq.anomaly_require_runner(source_node, settings, where) }}
-  {{ dataplex_dq.validate_post_scan_actions(settings.get('post_scan_actions'), where) }}
-  {{ dataplex_dq.validate_rules_of_source(source_node, node, rule, where) }}
-
-  {%- set data_type = none -%}
-  {%- if rule.column and not rule.suspended -%}
-    {%- set data_type = dataplex_dq.checked_column_type(rule, source_node, where) -%}
-  {%- endif -%}
+  {%- set where = dataplex_dq.collect_problems({'source': dataplex_dq.describe_source(source_node, model), 'rule': rule.name, 'test': 'dataplex_dq.' ~ rule_type}) -%}
+  {%- set declared = dataplex_dq.rule_test_declaration(rule, column_name, args, unknown_args, node, source_node, where) -%}
+  {%- set where = dataplex_dq.raise_problems(where) -%}  {#- every problem at once; raising from here on -#}
 
   {#- incremental scans (macros/incremental.sql): the window joins the row filter of the scope -#}
-  {%- set window = dataplex_dq.incremental_window(source_node, settings, where) -%}
+  {%- set window = dataplex_dq.incremental_window(source_node, declared.settings, where) -%}
   {%- set ctx = {
       'from_sql': model,
-      'row_filter': dataplex_dq.scope_filter_with_window(settings.get('row_filter'), window),
-      'declared_row_filter': settings.get('row_filter'),
+      'row_filter': dataplex_dq.scope_filter_with_window(declared.settings.get('row_filter'), window),
+      'declared_row_filter': declared.settings.get('row_filter'),
       'incremental': window,
-      'sampling_percent': settings.get('sampling_percent'),
-      'data_type': data_type,
+      'sampling_percent': declared.settings.get('sampling_percent'),
+      'data_type': declared.data_type,
       'test_unique_id': node.unique_id,
       'source_unique_id': source_node.unique_id,
       'rule_index': 0,
@@ -59,6 +39,34 @@
   {%- set sql = dataplex_dq.rule_metrics_sql(rule, ctx) -%}
   {{ dataplex_dq.check_statement_size(sql, where, 1) }}
   {{ return(sql) }}
+{% endmacro %}
+
+{#- The checks of one per-rule test's declaration, every problem collected in `where`: its arguments,
+    the rule (validate_rule), the data source's settings, the rule names of the data source, and the
+    column with the bounds or values converted to its type. Returns {settings, data_type}. -#}
+{% macro rule_test_declaration(rule, column_name, args, unknown_args, node, source_node, where) %}
+  {%- for key in unknown_args -%}
+    {{ dataplex_dq.raise_rule_error(where, key, "unknown argument; dataplex_dq." ~ rule.rule_type ~ " takes: " ~ (args.keys() | list | join(', '))) }}
+  {%- endfor -%}
+  {%- if column_name and args.get('column') and (args.get('column') | lower) != (column_name | lower) -%}
+    {{ dataplex_dq.raise_rule_error(where, 'column', "the test is declared under column '" ~ column_name ~ "' but its argument says '" ~ args.get('column') ~ "'") }}
+  {%- endif -%}
+  {{ dataplex_dq.validate_rule(rule, where) }}
+  {%- if source_node is none -%}
+    {{ dataplex_dq.raise_rule_error(where, none, "the test is not attached to a model, seed, snapshot or source") }}
+    {{ return(dataplex_dq.raise_problems(where)) }}
+  {%- endif -%}
+  {%- set settings = dataplex_dq.data_source_settings(source_node) -%}
+  {{ dataplex_dq.validate_scope_settings(settings, where, dataplex_dq.anomaly_scope_keys() + dataplex_dq.lifecycle_setting_keys()) }}
+  {%- set settings = settings if settings is mapping else {} -%}
+  {{ dataplex_dq.anomaly_require_runner(source_node, settings, where) }}
+  {{ dataplex_dq.validate_post_scan_actions(settings.get('post_scan_actions'), where) }}
+  {{ dataplex_dq.validate_rules_of_source(source_node, node, rule, where) }}
+  {%- set data_type = none -%}
+  {%- if rule.column is string and not rule.suspended -%}
+    {%- set data_type = dataplex_dq.checked_column_type(rule, source_node, where) -%}
+  {%- endif -%}
+  {{ return({'settings': settings, 'data_type': data_type}) }}
 {% endmacro %}
 
 {#- One rule, normalized. Scalars from YAML (numbers, dates) become the proto's strings. -#}
@@ -121,6 +129,7 @@
   {%- set key = dataplex_dq.resolve_column(rule.column, types.keys() | list) -%}
   {%- if key is none -%}
     {{ dataplex_dq.raise_rule_error(where, 'column', "column '" ~ rule.column ~ "' does not exist in " ~ source_node.get('relation_name') ~ " (as " ~ adapter.type() ~ " matches column names); its columns are: " ~ (types.keys() | list | join(', '))) }}
+    {{ return(none) }}
   {%- endif -%}
   {%- do rule.update({'column_resolved': key}) -%}
   {%- set data_type = types[key] -%}
@@ -134,9 +143,10 @@
       {%- if rule.params.get(field) is not none -%}{%- do checks.append((field, rule.params.get(field), 'double')) -%}{%- endif -%}
     {%- endfor -%}
   {%- elif rule.rule_type == 'set_expectation' -%}
-    {%- for v in rule.params.get('values') -%}{%- do checks.append(('values[' ~ loop.index0 ~ ']', v, data_type)) -%}{%- endfor -%}
+    {%- set values = rule.params.get('values') -%}
+    {%- for v in (values if values is iterable and values is not string and values is not mapping else []) -%}{%- do checks.append(('values[' ~ loop.index0 ~ ']', v, data_type)) -%}{%- endfor -%}
   {%- endif -%}
-  {%- for field, value, t in checks -%}
+  {%- for field, value, t in checks if dataplex_dq._is_scalar(value) -%}
     {%- set problem = dataplex_dq.bound_problem(value, t) -%}
     {%- if problem -%}{{ dataplex_dq.raise_rule_error(where, field, problem) }}{%- endif -%}
   {%- endfor -%}

@@ -65,9 +65,10 @@
 
 {#- One declared rule (a DataQualityRule in snake_case or camelCase) -> the dict of normalize_rule. -#}
 {% macro normalize_scan_rule(raw, index, where) %}
-  {%- set where = {'source': where.source, 'rule': dataplex_dq.scan_rule_name(raw, index), 'rule_index': index, 'test': where.test} -%}
+  {%- set where = {'source': where.source, 'rule': dataplex_dq.scan_rule_name(raw, index), 'rule_index': index, 'test': where.test, 'problems': where.get('problems')} -%}
   {%- if raw is not mapping -%}
     {{ dataplex_dq.raise_rule_error(where, none, "must be a mapping (a DataQualityRule), got " ~ raw) }}
+    {{ return(none) }}
   {%- endif -%}
   {%- set type_keys = dataplex_dq.rule_types().keys() | list -%}
   {%- set common = dataplex_dq.scan_rule_common_keys() -%}
@@ -82,9 +83,11 @@
   {%- endfor -%}
   {%- if (found | length) == 0 -%}
     {{ dataplex_dq.raise_rule_error(where, none, "has no rule type; give exactly one of: " ~ (type_keys | join(', ')) ~ " (or their camelCase, e.g. rangeExpectation)") }}
+    {{ return(none) }}
   {%- endif -%}
   {%- if (found | length) > 1 -%}
     {{ dataplex_dq.raise_rule_error(where, found[1], "a rule has exactly one rule type, got " ~ (found | join(', '))) }}
+    {{ return(none) }}
   {%- endif -%}
   {%- set rule_type = found[0] -%}
   {%- set where = dict(where, test='dataplex_dq.data_quality_scan ' ~ rule_type) -%}
@@ -93,6 +96,7 @@
   {%- if given is none -%}{%- set given = {} -%}{%- endif -%}
   {%- if given is not mapping -%}
     {{ dataplex_dq.raise_rule_error(where, rule_type, "must be a mapping of its fields (or {}), got " ~ given) }}
+    {{ return(none) }}
   {%- endif -%}
   {%- set allowed = dataplex_dq.rule_type_facts(rule_type).params -%}
   {%- set allowed_keys = {} -%}
@@ -115,7 +119,9 @@
   {{ return(dataplex_dq.normalize_rule(rule_type, node, raw.get('column'), args)) }}
 {% endmacro %}
 
-{#- The scan test: validate the declaration, then return the fused metrics query. -#}
+{#- The scan test: check the declaration (every problem reported in one error), then return the
+    fused metrics query. Steps: the scan's arguments and settings (scan_declaration), its rules
+    (scan_rules), their columns' types (scan_column_types), then the SQL. -#}
 {% macro data_quality_scan_test(model, column_name, args, unknown_args) %}
   {%- set node = dataplex_dq.current_test_node() -%}
   {{ config(
@@ -127,16 +133,61 @@
   {%- if not execute -%}{{ return("select 1 as passed") }}{%- endif -%}
 
   {%- set source_node = dataplex_dq.data_source_node(node) -%}
-  {%- set source = dataplex_dq.describe_source(source_node, model) -%}
   {%- set test_name = dataplex_dq.short_test_name(node, 'data_quality_scan', source_node) -%}
-  {%- set scan_where = {'source': source, 'rule': test_name, 'test': 'dataplex_dq.data_quality_scan',
-                        'label': "data_quality_scan '" ~ test_name ~ "'"} -%}
+  {%- set scan_where = dataplex_dq.collect_problems({'source': dataplex_dq.describe_source(source_node, model), 'rule': test_name,
+                        'test': 'dataplex_dq.data_quality_scan', 'label': "data_quality_scan '" ~ test_name ~ "'"}) -%}
+  {%- set declared = dataplex_dq.scan_declaration(column_name, args, unknown_args, source_node, scan_where) -%}
+  {%- set declared_rules = dataplex_dq.scan_rules(declared.args, source_node, node, scan_where) -%}
+  {%- set rules = declared_rules.rules -%}
+  {%- set column_types = dataplex_dq.scan_column_types(rules, declared_rules.wheres, source_node) -%}
+  {%- set scan_where = dataplex_dq.raise_problems(scan_where) -%}  {#- every problem at once; raising from here on -#}
+
+  {#- incremental scans (macros/incremental.sql): the scan's own field/lookback, else the data source's -#}
+  {%- set window_settings = {} -%}
+  {%- for key in ['incremental_field', 'incremental_lookback'] -%}
+    {%- set v = declared.given.get(key) if key in declared.given else dataplex_dq.setting_value(declared.meta_settings, key) -%}
+    {%- if v is not none -%}{%- do window_settings.update({key: v}) -%}{%- endif -%}
+  {%- endfor -%}
+  {%- set window = dataplex_dq.incremental_window(source_node, window_settings, scan_where, column_types.types) -%}
+  {%- set ctx = {
+      'from_sql': model,
+      'row_filter': dataplex_dq.scope_filter_with_window(declared.row_filter, window),
+      'declared_row_filter': declared.row_filter,
+      'incremental': window,
+      'sampling_percent': declared.sampling_percent,
+      'test_unique_id': node.unique_id,
+      'source_unique_id': source_node.unique_id,
+  } -%}
+  {%- set sql = dataplex_dq.scan_with_anomaly_checks(dataplex_dq.scan_metrics_sql(rules, ctx, column_types.data_types), declared.args, declared.meta_settings, source_node, scan_where, dict(ctx, row_filter=declared.row_filter), rules | length) -%}
+  {{ dataplex_dq.check_statement_size(sql, scan_where, rules | length) }}
+  {{ return(dataplex_dq.scan_session_prefix(rules, column_types.data_types, source_node) ~ sql) }}
+{% endmacro %}
+
+{#- The uniqueness keys' session settings put before the scan's SQL (DuckDB: perfect hashing for a
+    narrow key, macros/scan_cross_db.sql), or '' when no evaluated rule is a uniqueness rule. -#}
+{% macro scan_session_prefix(rules, data_types, source_node) %}
+  {%- set group_keys = [] -%}
+  {%- set group_types = [] -%}
+  {%- for rule in rules -%}
+    {%- if rule.rule_type == 'uniqueness_expectation' and not rule.suspended -%}
+      {%- do group_keys.append(dataplex_dq.column_sql(rule)) -%}
+      {%- do group_types.append(data_types[loop.index0]) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if group_keys | length == 0 -%}{{ return('') }}{%- endif -%}
+  {{ return(dataplex_dq.scan_prepare_session(dataplex_dq.data_source_relation(source_node), group_keys, group_types)) }}
+{% endmacro %}
+
+{#- Step 1: the scan's arguments (the spec as pasted: bare, wrapped, a DataScan resource; either
+    casing at every depth) and scan-level settings: the scan's own, else the data source's
+    meta.dataplex_dq. Returns {args, given, meta_settings, row_filter, sampling_percent}. -#}
+{% macro scan_declaration(column_name, args, unknown_args, source_node, scan_where) %}
   {%- set scan_keys = ['rules', 'row_filter', 'sampling_percent', 'post_scan_actions', 'catalog_publishing_enabled', 'anomaly_detection', 'incremental_field', 'incremental_lookback'] -%}
-  {#- the spec as pasted (bare, wrapped, a DataScan resource; either casing at every depth) -#}
   {%- set pasted = {} -%}
   {%- for k, v in args.items() if v is not none -%}{%- do pasted.update({k: v}) -%}{%- endfor -%}
   {%- for k in unknown_args -%}{%- do pasted.update({k: unknown_args[k]}) -%}{%- endfor -%}
-  {%- set args = dataplex_dq.scan_spec_of(pasted, scan_where) -%}
+  {#- a wrapper that is not a mapping leaves nothing to check: raised at once -#}
+  {%- set args = dataplex_dq.scan_spec_of(pasted, dict(scan_where, problems=none)) -%}
   {%- set accepted = [] -%}
   {%- for k in scan_keys -%}{%- do accepted.extend([k, dataplex_dq.camel_case(k)]) -%}{%- endfor -%}
   {%- for key in args if key not in accepted -%}
@@ -147,9 +198,8 @@
   {%- endif -%}
   {%- if source_node is none -%}
     {{ dataplex_dq.raise_rule_error(scan_where, none, "the test is not attached to a model, seed, snapshot or source") }}
+    {{ return(dataplex_dq.raise_problems(scan_where)) }}
   {%- endif -%}
-
-  {#- scan-level settings: the scan's own, else the data source's meta.dataplex_dq -#}
   {%- set given = {} -%}
   {%- for key in ['row_filter', 'sampling_percent', 'post_scan_actions', 'incremental_field', 'incremental_lookback', 'catalog_publishing_enabled'] -%}
     {%- set v = dataplex_dq._scan_get(args, key, scan_where, '') -%}
@@ -159,14 +209,20 @@
   {{ dataplex_dq.validate_post_scan_actions(given.get('post_scan_actions'), scan_where) }}
   {%- set meta_settings = dataplex_dq.data_source_settings(source_node) -%}
   {{ dataplex_dq.validate_scope_settings(meta_settings, scan_where, dataplex_dq.anomaly_scope_keys() + dataplex_dq.lifecycle_setting_keys()) }}
+  {%- set meta_settings = meta_settings if meta_settings is mapping else {} -%}
   {{ dataplex_dq.validate_post_scan_actions(meta_settings.get('post_scan_actions'), scan_where) }}
-  {%- set row_filter = given.get('row_filter') if 'row_filter' in given else meta_settings.get('row_filter') -%}
-  {%- set sampling_percent = given.get('sampling_percent') if 'sampling_percent' in given else meta_settings.get('sampling_percent') -%}
+  {{ return({'args': args, 'given': given, 'meta_settings': meta_settings,
+             'row_filter': given.get('row_filter') if 'row_filter' in given else meta_settings.get('row_filter'),
+             'sampling_percent': given.get('sampling_percent') if 'sampling_percent' in given else meta_settings.get('sampling_percent')}) }}
+{% endmacro %}
 
-  {#- the rules -#}
+{#- Step 2: the rules, normalized and validated; names unique across the data source, at most 1,000.
+    Returns {rules, wheres} (`wheres`: where each rule's problems are reported). -#}
+{% macro scan_rules(args, source_node, node, scan_where) %}
   {%- set raw_rules = args.get('rules') -%}
   {%- if raw_rules is none or raw_rules is string or raw_rules is mapping or raw_rules is not iterable or (raw_rules | length) == 0 -%}
     {{ dataplex_dq.raise_rule_error(scan_where, 'rules', "must be a non-empty list of rules (DataQualityRule), got " ~ raw_rules) }}
+    {{ return(dataplex_dq.raise_problems(scan_where)) }}
   {%- endif -%}
   {%- if (raw_rules | length) > 1000 -%}
     {{ dataplex_dq.raise_rule_error(scan_where, 'rules', "has " ~ (raw_rules | length) ~ " rules; Dataplex allows at most 1000 per data source") }}
@@ -176,14 +232,16 @@
   {%- set seen = {} -%}
   {%- for raw in raw_rules -%}
     {%- set rule = dataplex_dq.normalize_scan_rule(raw, loop.index0, scan_where) -%}
-    {%- set where = {'source': source, 'rule': rule.name, 'rule_index': loop.index0, 'test': 'dataplex_dq.data_quality_scan ' ~ rule.rule_type} -%}
-    {{ dataplex_dq.validate_rule(rule, where) }}
-    {%- if rule.name in seen -%}
-      {{ dataplex_dq.raise_rule_error(where, 'name', "rule #" ~ seen[rule.name] ~ " of this scan has the same name; rule names must be unique per data source") }}
+    {%- if rule is not none -%}
+      {%- set where = {'source': scan_where.source, 'rule': rule.name, 'rule_index': loop.index0, 'test': 'dataplex_dq.data_quality_scan ' ~ rule.rule_type, 'problems': scan_where.problems} -%}
+      {{ dataplex_dq.validate_rule(rule, where) }}
+      {%- if rule.name in seen -%}
+        {{ dataplex_dq.raise_rule_error(where, 'name', "rule #" ~ seen[rule.name] ~ " of this scan has the same name; rule names must be unique per data source") }}
+      {%- endif -%}
+      {%- do seen.update({rule.name: loop.index0}) -%}
+      {%- do rules.append(rule) -%}
+      {%- do wheres.append(where) -%}
     {%- endif -%}
-    {%- do seen.update({rule.name: loop.index0}) -%}
-    {%- do rules.append(rule) -%}
-    {%- do wheres.append(where) -%}
   {%- endfor -%}
   {%- set others = dataplex_dq.other_rule_names(source_node, node) -%}
   {%- for rule in rules -%}
@@ -194,12 +252,16 @@
   {%- if (others | length) + (rules | length) > 1000 -%}
     {{ dataplex_dq.raise_rule_error(scan_where, 'rules', "the data source has " ~ ((others | length) + (rules | length)) ~ " rules (" ~ (rules | length) ~ " in this scan); Dataplex allows at most 1000 per data source") }}
   {%- endif -%}
+  {{ return({'rules': rules, 'wheres': wheres}) }}
+{% endmacro %}
 
-  {#- column types: one metadata query for the whole scan -#}
+{#- Step 3: the column type of each rule (none without a column or when suspended), checked
+    (checked_column_type), with one metadata query for the whole scan. Returns {data_types, types}. -#}
+{% macro scan_column_types(rules, wheres, source_node) %}
   {%- set data_types = [] -%}
   {%- set state = {'types': none} -%}
   {%- for rule in rules -%}
-    {%- if rule.column and not rule.suspended -%}
+    {%- if rule.column is string and rule.column and not rule.suspended -%}
       {%- if state.types is none -%}
         {%- do state.update({'types': dataplex_dq.column_types(dataplex_dq.data_source_relation(source_node))}) -%}
       {%- endif -%}
@@ -208,38 +270,7 @@
       {%- do data_types.append(none) -%}
     {%- endif -%}
   {%- endfor -%}
-
-  {#- incremental scans (macros/incremental.sql): the scan's own field/lookback, else the data source's -#}
-  {%- set window_settings = {} -%}
-  {%- for key in ['incremental_field', 'incremental_lookback'] -%}
-    {%- set v = given.get(key) if key in given else dataplex_dq.setting_value(meta_settings, key) -%}
-    {%- if v is not none -%}{%- do window_settings.update({key: v}) -%}{%- endif -%}
-  {%- endfor -%}
-  {%- set window = dataplex_dq.incremental_window(source_node, window_settings, scan_where, state.types) -%}
-  {%- set ctx = {
-      'from_sql': model,
-      'row_filter': dataplex_dq.scope_filter_with_window(row_filter, window),
-      'declared_row_filter': row_filter,
-      'incremental': window,
-      'sampling_percent': sampling_percent,
-      'test_unique_id': node.unique_id,
-      'source_unique_id': source_node.unique_id,
-  } -%}
-  {%- set sql = dataplex_dq.scan_with_anomaly_checks(dataplex_dq.scan_metrics_sql(rules, ctx, data_types), args, meta_settings, source_node, scan_where, dict(ctx, row_filter=row_filter), rules | length) -%}
-  {{ dataplex_dq.check_statement_size(sql, scan_where, rules | length) }}
-  {#- the uniqueness keys' session settings (DuckDB: perfect hashing for a narrow key, macros/scan_cross_db.sql) -#}
-  {%- set group_keys = [] -%}
-  {%- set group_types = [] -%}
-  {%- for rule in rules -%}
-    {%- if rule.rule_type == 'uniqueness_expectation' and not rule.suspended -%}
-      {%- do group_keys.append(dataplex_dq.column_sql(rule)) -%}
-      {%- do group_types.append(data_types[loop.index0]) -%}
-    {%- endif -%}
-  {%- endfor -%}
-  {%- if group_keys | length > 0 -%}
-    {%- set sql = dataplex_dq.scan_prepare_session(dataplex_dq.data_source_relation(source_node), group_keys, group_types) ~ sql -%}
-  {%- endif -%}
-  {{ return(sql) }}
+  {{ return({'data_types': data_types, 'types': state.types}) }}
 {% endmacro %}
 
 {#- post_scan_actions as DataQualitySpec.PostScanActions (snake_case or camelCase). -#}
@@ -247,6 +278,7 @@
   {%- if actions is none -%}{{ return('') }}{%- endif -%}
   {%- if actions is not mapping -%}
     {{ dataplex_dq.raise_rule_error(where, 'post_scan_actions', "must be a mapping (bigquery_export, notification_report), got " ~ actions) }}
+    {{ return('') }}
   {%- endif -%}
   {%- for key in actions -%}
     {%- if key not in ['bigquery_export', 'bigqueryExport', 'notification_report', 'notificationReport'] -%}
@@ -257,7 +289,7 @@
   {%- if export is not none and export is not mapping -%}
     {{ dataplex_dq.raise_rule_error(where, 'post_scan_actions.bigquery_export', "must be a mapping with results_table, got " ~ export) }}
   {%- endif -%}
-  {%- for key in (export or {}) if key not in ['results_table', 'resultsTable'] -%}
+  {%- for key in (export if export is mapping else {}) if key not in ['results_table', 'resultsTable'] -%}
     {{ dataplex_dq.raise_rule_error(where, 'post_scan_actions.bigquery_export.' ~ key, "unknown field; allowed: results_table") }}
   {%- endfor -%}
 {% endmacro %}

@@ -4,15 +4,40 @@
 {#- Which rule types are row-level, take ignore_null or need a column: the registry,
     macros/rules/_registry.sql. -#}
 
-{#- Raise a compiler error about one field of one rule. `where` = {'source': ..., 'rule': ..., 'test': ...},
+{#- Report a problem with one field of one rule. `where` = {'source': ..., 'rule': ..., 'test': ...},
     plus 'rule_index' for a rule of a data_quality_scan ("rule #3 'amount-in-range'"), or 'label' for
-    an error about a whole scan ("data_quality_scan 'orders_scan'"). -#}
+    an error about a whole scan ("data_quality_scan 'orders_scan'"). With 'problems' (a list, shared by
+    every `where` of one declaration, see collect_problems) the one-line message is collected and
+    raised with the others by raise_problems (issue 9, C.3: every problem of a declaration in one
+    run); without it, it is raised at once. -#}
 {% macro raise_rule_error(where, field, message) %}
+  {%- set msg = dataplex_dq.rule_error_text(where, field, message) -%}
+  {%- if where.get('problems') is none -%}{{ exceptions.raise_compiler_error(msg) }}{%- endif -%}
+  {%- if msg not in where.problems -%}{%- do where.problems.append(msg) -%}{%- endif -%}
+{% endmacro %}
+
+{% macro rule_error_text(where, field, message) %}
   {%- set rule_label = ("rule #" ~ where.rule_index ~ " '" ~ where.rule ~ "'") if where.get('rule_index') is not none else ("rule '" ~ where.rule ~ "'") -%}
   {%- if where.get('label') -%}{%- set rule_label = where.label -%}{%- endif -%}
   {%- set msg = "dataplex_dq: " ~ where.source ~ ", " ~ rule_label ~ " (" ~ where.test ~ ")" -%}
   {%- if field -%}{%- set msg = msg ~ ", field '" ~ field ~ "'" -%}{%- endif -%}
-  {{ exceptions.raise_compiler_error(msg ~ ": " ~ message) }}
+  {{ return(msg ~ ": " ~ (message | string).replace('\n', ' ')) }}
+{% endmacro %}
+
+{#- `where` collecting its problems (raise_rule_error) instead of raising the first. -#}
+{% macro collect_problems(where) %}{{ return(dict(where, problems=[])) }}{% endmacro %}
+
+{#- Raise the problems collected in `where` (none: nothing happens): one, as its own one-line message;
+    several, as one compiler error listing them all, one line each. Returns `where` raising at once
+    from now on (for the checks that need a valid declaration to run at all). -#}
+{% macro raise_problems(where) %}
+  {%- set problems = where.get('problems') or [] -%}
+  {%- if (problems | length) == 1 -%}{{ exceptions.raise_compiler_error(problems[0]) }}{%- endif -%}
+  {%- if (problems | length) > 1 -%}
+    {%- set label = where.get('label') or ("rule '" ~ where.rule ~ "'") -%}
+    {{ exceptions.raise_compiler_error("dataplex_dq: " ~ (problems | length) ~ " problems in the declaration of " ~ where.source ~ ", " ~ label ~ ":\n" ~ (problems | join("\n"))) }}
+  {%- endif -%}
+  {{ return(dict(where, problems=none)) }}
 {% endmacro %}
 
 {% macro _is_scalar(value) %}
@@ -35,13 +60,19 @@
 
 {#- regex_problem(pattern): macros/regex_check.sql (RE2's syntax, checked against a real RE2). -#}
 
-{#- Static checks of one normalized rule (see rule_test.sql for its shape). -#}
+{#- Static checks of one normalized rule (see rule_test.sql for its shape), in named steps; each
+    problem is reported (raise_rule_error), and a check that needs a valid value skips an invalid one. -#}
 {% macro validate_rule(rule, where) %}
-  {%- set rule_type = rule.rule_type -%}
-  {%- set row_level = rule_type in dataplex_dq.row_level_rule_types() -%}
-  {%- set params = rule.params -%}
+  {{ dataplex_dq.validate_rule_identity(rule, where) }}
+  {{ dataplex_dq.validate_rule_threshold(rule, where) }}
+  {{ dataplex_dq.validate_rule_flags_and_column(rule, where) }}
+  {{ dataplex_dq.validate_rule_params(rule, where) }}
+  {{ dataplex_dq.validate_debug_queries(rule.debug_queries, where) }}
+  {{ dataplex_dq.validate_attributes(rule.attributes, where) }}
+{% endmacro %}
 
-  {#- name -#}
+{#- name, description, dimension -#}
+{% macro validate_rule_identity(rule, where) %}
   {%- if not modules.re.match('^[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$', rule.name or '') -%}
     {{ dataplex_dq.raise_rule_error(where, 'name', "'" ~ rule.name ~ "' is not a valid Dataplex rule name: use letters, digits and hyphens, start with a letter, end with a letter or digit, at most 63 characters") }}
   {%- endif -%}
@@ -51,107 +82,135 @@
   {%- if rule.dimension is not none and not modules.re.match('^[A-Z]{1,30}$', rule.dimension | string) -%}
     {{ dataplex_dq.raise_rule_error(where, 'dimension', "'" ~ rule.dimension ~ "' must be 1 to 30 upper-case letters (e.g. VALIDITY, COMPLETENESS or a custom name like TIMELINESS)") }}
   {%- endif -%}
+{% endmacro %}
 
-  {#- threshold -#}
-  {%- if rule.threshold is not none -%}
-    {%- if not row_level -%}
-      {{ dataplex_dq.raise_rule_error(where, 'threshold', "is only allowed on row-level rules; " ~ rule_type ~ " is an aggregate rule that passes or fails as a whole") }}
-    {%- endif -%}
-    {#- `threshold != threshold` is NaN (.nan in YAML), which every comparison lets through -#}
-    {%- if rule.threshold is boolean or rule.threshold is not number or rule.threshold != rule.threshold or rule.threshold < 0 or rule.threshold > 1 -%}
-      {{ dataplex_dq.raise_rule_error(where, 'threshold', "must be a number between 0 and 1 (0 means 1.0), got " ~ rule.threshold) }}
-    {%- endif -%}
+{#- threshold: row-level rules only, a number in [0, 1] -#}
+{% macro validate_rule_threshold(rule, where) %}
+  {%- if rule.threshold is none -%}{{ return('') }}{%- endif -%}
+  {%- if not dataplex_dq.rule_type_facts(rule.rule_type).row_level -%}
+    {{ dataplex_dq.raise_rule_error(where, 'threshold', "is only allowed on row-level rules; " ~ rule.rule_type ~ " is an aggregate rule that passes or fails as a whole") }}
   {%- endif -%}
+  {#- `threshold != threshold` is NaN (.nan in YAML), which every comparison lets through -#}
+  {%- if rule.threshold is boolean or rule.threshold is not number or rule.threshold != rule.threshold or rule.threshold < 0 or rule.threshold > 1 -%}
+    {{ dataplex_dq.raise_rule_error(where, 'threshold', "must be a number between 0 and 1 (0 means 1.0), got " ~ rule.threshold) }}
+  {%- endif -%}
+{% endmacro %}
 
-  {#- booleans -#}
+{#- ignore_null and suspended; the column (required by the rule types that need one, per the registry) -#}
+{% macro validate_rule_flags_and_column(rule, where) %}
   {%- for field in ['ignore_null', 'suspended'] -%}{{ dataplex_dq._check_bool(rule, where, field) }}{%- endfor -%}
-  {%- if rule.ignore_null and rule_type not in dataplex_dq.ignore_null_rule_types() -%}
-    {{ dataplex_dq.raise_rule_error(where, 'ignore_null', "is only valid for range, regex, set and uniqueness rules, not " ~ rule_type) }}
+  {%- if rule.ignore_null and not dataplex_dq.rule_type_facts(rule.rule_type).ignore_null -%}
+    {{ dataplex_dq.raise_rule_error(where, 'ignore_null', "is only valid for range, regex, set and uniqueness rules, not " ~ rule.rule_type) }}
   {%- endif -%}
-
-  {#- column -#}
-  {%- if rule_type in dataplex_dq.column_rule_types() and not rule.column -%}
+  {%- if dataplex_dq.rule_type_facts(rule.rule_type).needs_column and not rule.column -%}
     {{ dataplex_dq.raise_rule_error(where, 'column', "is required: declare this test under a column (columns: - name: ... data_tests:)") }}
   {%- endif -%}
   {%- if rule.column is not none and rule.column is not string -%}
     {{ dataplex_dq.raise_rule_error(where, 'column', "must be a column name, got " ~ rule.column) }}
   {%- endif -%}
+{% endmacro %}
 
-  {#- rule-type fields -#}
+{#- the rule-type fields -#}
+{% macro validate_rule_params(rule, where) %}
+  {%- set rule_type = rule.rule_type -%}
+  {%- set params = rule.params -%}
   {%- if rule_type in ['range_expectation', 'statistic_range_expectation'] -%}
-    {%- if params.get('min_value') is none and params.get('max_value') is none -%}
-      {{ dataplex_dq.raise_rule_error(where, 'min_value', "at least one of min_value and max_value must be given") }}
-    {%- endif -%}
-    {%- for field in ['min_value', 'max_value'] -%}
-      {%- if params.get(field) is not none and not dataplex_dq._is_scalar(params.get(field)) -%}
-        {{ dataplex_dq.raise_rule_error(where, field, "must be a single value, got " ~ params.get(field)) }}
-      {%- endif -%}
-    {%- endfor -%}
-    {%- for field in ['strict_min_enabled', 'strict_max_enabled'] -%}{{ dataplex_dq._check_bool(params, where, field) }}{%- endfor -%}
+    {{ dataplex_dq.validate_bounds(params, where) }}
   {%- endif -%}
   {%- if rule_type == 'statistic_range_expectation' and params.get('statistic') not in ['MEAN', 'MIN', 'MAX'] -%}
     {{ dataplex_dq.raise_rule_error(where, 'statistic', "must be one of MEAN, MIN, MAX, got " ~ params.get('statistic')) }}
   {%- endif -%}
   {%- if rule_type == 'set_expectation' -%}
-    {%- set values = params.get('values') -%}
-    {%- if values is none or values is string or values is mapping or values is not iterable or (values | length) == 0 -%}
-      {{ dataplex_dq.raise_rule_error(where, 'values', "must be a non-empty list of values, got " ~ values) }}
-    {%- endif -%}
-    {%- for v in values -%}
-      {%- if not dataplex_dq._is_scalar(v) -%}
-        {{ dataplex_dq.raise_rule_error(where, 'values', "item " ~ loop.index0 ~ " must be a single value, got " ~ v) }}
-      {%- endif -%}
-    {%- endfor -%}
+    {{ dataplex_dq.validate_set_values(params.get('values'), where) }}
   {%- endif -%}
   {%- if rule_type == 'regex_expectation' -%}
-    {%- if params.get('regex') is not string -%}
-      {{ dataplex_dq.raise_rule_error(where, 'regex', "must be a string, got " ~ params.get('regex')) }}
-    {%- endif -%}
-    {%- set problem = dataplex_dq.regex_problem(params.get('regex')) -%}
-    {%- if problem -%}{{ dataplex_dq.raise_rule_error(where, 'regex', "'" ~ params.get('regex') ~ "' " ~ problem) }}{%- endif -%}
-    {#- what the target's own regex engine cannot compile (PostgreSQL: POSIX ARE, not RE2) -#}
-    {%- set problem = dataplex_dq.regex_target_problem(params.get('regex')) -%}
-    {%- if problem -%}{{ dataplex_dq.raise_rule_error(where, 'regex', "'" ~ params.get('regex') ~ "' " ~ problem) }}{%- endif -%}
+    {{ dataplex_dq.validate_regex(params.get('regex'), where) }}
   {%- endif -%}
-  {%- if rule_type in ['row_condition_expectation', 'table_condition_expectation'] -%}
-    {%- if params.get('sql_expression') is not string or (params.get('sql_expression') | trim | length) == 0 -%}
-      {{ dataplex_dq.raise_rule_error(where, 'sql_expression', "is required (a SQL boolean expression)") }}
-    {%- endif -%}
+  {%- if rule_type in ['row_condition_expectation', 'table_condition_expectation'] and not dataplex_dq._is_sql_text(params.get('sql_expression')) -%}
+    {{ dataplex_dq.raise_rule_error(where, 'sql_expression', "is required (a SQL boolean expression)") }}
   {%- endif -%}
   {%- if rule_type == 'sql_assertion' -%}
-    {%- if params.get('sql_statement') is not string or (params.get('sql_statement') | trim | length) == 0 -%}
+    {%- if not dataplex_dq._is_sql_text(params.get('sql_statement')) -%}
       {{ dataplex_dq.raise_rule_error(where, 'sql_statement', "is required (a SELECT returning the rows in an invalid state)") }}
-    {%- endif -%}
-    {%- if ';' in params.get('sql_statement') -%}
+    {%- elif ';' in params.get('sql_statement') -%}
       {{ dataplex_dq.raise_rule_error(where, 'sql_statement', "must not contain a semicolon") }}
     {%- endif -%}
   {%- endif -%}
+{% endmacro %}
 
-  {#- debug queries and attributes -#}
-  {%- if rule.debug_queries is not none -%}
-    {%- if rule.debug_queries is string or rule.debug_queries is mapping or rule.debug_queries is not iterable -%}
-      {{ dataplex_dq.raise_rule_error(where, 'debug_queries', "must be a list of {description, sql_statement}") }}
+{% macro _is_sql_text(value) %}{{ return(value is string and (value | trim | length) > 0) }}{% endmacro %}
+
+{#- min_value / max_value (at least one, single values) and the strict flags of a range or statistic rule -#}
+{% macro validate_bounds(params, where) %}
+  {%- if params.get('min_value') is none and params.get('max_value') is none -%}
+    {{ dataplex_dq.raise_rule_error(where, 'min_value', "at least one of min_value and max_value must be given") }}
+  {%- endif -%}
+  {%- for field in ['min_value', 'max_value'] -%}
+    {%- if params.get(field) is not none and not dataplex_dq._is_scalar(params.get(field)) -%}
+      {{ dataplex_dq.raise_rule_error(where, field, "must be a single value, got " ~ params.get(field)) }}
     {%- endif -%}
-    {%- for dq in rule.debug_queries -%}
-      {%- set field = 'debug_queries[' ~ loop.index0 ~ ']' -%}
-      {%- if dq is not mapping -%}{{ dataplex_dq.raise_rule_error(where, field, "must be a mapping with sql_statement and optional description, got " ~ dq) }}{%- endif -%}
-      {%- for key in dq -%}
-        {%- if key not in ['description', 'sql_statement', 'sqlStatement'] -%}
-          {{ dataplex_dq.raise_rule_error(where, field, "unknown key '" ~ key ~ "'; allowed: description, sql_statement") }}
-        {%- endif -%}
+  {%- endfor -%}
+  {%- for field in ['strict_min_enabled', 'strict_max_enabled'] -%}{{ dataplex_dq._check_bool(params, where, field) }}{%- endfor -%}
+{% endmacro %}
+
+{#- values of a set rule: a non-empty list of single values -#}
+{% macro validate_set_values(values, where) %}
+  {%- if values is none or values is string or values is mapping or values is not iterable or (values | length) == 0 -%}
+    {{ dataplex_dq.raise_rule_error(where, 'values', "must be a non-empty list of values, got " ~ values) }}
+    {{ return('') }}
+  {%- endif -%}
+  {%- for v in values -%}
+    {%- if not dataplex_dq._is_scalar(v) -%}
+      {{ dataplex_dq.raise_rule_error(where, 'values', "item " ~ loop.index0 ~ " must be a single value, got " ~ v) }}
+    {%- endif -%}
+  {%- endfor -%}
+{% endmacro %}
+
+{#- regex: a string of valid RE2 (macros/regex_check.sql) the target's engine can run -#}
+{% macro validate_regex(regex, where) %}
+  {%- if regex is not string -%}
+    {{ dataplex_dq.raise_rule_error(where, 'regex', "must be a string, got " ~ regex) }}
+    {{ return('') }}
+  {%- endif -%}
+  {%- set problem = dataplex_dq.regex_problem(regex) -%}
+  {%- if problem -%}{{ dataplex_dq.raise_rule_error(where, 'regex', "'" ~ regex ~ "' " ~ problem) }}{%- endif -%}
+  {#- what the target's own regex engine cannot compile (PostgreSQL: POSIX ARE, not RE2) -#}
+  {%- set problem = dataplex_dq.regex_target_problem(regex) -%}
+  {%- if problem -%}{{ dataplex_dq.raise_rule_error(where, 'regex', "'" ~ regex ~ "' " ~ problem) }}{%- endif -%}
+{% endmacro %}
+
+{#- debug_queries: a list of {description, sql_statement} -#}
+{% macro validate_debug_queries(debug_queries, where) %}
+  {%- if debug_queries is none -%}{{ return('') }}{%- endif -%}
+  {%- if debug_queries is string or debug_queries is mapping or debug_queries is not iterable -%}
+    {{ dataplex_dq.raise_rule_error(where, 'debug_queries', "must be a list of {description, sql_statement}") }}
+    {{ return('') }}
+  {%- endif -%}
+  {%- for dq in debug_queries -%}
+    {%- set field = 'debug_queries[' ~ loop.index0 ~ ']' -%}
+    {%- if dq is not mapping -%}
+      {{ dataplex_dq.raise_rule_error(where, field, "must be a mapping with sql_statement and optional description, got " ~ dq) }}
+    {%- else -%}
+      {%- for key in dq if key not in ['description', 'sql_statement', 'sqlStatement'] -%}
+        {{ dataplex_dq.raise_rule_error(where, field, "unknown key '" ~ key ~ "'; allowed: description, sql_statement") }}
       {%- endfor -%}
       {%- set stmt = dq.get('sql_statement', dq.get('sqlStatement')) -%}
-      {%- if stmt is not string or (stmt | trim | length) == 0 -%}{{ dataplex_dq.raise_rule_error(where, field ~ '.sql_statement', "is required") }}{%- endif -%}
-      {%- if ';' in stmt -%}{{ dataplex_dq.raise_rule_error(where, field ~ '.sql_statement', "must not contain a semicolon") }}{%- endif -%}
+      {%- if not dataplex_dq._is_sql_text(stmt) -%}{{ dataplex_dq.raise_rule_error(where, field ~ '.sql_statement', "is required") }}
+      {%- elif ';' in stmt -%}{{ dataplex_dq.raise_rule_error(where, field ~ '.sql_statement', "must not contain a semicolon") }}{%- endif -%}
       {%- if dq.get('description') is not none and (dq.get('description') | string | length) > 1024 -%}
         {{ dataplex_dq.raise_rule_error(where, field ~ '.description', "is longer than 1024 characters") }}
       {%- endif -%}
-    {%- endfor -%}
-  {%- endif -%}
-  {%- if rule.attributes is not none and rule.attributes is not mapping -%}
+    {%- endif -%}
+  {%- endfor -%}
+{% endmacro %}
+
+{#- attributes: a mapping of string keys to single values -#}
+{% macro validate_attributes(attributes, where) %}
+  {%- if attributes is not none and attributes is not mapping -%}
     {{ dataplex_dq.raise_rule_error(where, 'attributes', "must be a mapping of string keys to string values") }}
+    {{ return('') }}
   {%- endif -%}
-  {%- for key, value in (rule.attributes or {}).items() -%}
+  {%- for key, value in (attributes or {}).items() -%}
     {%- if key is not string or not dataplex_dq._is_scalar(value) -%}
       {{ dataplex_dq.raise_rule_error(where, 'attributes.' ~ key, "must be a string (attributes are a mapping of string keys to string values), got " ~ value) }}
     {%- endif -%}
@@ -168,6 +227,7 @@
 {% macro validate_scope_settings(settings, where, allowed_keys) %}
   {%- if settings is not mapping -%}
     {{ dataplex_dq.raise_rule_error(where, 'meta.dataplex_dq', "must be a mapping") }}
+    {{ return('') }}
   {%- endif -%}
   {%- for key in settings -%}
     {%- if key not in allowed_keys -%}

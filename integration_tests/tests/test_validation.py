@@ -232,6 +232,50 @@ DATE_CASES = [
 ]
 
 
+# issue 9, C.3: every problem of a declaration in one run, each on its own line naming the data
+# source, the rule and the field (one per-rule test with four problems, one scan with seven)
+MANY_PROBLEMS_RULE = (
+    "dataplex_dq.range_expectation: {name: many-problems-rule, arguments: "
+    "{threshold: 2, dimension: validity, strict_min_enabled: 'yes'}}"
+)
+MANY_PROBLEMS_RULE_LINES = [
+    "dataplex_dq: seed 'checks_many', rule 'many-problems-rule' (dataplex_dq.range_expectation), field 'dimension': "
+    "'validity' must be 1 to 30 upper-case letters",
+    "dataplex_dq: seed 'checks_many', rule 'many-problems-rule' (dataplex_dq.range_expectation), field 'threshold': "
+    "must be a number between 0 and 1 (0 means 1.0), got 2",
+    "dataplex_dq: seed 'checks_many', rule 'many-problems-rule' (dataplex_dq.range_expectation), field 'min_value': "
+    "at least one of min_value and max_value must be given",
+    "dataplex_dq: seed 'checks_many', rule 'many-problems-rule' (dataplex_dq.range_expectation), field "
+    "'strict_min_enabled': must be true or false, got yes",
+]
+MANY_PROBLEMS_SCAN = (
+    "{samplingPercent: 150, rules: ["
+    "{nonNullExpectation: {}, column: id, threshold: 1.5}, "
+    "{rangeExpectation: {minValue: abc}, column: amount, name: bound-abc}, "
+    "{setExpectation: {values: []}, column: name, dimension: validity}, "
+    "{regexExpectation: {regex: '^(ab'}, column: name}, "
+    "{uniquenessExpectation: {}, column: nope}, "
+    "{fooExpectation: {}, column: id}]}"
+)
+_SCAN = "dataplex_dq: seed 'checks_many', "
+MANY_PROBLEMS_SCAN_LINES = [
+    _SCAN + "data_quality_scan 'many-problems-scan' (dataplex_dq.data_quality_scan), field 'sampling_percent': "
+    "must be a number between 0 and 100, got 150",
+    _SCAN + "rule #0 'non-null-id-0' (dataplex_dq.data_quality_scan non_null_expectation), field 'threshold': "
+    "must be a number between 0 and 1",
+    _SCAN + "rule #2 'set-name-2' (dataplex_dq.data_quality_scan set_expectation), field 'dimension': "
+    "'validity' must be 1 to 30 upper-case letters",
+    _SCAN + "rule #2 'set-name-2' (dataplex_dq.data_quality_scan set_expectation), field 'values': "
+    "must be a non-empty list of values",
+    _SCAN + "rule #3 'regex-name-3' (dataplex_dq.data_quality_scan regex_expectation), field 'regex': '^(ab' ",
+    _SCAN + "rule #5 'rule-id-5' (dataplex_dq.data_quality_scan), field 'fooExpectation': unknown key",
+    _SCAN + "rule #1 'bound-abc' (dataplex_dq.data_quality_scan range_expectation), field 'min_value': "
+    "'abc' is not an integer",
+    _SCAN + "rule #4 'uniqueness-nope-4' (dataplex_dq.data_quality_scan uniqueness_expectation), field 'column': "
+    "column 'nope' does not exist",
+]
+
+
 def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
     proj = tmp_path / "proj"
     (proj / "seeds").mkdir(parents=True)
@@ -240,6 +284,7 @@ def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
     (proj / "seeds" / "checks_meta.csv").write_text(SEED)
     (proj / "seeds" / "checks_incremental.csv").write_text(SEED)
     (proj / "seeds" / "checks_nan.csv").write_text(SEED)
+    (proj / "seeds" / "checks_many.csv").write_text(SEED)
     (proj / "dbt_project.yml").write_text(
         textwrap.dedent("""\
         name: validation_checks
@@ -284,6 +329,15 @@ def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
         "          name: incremental-scan-bad-lookback\n"
         "          arguments: {incrementalField: created_on, incrementalLookback: 'two days', rules: "
         "[{nonNullExpectation: {}, column: id}]}\n"
+        "  - name: checks_many\n"
+        "    columns:\n"
+        "      - name: amount\n"
+        "        data_tests:\n"
+        "          - " + MANY_PROBLEMS_RULE + "\n"
+        "    data_tests:\n"
+        "      - dataplex_dq.data_quality_scan:\n"
+        "          name: many-problems-scan\n"
+        "          arguments: " + MANY_PROBLEMS_SCAN + "\n"
     )
     return DbtProject(proj, INTEGRATION_DIR, tmp_path / "target", {"DBT_DUCKDB_PATH": str(tmp_path / "v.duckdb")})
 
@@ -341,3 +395,21 @@ def test_scan_settings_are_checked(compiled):
     assert "seed 'checks_incremental'" in msg and "field 'incremental_lookback'" in msg and "got two days" in msg
     msg = results["sampling-nan"]["message"]  # issue 9, E.1
     assert "seed 'checks_nan'" in msg and "field 'sampling_percent'" in msg and "between 0 and 100, got nan" in msg
+
+
+@pytest.mark.parametrize(
+    "name,lines",
+    [("many-problems-rule", MANY_PROBLEMS_RULE_LINES), ("many-problems-scan", MANY_PROBLEMS_SCAN_LINES)],
+)
+def test_every_problem_of_a_declaration_in_one_run(compiled, name, lines):
+    """Issue 9, C.3: one run reports every problem of the declaration (not only the first), in one
+    compiler error whose lines each name the data source, the rule and the field."""
+    _, results = compiled
+    r = results[name]
+    assert r["status"] == "error"
+    message = r["message"]
+    problems = [line.strip() for line in message.splitlines() if line.strip().startswith("dataplex_dq: seed")]
+    assert "problems in the declaration of seed 'checks_many'" in message
+    for expected in lines:
+        assert any(p.startswith(expected) for p in problems), f"{expected!r} not a line of:\n{message}"
+    assert len(problems) >= len(lines)
