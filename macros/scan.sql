@@ -63,13 +63,26 @@
   {{ return(mapping.get(key) if mapping.get(key) is not none else mapping.get(camel)) }}
 {% endmacro %}
 
-{#- One declared rule (a DataQualityRule in snake_case or camelCase) -> the dict of normalize_rule. -#}
+{#- One declared rule (a DataQualityRule in snake_case or camelCase) -> the dict of normalize_rule,
+    or none when it is not a rule at all (its problems reported in `where`). Two steps: its one rule
+    type (scan_rule_declared_type), then its fields (scan_rule_args). -#}
 {% macro normalize_scan_rule(raw, index, where) %}
   {%- set where = {'source': where.source, 'rule': dataplex_dq.scan_rule_name(raw, index), 'rule_index': index, 'test': where.test, 'problems': where.get('problems')} -%}
   {%- if raw is not mapping -%}
     {{ dataplex_dq.raise_rule_error(where, none, "must be a mapping (a DataQualityRule), got " ~ raw) }}
     {{ return(none) }}
   {%- endif -%}
+  {%- set rule_type = dataplex_dq.scan_rule_declared_type(raw, where) -%}
+  {%- if rule_type is none -%}{{ return(none) }}{%- endif -%}
+  {%- set args = dataplex_dq.scan_rule_args(raw, rule_type, dict(where, test='dataplex_dq.data_quality_scan ' ~ rule_type)) -%}
+  {%- if args is none -%}{{ return(none) }}{%- endif -%}
+  {%- set node = {'name': dataplex_dq.scan_rule_name(raw, index), 'description': raw.get('description')} -%}
+  {{ return(dataplex_dq.normalize_rule(rule_type, node, raw.get('column'), args)) }}
+{% endmacro %}
+
+{#- The one rule type of a declared rule (a registry key, given in snake_case or camelCase), or none;
+    a key that is neither a rule type nor a common field is reported. -#}
+{% macro scan_rule_declared_type(raw, where) %}
   {%- set type_keys = dataplex_dq.rule_types().keys() | list -%}
   {%- set common = dataplex_dq.scan_rule_common_keys() -%}
   {%- set known = {} -%}
@@ -89,9 +102,13 @@
     {{ dataplex_dq.raise_rule_error(where, found[1], "a rule has exactly one rule type, got " ~ (found | join(', '))) }}
     {{ return(none) }}
   {%- endif -%}
-  {%- set rule_type = found[0] -%}
-  {%- set where = dict(where, test='dataplex_dq.data_quality_scan ' ~ rule_type) -%}
+  {{ return(found[0]) }}
+{% endmacro %}
 
+{#- The arguments of normalize_rule from a declared rule: its rule-type fields (those the registry
+    lists for it) and its common fields, each in snake_case or camelCase; none when the rule-type
+    field is not a mapping. -#}
+{% macro scan_rule_args(raw, rule_type, where) %}
   {%- set given = dataplex_dq._scan_get(raw, rule_type, where, '') -%}
   {%- if given is none -%}{%- set given = {} -%}{%- endif -%}
   {%- if given is not mapping -%}
@@ -101,12 +118,9 @@
   {%- set allowed = dataplex_dq.rule_type_facts(rule_type).params -%}
   {%- set allowed_keys = {} -%}
   {%- for k in allowed -%}{%- do allowed_keys.update({k: k, dataplex_dq.camel_case(k): k}) -%}{%- endfor -%}
-  {%- for key in given -%}
-    {%- if key not in allowed_keys -%}
-      {{ dataplex_dq.raise_rule_error(where, rule_type ~ '.' ~ key, "unknown field; " ~ rule_type ~ " takes: " ~ ((allowed | join(', ')) or 'no fields')) }}
-    {%- endif -%}
+  {%- for key in given if key not in allowed_keys -%}
+    {{ dataplex_dq.raise_rule_error(where, rule_type ~ '.' ~ key, "unknown field; " ~ rule_type ~ " takes: " ~ ((allowed | join(', ')) or 'no fields')) }}
   {%- endfor -%}
-
   {%- set args = {} -%}
   {%- for k in allowed -%}
     {%- set v = dataplex_dq._scan_get(given, k, where, rule_type ~ '.') -%}
@@ -115,8 +129,7 @@
   {%- for k in ['dimension', 'threshold', 'ignore_null', 'suspended', 'debug_queries', 'attributes'] -%}
     {%- do args.update({k: dataplex_dq._scan_get(raw, k, where, '')}) -%}
   {%- endfor -%}
-  {%- set node = {'name': dataplex_dq.scan_rule_name(raw, index), 'description': raw.get('description')} -%}
-  {{ return(dataplex_dq.normalize_rule(rule_type, node, raw.get('column'), args)) }}
+  {{ return(args) }}
 {% endmacro %}
 
 {#- The scan test: check the declaration (every problem reported in one error), then return the
