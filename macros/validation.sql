@@ -1,4 +1,4 @@
-{#- Declaration checks (SPEC 3c). Every error names the data source, the rule, the test and the field,
+{#- Declaration checks (docs/SEMANTICS.md §3). Every error names the data source, the rule, the test and the field,
     and is raised while dbt compiles the test, never as a warehouse error later. -#}
 
 {#- Which rule types are row-level, take ignore_null or need a column: the registry,

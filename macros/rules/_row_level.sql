@@ -25,7 +25,7 @@ dq_counts as (
   {{ return({'passed_count': dataplex_dq.scan_aggregate(scan, passed_count)}) }}
 {% endmacro %}
 
-{#- The metrics of a row-level rule (SPEC 4): evaluated rows (NULLs left out with ignore_null), the
+{#- The metrics of a row-level rule (docs/SEMANTICS.md §5): evaluated rows (NULLs left out with ignore_null), the
     pass ratio (1.0 when nothing was evaluated) against the threshold (0 or unset means 1.0), and the
     failing-rows query as text. -#}
 {% macro row_level_metrics(rule, ctx, refs, column_sql) %}
@@ -45,7 +45,7 @@ case when {{ evaluated }} = 0 then 1.0 else cast(coalesce({{ refs.passed_count }
       'failing_rows_query': dataplex_dq.string_literal(failing_rows_query)}) }}
 {% endmacro %}
 
-{#- SPEC 4: a ready-to-run query returning the failing rows, all columns, within the same row filter
+{#- docs/SEMANTICS.md §5: a ready-to-run query returning the failing rows, all columns, within the same row filter
     (sampling is not reproduced). -#}
 {% macro row_level_failing_rows(rule, ctx, column_sql) %}
   {%- set base = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, none) -%}
