@@ -257,7 +257,7 @@
   {{ return(true) }}
 {% endmacro %}
 
-{#- A bound that cannot be converted to the column's type without changing its value (SPEC 4).
+{#- A bound that cannot be converted to the column's type without changing its value (docs/SEMANTICS.md §5).
     Returns a message, or none when fine. -#}
 {% macro bound_problem(value, data_type) %}
   {%- if data_type is none -%}{{ return(none) }}{%- endif -%}
