@@ -347,18 +347,44 @@ def _dbt_option(args: list[str], *names: str) -> str | None:
     help="exit 1 when a rule failed",
 )
 @click.option("--export/--no-export", default=True, show_default=True)
+@click.option("--package-tests", is_flag=True, help="also run the dataplex_dq package's own data tests")
+@click.option("--package-models", is_flag=True, help="build the package's result models even when they exist unchanged")
 @_html[0]
 @_html[1]
 @click.argument("dbt_args", nargs=-1, type=click.UNPROCESSED)
 def build(
-    *, fail_on_rule_failure: bool, export: bool, html: str | None, samples: bool, dbt_args: tuple[str, ...]
+    *,
+    fail_on_rule_failure: bool,
+    export: bool,
+    package_tests: bool,
+    package_models: bool,
+    html: str | None,
+    samples: bool,
+    dbt_args: tuple[str, ...],
 ) -> None:
-    """Run `dbt build [DBT_ARGS]` in-process with a progress bar, then the report."""
+    """Run `dbt build [DBT_ARGS]` in-process with a progress bar, then the report. The package's own tests
+    are left out, and its result models when unchanged since they were last built (lean_build.py)."""
     from dbt.cli.main import dbtRunner
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from dataplex_dq import lean_build
+    from dataplex_dq.paths import resolve_paths
+
     console = _console()
     args = list(dbt_args)
+    try:
+        paths = resolve_paths(
+            _dbt_option(args, "--project-dir"),
+            _dbt_option(args, "--profiles-dir"),
+            _dbt_option(args, "--target-path"),
+            _dbt_option(args, "--target", "-t"),
+        )
+    except DataplexDqError as exc:
+        console.print(f"[red]dataplex-dq build:[/red] {exc}")
+        sys.exit(EXIT_ERROR)
+    lean = lean_build.plan(
+        paths.project_dir, paths.profiles_dir, paths.target_path, args, tests=package_tests, models=package_models
+    )
     if not sys.stdout.isatty() and not any(a.startswith(("--use-colors", "--no-use-colors")) for a in args):
         args.insert(0, "--no-use-colors")  # no escape codes in CI logs
     counts = {"failed": 0, "warned": 0, "errors": 0}
@@ -390,13 +416,19 @@ def build(
 
         runner = dbtRunner(callbacks=[on_event])
         try:
-            result = runner.invoke(["build", "--quiet", *args])
+            excludes = [a for e in lean.excludes for a in ("--exclude", e)]
+            result = runner.invoke(["build", "--quiet", *args, *excludes])
         except Exception as exc:  # noqa: BLE001 - dbt raised before producing a result: one line, no traceback
             console.print(f"[red]dbt build could not run:[/red] {exc}")
             sys.exit(EXIT_ERROR)
     if result.exception is not None and result.result is None:
         console.print(f"[red]dbt build failed:[/red] {result.exception}\nFix the error above and run again.")
         sys.exit(EXIT_ERROR)
+    if result.result is not None:
+        lean_build.record(
+            lean,
+            {str(r.node.unique_id): str(r.status).lower() for r in getattr(result.result, "results", [])},
+        )
     warn_error = "--warn-error" in args or os.environ.get("DBT_WARN_ERROR", "").lower() in ("1", "true", "yes")
     code = _run_report(
         project_dir=_dbt_option(args, "--project-dir"),
