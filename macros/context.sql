@@ -99,3 +99,15 @@
   {%- set readable = modules.re.sub('[^A-Za-z0-9]+', '_', name).strip('_')[:40] | lower -%}
   {{ return('dq_' ~ readable ~ '_' ~ local_md5(test_node.get('unique_id') or name)[:8]) }}
 {% endmacro %}
+
+{#- The dbt config every dataplex_dq test shares (per-rule tests, data_quality_scan, anomaly_detection):
+    dbt keeps the metrics row(s) in the warehouse (store_failures, as a table, under metrics_alias) and
+    counts the rules that did not pass as the test's failures. -#}
+{% macro metrics_test_config(test_node) %}
+  {{ config(
+      store_failures=true,
+      store_failures_as='table',
+      fail_calc='coalesce(sum(case when passed then 0 else 1 end), 0)',
+      alias=dataplex_dq.metrics_alias(test_node)
+  ) }}
+{% endmacro %}

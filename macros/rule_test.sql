@@ -8,12 +8,7 @@
 
 {% macro rule_test(rule_type, model, column_name, args, unknown_args) %}
   {%- set node = dataplex_dq.current_test_node() -%}
-  {{ config(
-      store_failures=true,
-      store_failures_as='table',
-      fail_calc='coalesce(sum(case when passed then 0 else 1 end), 0)',
-      alias=dataplex_dq.metrics_alias(node)
-  ) }}
+  {{ dataplex_dq.metrics_test_config(node) }}
   {%- if not execute -%}{{ return("select 1 as passed") }}{%- endif -%}
 
   {%- set column = column_name if column_name else args.get('column') -%}

@@ -137,12 +137,7 @@
     (scan_rules), their columns' types (scan_column_types), then the SQL. -#}
 {% macro data_quality_scan_test(model, column_name, args, unknown_args) %}
   {%- set node = dataplex_dq.current_test_node() -%}
-  {{ config(
-      store_failures=true,
-      store_failures_as='table',
-      fail_calc='coalesce(sum(case when passed then 0 else 1 end), 0)',
-      alias=dataplex_dq.metrics_alias(node)
-  ) }}
+  {{ dataplex_dq.metrics_test_config(node) }}
   {%- if not execute -%}{{ return("select 1 as passed") }}{%- endif -%}
 
   {%- set source_node = dataplex_dq.data_source_node(node) -%}

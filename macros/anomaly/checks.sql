@@ -311,12 +311,7 @@ dq_agg as (
 {#- The generic test dataplex_dq.anomaly_detection. -#}
 {% macro anomaly_detection_test(model, column_name, args) %}
   {%- set node = dataplex_dq.current_test_node() -%}
-  {{ config(
-      store_failures=true,
-      store_failures_as='table',
-      fail_calc='coalesce(sum(case when passed then 0 else 1 end), 0)',
-      alias=dataplex_dq.metrics_alias(node)
-  ) }}
+  {{ dataplex_dq.metrics_test_config(node) }}
   {%- if not execute -%}{{ return("select 1 as passed") }}{%- endif -%}
   {%- set source_node = dataplex_dq.data_source_node(node) -%}
   {%- set where = {'source': dataplex_dq.describe_source(source_node, model), 'rule': node.name, 'test': 'dataplex_dq.anomaly_detection',

@@ -84,18 +84,14 @@
   ]) }}
 {% endmacro %}
 
-{#- Rule types evaluated per row (the rest are aggregates), and Dataplex's display names. -#}
+{#- Dataplex's display name of each rule type, and the rule types evaluated per row (the rest are
+    aggregates): read from the registry (macros/rules/_registry.sql). -#}
 {% macro hook_rule_type_display() %}
-  {{ return({
-      'range_expectation': 'Range Check', 'non_null_expectation': 'Null check', 'set_expectation': 'Set check',
-      'regex_expectation': 'Regular expression check', 'uniqueness_expectation': 'Uniqueness Check',
-      'statistic_range_expectation': 'Statistic check', 'row_condition_expectation': 'Row condition',
-      'table_condition_expectation': 'Table condition', 'sql_assertion': 'SQL assertion',
-  }) }}
+  {%- set out = {} -%}
+  {%- for rule_type, facts in dataplex_dq.rule_types().items() -%}{%- do out.update({rule_type: facts.display_name}) -%}{%- endfor -%}
+  {{ return(out) }}
 {% endmacro %}
-{% macro hook_row_level_types() %}
-  {{ return(['range_expectation', 'non_null_expectation', 'set_expectation', 'regex_expectation', 'uniqueness_expectation', 'row_condition_expectation']) }}
-{% endmacro %}
+{% macro hook_row_level_types() %}{{ return(dataplex_dq.row_level_rule_types()) }}{% endmacro %}
 
 {#- export.job_id: a version-3 style UUID from the MD5 of "<namespace>/<invocation>/<data source>". -#}
 {% macro job_id(invocation, data_source_id) %}
@@ -131,13 +127,7 @@
 {#- The rule-type fields of a declared rule (report._rule_params), read with mapping `get_from`
     (snake_case, or camelCase when `camel`). -#}
 {% macro _hook_rule_params(rule_type, given, camel=false) %}
-  {%- set keys = {
-      'range_expectation': ['min_value', 'max_value', 'strict_min_enabled', 'strict_max_enabled'],
-      'set_expectation': ['values'], 'regex_expectation': ['regex'],
-      'statistic_range_expectation': ['statistic', 'min_value', 'max_value', 'strict_min_enabled', 'strict_max_enabled'],
-      'row_condition_expectation': ['sql_expression'], 'table_condition_expectation': ['sql_expression'],
-      'sql_assertion': ['sql_statement'],
-  }.get(rule_type, []) -%}
+  {%- set keys = (dataplex_dq.rule_types().get(rule_type) or {}).get('params', []) -%}
   {%- set params = {} -%}
   {%- for key in keys -%}
     {%- set value = given.get(key) -%}
