@@ -8,7 +8,9 @@ import pytest
 
 from dbt_harness import INTEGRATION_DIR, DbtProject
 
-SEED = "id,amount,name,created_on\n1,5,a,2024-01-01\n2,,b,2024-02-01\n"
+SEED = (
+    "id,amount,name,created_on,created_at\n1,5,a,2024-01-01,2024-01-01 10:00:00\n2,,b,2024-02-01,2024-02-01 11:30:00\n"
+)
 
 # (rule name, YAML of the test under column `amount` or at model level, expected fragments of the error)
 COLUMN_CASES = [
@@ -231,6 +233,25 @@ DATE_CASES = [
     ("leap-day-ok", "dataplex_dq.range_expectation: {name: leap-day-ok, arguments: {min_value: '2024-02-29'}}", None),
 ]
 
+# issue 9, E.1: under column created_at (a timestamp): the right shape, an impossible value
+TIMESTAMP_CASES = [
+    (
+        "impossible-hour",
+        "dataplex_dq.range_expectation: {name: impossible-hour, arguments: {max_value: '2024-01-01 24:30:00'}}",
+        ["field 'max_value'", "'2024-01-01 24:30:00' is not a valid timestamp"],
+    ),
+    (
+        "impossible-ts-day",
+        "dataplex_dq.range_expectation: {name: impossible-ts-day, arguments: {min_value: '2023-02-29 00:00:00'}}",
+        ["field 'min_value'", "'2023-02-29 00:00:00' is not a valid timestamp"],
+    ),
+    (
+        "timestamp-ok",
+        "dataplex_dq.range_expectation: {name: timestamp-ok, arguments: {min_value: '2024-02-29 23:59:59'}}",
+        None,
+    ),
+]
+
 
 # issue 9, C.3: every problem of a declaration in one run, each on its own line naming the data
 # source, the rule and the field (one per-rule test with four problems, one scan with seven)
@@ -293,12 +314,13 @@ def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
         profile: dataplex_dq_integration_tests
         seeds:
           validation_checks:
-            +column_types: {id: integer, amount: integer, name: varchar, created_on: date}
+            +column_types: {id: integer, amount: integer, name: varchar, created_on: date, created_at: timestamp}
         """)
     )
     (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
     column_tests = "\n".join(f"          - {yaml}" for _, yaml, _ in COLUMN_CASES)
     date_tests = "\n".join(f"          - {yaml}" for _, yaml, _ in DATE_CASES)
+    timestamp_tests = "\n".join(f"          - {yaml}" for _, yaml, _ in TIMESTAMP_CASES)
     model_tests = "\n".join(f"      - {yaml}" for _, yaml, _ in MODEL_CASES)
     (proj / "models" / "schema.yml").write_text(
         "version: 2\nseeds:\n"
@@ -309,6 +331,8 @@ def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
         "          - dataplex_dq.non_null_expectation: {name: dup-name}\n"
         "      - name: created_on\n"
         "        data_tests:\n" + date_tests + "\n"
+        "      - name: created_at\n"
+        "        data_tests:\n" + timestamp_tests + "\n"
         "    data_tests:\n" + model_tests + "\n"
         "  - name: checks_meta\n"
         "    config: {meta: {dataplex_dq: {sampling_percent: 150}}}\n"
@@ -353,7 +377,7 @@ def compiled(tmp_path_factory):
 
 
 @pytest.mark.parametrize(
-    "name,expected", [(n, e) for n, _, e in COLUMN_CASES + MODEL_CASES + DATE_CASES if e is not None]
+    "name,expected", [(n, e) for n, _, e in COLUMN_CASES + MODEL_CASES + DATE_CASES + TIMESTAMP_CASES if e is not None]
 )
 def test_bad_declaration_is_a_compile_error(compiled, name, expected):
     _, results = compiled
@@ -370,6 +394,14 @@ def test_valid_declaration_compiles(compiled):
     # it compiles and runs: 1 of 2 rows has amount > 0, so the rule fails on data, not on declaration
     assert results["valid-row-condition"]["status"] == "fail", results["valid-row-condition"]["message"]
     assert results["valid-row-condition"]["failures"] == 1
+
+
+@pytest.mark.parametrize("name", ["leap-day-ok", "timestamp-ok"])
+def test_real_dates_and_timestamps_compile(compiled, name):
+    _, results = compiled
+    # a valid bound compiles and runs: both rows lie before 2024-02-29 (23:59:59), so the rule fails on data
+    assert results[name]["status"] == "fail", results[name]["message"]
+    assert results[name]["failures"] == 1
 
 
 def test_duplicate_rule_names_on_one_data_source(compiled):
