@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PACKAGE = "dataplex_dq"
-FINGERPRINT_FILE = "package_models.json"
+# beside target/dataplex_dq/, not in it: that folder holds only result files (diff and html read them all)
+FINGERPRINT_FILE = "dataplex_dq_package_models.json"
 MODELS = f"package:{PACKAGE},resource_type:model"
 SELECTION_FLAGS = {"--select", "-s", "--models", "-m", "--selector", "--exclude", "--resource-type", "--resource-types"}
 
@@ -65,7 +66,7 @@ def plan(
     project_dir: Path, profiles_dir: Path, target_path: Path, dbt_args: list[str], *, tests: bool, models: bool
 ) -> LeanBuild:
     """The lean build for these arguments. `tests`/`models`: run the package's tests / build its models always."""
-    path = target_path / PACKAGE / FINGERPRINT_FILE
+    path = target_path / FINGERPRINT_FILE
     if any(a in SELECTION_FLAGS or a.split("=", 1)[0] in SELECTION_FLAGS for a in dbt_args):
         return LeanBuild(excludes=[], fingerprint=None, fingerprint_path=path)  # the user's selection, as given
     excludes = [] if tests else [f"package:{PACKAGE},resource_type:test"]

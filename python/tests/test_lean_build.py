@@ -32,7 +32,7 @@ def test_first_build_builds_models_and_skips_package_tests(tmp_path: Path) -> No
     lean = lean_build.plan(project, profiles, target, [], tests=False, models=False)
     assert lean.excludes == TESTS_ONLY
     _built(lean)
-    assert (target / "dataplex_dq" / "package_models.json").exists()
+    assert (target / "dataplex_dq_package_models.json").exists()
     again = lean_build.plan(project, profiles, target, [], tests=False, models=False)
     assert again.excludes == EVERYTHING
     assert lean_build.plan(project, profiles, target, [], tests=True, models=False).excludes == [MODELS]
@@ -63,7 +63,7 @@ def test_a_failed_model_forgets_the_fingerprint(tmp_path: Path) -> None:
     _built(lean_build.plan(project, profiles, target, [], tests=False, models=False))
     lean = lean_build.plan(project, profiles, target, [], tests=False, models=True)
     _built(lean, status="error")
-    assert not (target / "dataplex_dq" / "package_models.json").exists()
+    assert not (target / "dataplex_dq_package_models.json").exists()
     assert lean_build.plan(project, profiles, target, [], tests=False, models=False).excludes == TESTS_ONLY
 
 
@@ -80,4 +80,4 @@ def test_no_installed_package_builds_everything_but_package_tests(tmp_path: Path
     lean = lean_build.plan(project, project, project / "target", [], tests=False, models=False)
     assert lean.excludes == TESTS_ONLY and lean.fingerprint is None
     _built(lean)
-    assert not (project / "target" / "dataplex_dq" / "package_models.json").exists()
+    assert not (project / "target" / "dataplex_dq_package_models.json").exists()
