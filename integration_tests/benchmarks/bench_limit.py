@@ -26,13 +26,14 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import textwrap
 import time
 from pathlib import Path
 from typing import Any
+
+import bench_scan  # the shared dbt runner (this folder is on sys.path when the script runs)
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "python"))
@@ -150,25 +151,9 @@ def write_project(work: Path, db: Path, rules: list[dict[str, Any]]) -> Path:
 
 
 def dbt(proj: Path, *args: str) -> tuple[float, dict[str, Any]]:
-    exe = Path(sys.executable).parent / "dbt"
-    cmd = [
-        str(exe if exe.exists() else shutil.which("dbt")),
-        *args,
-        "--project-dir",
-        str(proj),
-        "--profiles-dir",
-        str(proj),
-    ]
-    env = {**os.environ, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=proj, env=env, capture_output=True, text=True, check=False)
-    wall = time.perf_counter() - t0
-    if proc.returncode not in (0, 1):
-        raise SystemExit(
-            f"dbt {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-3000:]}{proc.stderr[-2000:]}"
-        )
-    rr = proj / "target" / "run_results.json"
-    return wall, (json.loads(rr.read_text()) if rr.exists() else {})
+    """bench_scan's dbt runner (wall time, run_results), without the stdout."""
+    wall, run_results, _ = bench_scan.dbt(proj, *args)
+    return wall, run_results
 
 
 def compiled_sql(proj: Path) -> tuple[str, dict[str, str]]:
