@@ -83,7 +83,7 @@
     derived from the rule type, the column and the test's unique id. -#}
 {% macro rule_name_for(test_node, rule_type, column) %}
   {%- set name = test_node.get('name') or '' -%}
-  {%- if not name.startswith('dataplex_dq_' ~ rule_type) -%}{{ return(name) }}{%- endif -%}
+  {%- if dataplex_dq.rule_name_is_given(test_node, rule_type) -%}{{ return(name) }}{%- endif -%}
   {%- set digest = local_md5(test_node.get('unique_id') or name)[:6] -%}
   {%- set base = rule_type.replace('_expectation', '').replace('_', '-') -%}
   {%- if column -%}
@@ -91,6 +91,11 @@
     {%- set base = (base ~ '-' ~ col)[:55].strip('-') -%}
   {%- endif -%}
   {{ return(base ~ '-' ~ digest) }}
+{% endmacro %}
+
+{#- Whether the test was declared with `name:` (dbt names it `dataplex_dq_<rule type>_...` otherwise). -#}
+{% macro rule_name_is_given(test_node, rule_type) %}
+  {{ return(not (test_node.get('name') or '').startswith('dataplex_dq_' ~ rule_type)) }}
 {% endmacro %}
 
 {#- The relation dbt stores the metrics row(s) in: short, unique per test, safe on every warehouse. -#}
@@ -102,12 +107,16 @@
 
 {#- The dbt config every dataplex_dq test shares (per-rule tests, data_quality_scan, anomaly_detection):
     dbt keeps the metrics row(s) in the warehouse (store_failures, as a table, under metrics_alias) and
-    counts the rules that did not pass as the test's failures. -#}
-{% macro metrics_test_config(test_node) %}
+    counts the rules that did not pass as the test's failures. When dbt parses the project (`execute`
+    false) it also records the identity of the test's rules in its config.meta (macros/identity.sql):
+    `rules`, computed by the test from its arguments, or the test's own rule name. -#}
+{% macro metrics_test_config(test_node, rules=none) %}
+  {%- set meta = {} if execute else {dataplex_dq.identity_meta_key(): rules if rules is not none else dataplex_dq.test_identity(test_node)} -%}
   {{ config(
       store_failures=true,
       store_failures_as='table',
       fail_calc='coalesce(sum(case when passed then 0 else 1 end), 0)',
-      alias=dataplex_dq.metrics_alias(test_node)
+      alias=dataplex_dq.metrics_alias(test_node),
+      meta=meta
   ) }}
 {% endmacro %}

@@ -8,7 +8,7 @@
 
 {% macro rule_test(rule_type, model, column_name, args, unknown_args) %}
   {%- set node = dataplex_dq.current_test_node() -%}
-  {{ dataplex_dq.metrics_test_config(node) }}
+  {{ dataplex_dq.metrics_test_config(node, none if execute else dataplex_dq.per_rule_identity(rule_type, node, column_name, args)) }}
   {%- if not execute -%}{{ return("select 1 as passed") }}{%- endif -%}
 
   {%- set column = column_name if column_name else args.get('column') -%}

@@ -4,7 +4,7 @@
        (proto JSON, as in a Dataplex spec file), normalized to the dict shape of rule_test.sql's
        normalize_rule, and validated with validate_rule; errors name the rule by index and name
        ("rule #3 'amount-in-range'"). Rules without a name get `<rule-type>-<column>-<index>`
-       (scan_rule_name; the post-hook derives the same).
+       (scan_rule_name; recorded for the post-hook at parse time, macros/identity.sql).
     2. SQL (scan_metrics_sql): one aggregate query over the scope computes every row-level count,
        null count (one per column), statistic and table condition; uniqueness is counted in the same
        query, by window or grouped counts (scan_uniqueness_strategy, macros/scan_cross_db.sql); each
@@ -41,7 +41,7 @@
     rule type (without `_expectation`, hyphens for underscores), the column (lower case, runs of other
     characters than letters and digits as one hyphen, the two together cut to 55 characters) and the
     position in `rules`: `range-amount-0`, `non-null-customer-id-1`, `table-condition-2`. The
-    post-hook derives the same (python/dataplex_dq/report.py, scan_rule_name). -#}
+    post-hook reads the name recorded at parse time (macros/identity.sql), never re-derives it. -#}
 {% macro scan_rule_name(raw, index) %}
   {%- if raw is mapping and raw.get('name') -%}{{ return(raw.get('name')) }}{%- endif -%}
   {%- set rule_type = dataplex_dq.scan_rule_type_of(raw) or 'rule' -%}
@@ -137,7 +137,7 @@
     (scan_rules), their columns' types (scan_column_types), then the SQL. -#}
 {% macro data_quality_scan_test(model, column_name, args, unknown_args) %}
   {%- set node = dataplex_dq.current_test_node() -%}
-  {{ dataplex_dq.metrics_test_config(node) }}
+  {{ dataplex_dq.metrics_test_config(node, none if execute else dataplex_dq.scan_identity(args, unknown_args)) }}
   {%- if not execute -%}{{ return("select 1 as passed") }}{%- endif -%}
 
   {%- set source_node = dataplex_dq.data_source_node(node) -%}

@@ -43,6 +43,7 @@
   {%- set spec = given['data_quality_spec'] -%}
   {%- if spec is not mapping -%}
     {{ dataplex_dq.raise_rule_error(where, 'data_quality_spec', "must be a mapping (a DataQualitySpec), got " ~ spec) }}
+    {{ return({}) }}  {#- only reached when `where` collects its problems (macros/identity.sql) -#}
   {%- endif -%}
   {%- set spec = dict(spec) -%}
   {%- set ignored = [] -%}

@@ -82,6 +82,7 @@ def main() -> int:
         rel = f'{schema}."dq_rule_{i}"'
         src = sources[i % args.sources]
         node.update(unique_id=uid, name=f"rule-{i}", attached_node=src, relation_name=rel)
+        node["config"]["meta"]["dataplex_dq_rules"][0]["rule"]["name"] = f"rule-{i}"  # recorded at parse time
         node["depends_on"]["nodes"] = [src]
         manifest["nodes"][uid] = node
         r = copy.deepcopy(result)

@@ -586,6 +586,7 @@ def synthetic_invocation(target: Path, rules: int) -> None:
         n_here = min(per_source, rules - s * per_source)
         scan_uid = f"test.bench.orders_{s}_scan.{s:06x}"
         scan_rules = []
+        scan_recorded = []  # config.meta.dataplex_dq_rules, as the package records the rules at parse time
         for k in range(n_here):
             i = s * per_source + k
             name, rule_type, column, fields, common = RULES[i % len(RULES)]
@@ -633,6 +634,11 @@ def synthetic_invocation(target: Path, rules: int) -> None:
                 **{k2: v for k2, v in common.items() if k2 != "ignore_null" or v},
                 rule_type: fields,
             }
+            recorded = {"rule_index": k if in_scan else 0, "name_given": True, "rule": spec}
+            if in_scan:
+                scan_recorded.append(recorded)
+            else:
+                nodes[test_uid]["config"] = {"meta": {"dataplex_dq_rules": [recorded]}}
             metrics.append(
                 {
                     "dq_invocation_id": invocation,
@@ -673,6 +679,7 @@ def synthetic_invocation(target: Path, rules: int) -> None:
                 "name": f"orders_{s}_scan",
                 "attached_node": source,
                 "relation_name": f'"db"."audit"."dq_scan_{s}"',
+                "config": {"meta": {"dataplex_dq_rules": scan_recorded}},
                 "test_metadata": {
                     "namespace": "dataplex_dq",
                     "name": "data_quality_scan",

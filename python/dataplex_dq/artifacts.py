@@ -34,6 +34,10 @@ class DataSource:
         return f"{self.resource_type} '{self.name}'"
 
 
+# Where the package records the identity of a test's rules when dbt parses it (macros/identity.sql).
+IDENTITY_KEY = "dataplex_dq_rules"
+
+
 @dataclass(frozen=True)
 class RuleTest:
     """One dataplex_dq test node (a per-rule test, or a data_quality_scan with several rules)."""
@@ -48,6 +52,7 @@ class RuleTest:
     description: str | None
     order: int  # position in the manifest, for a stable rule order
     severity: str = "ERROR"  # dbt's test severity: a failed rule of a WARN test is a warning
+    identity: Any = None  # config.meta[IDENTITY_KEY]: its rules as the package recorded them (declared.py)
 
 
 @dataclass(frozen=True)
@@ -240,6 +245,7 @@ def manifest_rules(manifest: dict[str, Any]) -> tuple[dict[str, RuleTest], dict[
             description=node.get("description") or None,
             order=order,
             severity=str((node.get("config") or {}).get("severity") or "ERROR").upper(),
+            identity=((node.get("config") or {}).get("meta") or {}).get(IDENTITY_KEY),
         )
 
     data_sources: dict[str, DataSource] = {}

@@ -24,7 +24,7 @@ import click
 from dataplex_dq import dbt_options
 from dataplex_dq.artifacts import DataSource, RuleTest, manifest_rules
 from dataplex_dq.dbt_options import dbt_args
-from dataplex_dq.declared import declared_rules, scan_rule_type
+from dataplex_dq.declared import recorded_rules
 from dataplex_dq.errors import ArtifactsError, DataplexDqError
 from dataplex_dq.import_spec import yaml_node
 from dataplex_dq.spec import RULE_TYPES, SCAN_SETTINGS, SpecError, normalize_spec, spec_to_dict
@@ -36,13 +36,6 @@ class ExportedSpec:
     spec: dict[str, Any]  # normalized (snake_case) DataQualitySpec
     path: Path | None = None
     notes: list[str] = field(default_factory=list)
-
-
-def _has_given_name(test: RuleTest, raw: Any) -> bool:
-    """Whether the rule's name was declared (and not derived by the package)."""
-    if test.test_name == "data_quality_scan":
-        return isinstance(raw, dict) and bool(raw.get("name"))
-    return not test.name.startswith(f"dataplex_dq_{test.test_name}")
 
 
 def _scan_kwarg(kwargs: dict[str, Any], key: str) -> Any:
@@ -62,9 +55,10 @@ def source_spec(source: DataSource, tests: list[RuleTest], nodes: dict[str, Any]
             continue
         where = (nodes.get(test.unique_id) or {}).get("config", {}).get("where")
         raws = test.kwargs.get("rules") if test.test_name == "data_quality_scan" else None
-        for index, rule in declared_rules(test):
-            raw = raws[index] if isinstance(raws, list) and index < len(raws) else None
-            if not _has_given_name(test, raw):
+        recorded = recorded_rules(test)
+        for declared in recorded:
+            rule = dict(declared.rule)
+            if not declared.name_given:
                 rule.pop("name", None)
             rules.append(rule)
             if where:
@@ -73,8 +67,8 @@ def source_spec(source: DataSource, tests: list[RuleTest], nodes: dict[str, Any]
                     "DataQualitySpec cannot express; exported without it"
                 )
         if test.test_name == "data_quality_scan":
-            if isinstance(raws, list) and len(raws) != len(declared_rules(test)):
-                skipped = [i for i, r in enumerate(raws) if scan_rule_type(r) is None]
+            if isinstance(raws, list) and len(raws) != len(recorded):
+                skipped = sorted(set(range(len(raws))) - {r.rule_index for r in recorded})
                 notes.append(f"data_quality_scan '{test.name}': rules {skipped} have no rule type and are left out")
             value = _scan_kwarg(test.kwargs, "catalog_publishing_enabled")
             if value is not None:

@@ -1,4 +1,5 @@
-"""export-spec on a hand-made manifest: both forms, scan settings, names, tests without a rule type.
+"""export-spec on a hand-made manifest (rules as the package records them at parse time): both forms,
+scan settings, names, tests without a rule type.
 The round trip through a real `dbt parse` is integration_tests/tests/test_spec_roundtrip.py."""
 
 from __future__ import annotations
@@ -7,7 +8,10 @@ from dataplex_dq.export_spec import export_specs, render
 from dataplex_dq.spec import spec_to_dict
 
 
-def dq_test_node(uid, name, test_name, kwargs, *, column=None, where=None):
+def dq_test_node(uid, name, test_name, kwargs, *, column=None, where=None, recorded=()):
+    """A test node; `recorded`: (name_given, rule) of each rule as the package records them when dbt
+    parses the project (config.meta.dataplex_dq_rules, macros/identity.sql)."""
+    rules = [{"rule_index": i, "name_given": given, "rule": rule} for i, (given, rule) in enumerate(recorded)]
     return uid, {
         "resource_type": "test",
         "name": name,
@@ -15,7 +19,7 @@ def dq_test_node(uid, name, test_name, kwargs, *, column=None, where=None):
         "attached_node": "model.shop.orders",
         "column_name": column,
         "description": "",
-        "config": {"where": where} if where else {},
+        "config": {"meta": {"dataplex_dq_rules": rules}, **({"where": where} if where else {})},
         "test_metadata": {"namespace": "dataplex_dq", "name": test_name, "kwargs": kwargs},
     }
 
@@ -40,6 +44,18 @@ def manifest():
                 "range_expectation",
                 {"min_value": 0, "threshold": "0.9", "dimension": "VALIDITY"},
                 column="amount",
+                recorded=[
+                    (
+                        True,
+                        {
+                            "name": "amount-positive",
+                            "column": "amount",
+                            "dimension": "VALIDITY",
+                            "threshold": "0.9",
+                            "range_expectation": {"min_value": "0"},
+                        },
+                    )
+                ],
             ),
             dq_test_node(
                 "test.shop.b",
@@ -48,6 +64,7 @@ def manifest():
                 {},
                 column="id",
                 where="id > 0",
+                recorded=[(False, {"name": "non-null-id-4d2a1b", "column": "id", "non_null_expectation": {}})],
             ),
             dq_test_node("test.shop.c", "orders_anomalies", "anomaly_detection", {"volume": {}}),
             dq_test_node(
@@ -61,6 +78,18 @@ def manifest():
                         {"column": "id", "uniqueness_expectation": {}, "debugQueries": [{"sqlStatement": "select 1"}]},
                     ],
                 },
+                recorded=[
+                    (True, {"name": "status-known", "column": "status", "set_expectation": {"values": ["a", "b"]}}),
+                    (
+                        False,
+                        {
+                            "name": "uniqueness-id-1",
+                            "column": "id",
+                            "uniqueness_expectation": {},
+                            "debug_queries": [{"sql_statement": "select 1"}],
+                        },
+                    ),
+                ],
             ),
         ]
     )

@@ -1,11 +1,15 @@
-"""Pure helpers of the report: bounded fetch queries, rules rebuilt from the manifest, derived names."""
+"""Pure helpers of the report: bounded fetch queries, the rules recorded in the manifest, job ids."""
 
 from __future__ import annotations
 
-import hashlib
+import re
+from dataclasses import replace
+
+import pytest
 
 from dataplex_dq.artifacts import RuleTest
-from dataplex_dq.declared import declared_rule, derived_rule_name
+from dataplex_dq.declared import declared_rules, recorded_rules
+from dataplex_dq.errors import ArtifactsError
 from dataplex_dq.export import chunk_rows, job_id
 from dataplex_dq.report import MAX_RELATIONS_PER_QUERY, metrics_queries
 
@@ -30,42 +34,51 @@ def test_metrics_queries_split_by_statement_size():
     assert [q.count("union all") + 1 for q in queries] == [8, 8, 4]
 
 
-def test_derived_rule_name_matches_the_macro_derivation():
-    uid = "test.p.dataplex_dq_range_expectation_orders_Amount__0.1a2b3c"
-    t = _test("dataplex_dq_range_expectation_orders_Amount__0", "range_expectation", "Amount", {}, uid)
-    assert (
-        derived_rule_name(t, "range_expectation", "Amount")
-        == "range-amount-" + hashlib.md5(uid.encode()).hexdigest()[:6]
-    )
-    named = _test("my-rule", "range_expectation", "Amount", {})
-    assert derived_rule_name(named, "range_expectation", "Amount") == "my-rule"
-
-
-def test_declared_rule_from_manifest_arguments():
-    t = _test(
-        "amount-in-range",
-        "range_expectation",
-        "amount",
-        {
-            "min_value": 0,
-            "max_value": 10.5,
-            "strict_min_enabled": True,
-            "threshold": 0.9,
-            "dimension": "VALIDITY",
-            "ignore_null": False,
-            "attributes": {"owner": "shop", "tier": 1},
-        },
-    )
-    assert declared_rule(t) == {
-        "name": "amount-in-range",
+def test_declared_rules_are_the_recorded_identity_verbatim():
+    """The rules of a test that left no metrics row are what the package recorded when dbt parsed the
+    project (config.meta.dataplex_dq_rules): names and fields as recorded, never re-derived."""
+    rule = {
+        "name": "range-amount-1a2b3c",
         "column": "amount",
-        "dimension": "VALIDITY",
         "threshold": 0.9,
         "range_expectation": {"min_value": "0", "max_value": "10.5", "strict_min_enabled": True},
         "attributes": {"owner": "shop", "tier": "1"},
     }
-    s = _test("status-known", "set_expectation", "status", {"values": ["a", 1, True]})
-    assert declared_rule(s)["set_expectation"] == {"values": ["a", "1", "true"]}
+    # the kwargs would give another name and other bounds: only the record counts
+    t = _test("dataplex_dq_range_expectation_orders_amount__0", "range_expectation", "amount", {"min_value": 5})
+    t = replace(t, identity=[{"rule_index": 0, "name_given": False, "rule": rule}])
+    assert declared_rules(t) == [(0, rule)]
+    (declared,) = recorded_rules(t)
+    assert (declared.name, declared.name_given, declared.rule_index) == ("range-amount-1a2b3c", False, 0)
+    scan = replace(
+        _test("orders_scan", "data_quality_scan", None, {"rules": [{}, {}, {}]}),
+        identity=[
+            {"rule_index": 0, "name_given": True, "rule": {"name": "in-scan", "non_null_expectation": {}}},
+            {"rule_index": 2, "name_given": False, "rule": {"name": "uniqueness-id-2", "uniqueness_expectation": {}}},
+        ],
+    )
+    assert [(i, r["name"]) for i, r in declared_rules(scan)] == [(0, "in-scan"), (2, "uniqueness-id-2")]
+    assert declared_rules(replace(scan, identity=[])) == []
+
+
+def test_a_manifest_without_the_recorded_identity_says_what_to_do():
+    old = _test("qty-ok", "non_null_expectation", "qty", {})
+    with pytest.raises(ArtifactsError) as err:
+        declared_rules(old)
+    assert str(err.value) == (
+        "manifest.json: test qty-ok has no config.meta.dataplex_dq_rules (the rule names dataplex_dq records "
+        "when dbt parses the project): the project was parsed with an older dataplex_dq package; run `dbt deps` "
+        "and `dbt build` (or `dbt parse`) again, then `dataplex-dq report`"
+    )
+    long_name = "dataplex_dq_data_quality_scan_orders_" + "x" * 200
+    scan = RuleTest(
+        f"test.p.{long_name}.9f8e7d", long_name, "data_quality_scan", "seed.p.orders", None, None, {}, None, 0
+    )
+    with pytest.raises(ArtifactsError, match=r"^manifest.json: test data_quality_scan on orders \(9f8e7d\) has no"):
+        declared_rules(scan)
+    for bad in ({"rule_index": 0}, [{"rule_index": "0", "rule": {"name": "a"}}], [{"rule_index": 0, "rule": {}}]):
+        with pytest.raises(ArtifactsError, match=re.escape("is not a list of {rule_index, name_given, rule}")):
+            declared_rules(replace(old, identity=bad))
 
 
 def test_job_ids_are_deterministic_and_distinct():
@@ -89,19 +102,16 @@ def test_declared_rule_names_cover_every_rule_of_a_data_source():
     from dataplex_dq.artifacts import Artifacts
     from dataplex_dq.declared import declared_rule_names
 
-    scan = RuleTest(
-        "test.p.scan.1",
-        "orders_scan",
-        "data_quality_scan",
-        "seed.p.s",
-        None,
-        None,
-        {"rules": [{"name": "in-scan", "nonNullExpectation": {}}, {"column": "Amount", "uniqueness_expectation": {}}]},
-        None,
-        1,
+    def recorded(*names):
+        return [{"rule_index": i, "name_given": True, "rule": {"name": n}} for i, n in enumerate(names)]
+
+    scan = replace(
+        _test("orders_scan", "data_quality_scan", None, {}), identity=recorded("in-scan", "uniqueness-amount-1")
     )
     other = RuleTest("test.p.x.2", "other-rule", "non_null_expectation", "seed.p.t", "id", None, {}, None, 2)
-    tests = {t.unique_id: t for t in (_test("my-rule", "range_expectation", "amount", {}), scan, other)}
+    other = replace(other, identity=recorded("other-rule"))
+    mine = replace(_test("my-rule", "range_expectation", "amount", {}), identity=recorded("my-rule"))
+    tests = {t.unique_id: t for t in (mine, scan, other)}
     art = Artifacts(Path("."), "p", "inv", None, None, tests, {}, {})
     assert declared_rule_names(art) == {
         "seed.p.s": ("in-scan", "my-rule", "uniqueness-amount-1"),

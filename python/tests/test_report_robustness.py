@@ -27,6 +27,14 @@ MANIFEST = {
             "name": "qty_ok",
             "attached_node": "seed.p.items",
             "test_metadata": {"namespace": "dataplex_dq", "name": "non_null_expectation", "kwargs": {}},
+            # the rule as the package records it when dbt parses the project (macros/identity.sql)
+            "config": {
+                "meta": {
+                    "dataplex_dq_rules": [
+                        {"rule_index": 0, "name_given": True, "rule": {"name": "qty_ok", "non_null_expectation": {}}}
+                    ]
+                }
+            },
         },
     },
 }

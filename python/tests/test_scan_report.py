@@ -1,6 +1,5 @@
-"""The post-hook's side of dataplex_dq.data_quality_scan: rules rebuilt from a scan's manifest
-arguments (snake_case or camelCase), derived names, one outcome per declared rule of an errored or
-skipped scan, and the scan's settings on its data source."""
+"""The post-hook's side of dataplex_dq.data_quality_scan: the rules a scan recorded in the manifest, one
+outcome per recorded rule of an errored or skipped scan, and the scan's settings on its data source."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ from pathlib import Path
 
 from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts, scan_settings
 from dataplex_dq.artifacts import TestRun as Run
-from dataplex_dq.declared import declared_rules, declared_scan_rule, scan_rule_name
+from dataplex_dq.declared import declared_rules
 from dataplex_dq.export import JobContext, result_rows
 from dataplex_dq.metrics import RuleMetrics, RuleStatus
 from dataplex_dq.outcomes import combine
@@ -39,7 +38,60 @@ RULES = [
 ]
 
 
-def _scan(kwargs: dict | None = None) -> RuleTest:
+# The rules above as the package records them when dbt parses the project (config.meta.dataplex_dq_rules,
+# macros/identity.sql); integration_tests/tests/test_identity.py checks that a real `dbt parse` records this.
+RECORDED = [
+    {
+        "rule_index": 0,
+        "name_given": True,
+        "rule": {
+            "name": "amount-in-range",
+            "column": "amount",
+            "dimension": "VALIDITY",
+            "threshold": 0.99,
+            "ignore_null": True,
+            "range_expectation": {"min_value": "0", "max_value": "10000", "strict_min_enabled": True},
+        },
+    },
+    {
+        "rule_index": 1,
+        "name_given": False,
+        "rule": {
+            "name": "non-null-customer-id-1",
+            "column": "Customer ID",
+            "dimension": "COMPLETENESS",
+            "non_null_expectation": {},
+        },
+    },
+    {
+        "rule_index": 2,
+        "name_given": False,
+        "rule": {
+            "name": "table-condition-2",
+            "suspended": True,
+            "table_condition_expectation": {"sql_expression": "count(*) > 0"},
+        },
+    },
+    {
+        "rule_index": 3,
+        "name_given": False,
+        "rule": {
+            "name": "statistic-range-amount-3",
+            "column": "amount",
+            "statistic_range_expectation": {"statistic": "MEAN", "max_value": "5.5"},
+            "debug_queries": [{"description": "d", "sql_statement": "select 1"}],
+            "attributes": {"owner": "x", "n": "1"},
+        },
+    },
+    {
+        "rule_index": 4,
+        "name_given": False,
+        "rule": {"name": "set-status-4", "column": "status", "set_expectation": {"values": ["a", "1", "True"]}},
+    },
+]
+
+
+def _scan(kwargs: dict | None = None, identity: list | None = None) -> RuleTest:
     return RuleTest(
         SCAN_UID,
         "orders_scan",
@@ -50,52 +102,13 @@ def _scan(kwargs: dict | None = None) -> RuleTest:
         kwargs if kwargs is not None else {"rules": RULES},
         None,
         0,
+        identity=RECORDED if identity is None else identity,
     )
 
 
-def test_scan_rule_names_follow_the_macro_derivation():
-    assert scan_rule_name(RULES[0], 0) == "amount-in-range"
-    assert scan_rule_name(RULES[1], 1) == "non-null-customer-id-1"
-    assert scan_rule_name(RULES[2], 2) == "table-condition-2"
-    assert scan_rule_name(RULES[3], 3) == "statistic-range-amount-3"
-    assert scan_rule_name({"sqlAssertion": {}, "column": "__A__b__"}, 7) == "sql-assertion-a-b-7"
-    assert (
-        scan_rule_name({"uniqueness_expectation": {}, "column": "c" * 80}, 999)
-        == ("uniqueness-" + "c" * 80)[:55] + "-999"
-    )
-    assert scan_rule_name({"column": "x"}, 5) == "rule-x-5"
-
-
-def test_declared_scan_rule_is_snake_case_proto_json():
-    assert declared_scan_rule(RULES[0], 0) == {
-        "name": "amount-in-range",
-        "column": "amount",
-        "dimension": "VALIDITY",
-        "threshold": 0.99,
-        "ignore_null": True,
-        "range_expectation": {"min_value": "0", "max_value": "10000", "strict_min_enabled": True},
-    }
-    assert declared_scan_rule(RULES[2], 2) == {
-        "name": "table-condition-2",
-        "suspended": True,
-        "table_condition_expectation": {"sql_expression": "count(*) > 0"},
-    }
-    assert declared_scan_rule(RULES[3], 3) == {
-        "name": "statistic-range-amount-3",
-        "column": "amount",
-        "statistic_range_expectation": {"statistic": "MEAN", "max_value": "5.5"},
-        "debug_queries": [{"description": "d", "sql_statement": "select 1"}],
-        "attributes": {"owner": "x", "n": "1"},
-    }
-    assert declared_scan_rule(RULES[4], 4)["set_expectation"] == {"values": ["a", "1", "true"]}
-    assert declared_scan_rule(RULES[5], 5) is None
-
-
-def test_declared_rules_of_a_scan_and_of_a_per_rule_test():
-    assert [i for i, _ in declared_rules(_scan())] == [0, 1, 2, 3, 4]
-    assert declared_rules(_scan({"rules": "not a list"})) == []
-    per_rule = RuleTest("test.p.r.1", "not-null", "non_null_expectation", "model.p.orders", "id", None, {}, None, 1)
-    assert declared_rules(per_rule) == [(0, {"name": "not-null", "column": "id", "non_null_expectation": {}})]
+def test_declared_rules_of_a_scan_are_its_recorded_rules():
+    assert declared_rules(_scan()) == [(r["rule_index"], r["rule"]) for r in RECORDED]
+    assert declared_rules(_scan({"rules": "not a list"}, identity=[])) == []
 
 
 def _artifacts(status: str, tests: list[RuleTest]) -> Artifacts:
