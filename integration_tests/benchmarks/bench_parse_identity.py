@@ -1,0 +1,98 @@
+"""What recording rule identity at parse time costs (issue 8 item 3, macros/identity.sql).
+
+`dbt parse --no-partial-parse` of one project -- a data_quality_scan of 150 rules and 50 per-rule
+tests on one seed -- with each package folder given (e.g. this worktree and a `git archive` of the
+commit before), `--repeat` times each, interleaved; prints the median and min seconds per package.
+
+    .venv/bin/python integration_tests/benchmarks/bench_parse_identity.py PACKAGE_DIR [PACKAGE_DIR ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+KINDS = [
+    ("range_expectation", "amount", {"min_value": 0, "max_value": 1000}),
+    ("non_null_expectation", "id", {}),
+    ("set_expectation", "status", {"values": ["a", "b", "c"]}),
+    ("regex_expectation", "status", {"regex": "^[a-z]+$"}),
+    ("uniqueness_expectation", "id", {}),
+    ("statistic_range_expectation", "amount", {"statistic": "MEAN", "min_value": 0}),
+    ("row_condition_expectation", None, {"sql_expression": "amount >= 0"}),
+    ("table_condition_expectation", None, {"sql_expression": "count(*) > 0"}),
+]
+
+
+def schema(scan_rules: int, per_rule: int) -> dict:
+    rules = []
+    for i in range(scan_rules):
+        kind, column, fields = KINDS[i % len(KINDS)]
+        rules.append({**({"column": column} if column else {}), kind: fields, "dimension": "VALIDITY"})
+    column_tests: dict[str, list] = {"id": [], "amount": [], "status": []}
+    table_tests: list = [{"dataplex_dq.data_quality_scan": {"name": "orders_scan", "arguments": {"rules": rules}}}]
+    for i in range(per_rule):
+        kind, column, fields = KINDS[i % len(KINDS)]
+        test = {f"dataplex_dq.{kind}": {"arguments": {**fields, "threshold": 0.5 + i / 1000}}}
+        (column_tests[column] if column else table_tests).append(test)
+    columns = [{"name": c, "data_tests": t} for c, t in column_tests.items()]
+    return {"version": 2, "seeds": [{"name": "orders", "columns": columns, "data_tests": table_tests}]}
+
+
+def project(root: Path, package: Path) -> Path:
+    proj = root / f"p{len(list(root.iterdir()))}"
+    (proj / "seeds").mkdir(parents=True)
+    (proj / "dbt_project.yml").write_text("name: bench_parse\nversion: '1.0'\nprofile: bench_parse\n")
+    (proj / "profiles.yml").write_text(
+        "bench_parse: {target: dev, outputs: {dev: {type: duckdb, path: bench.duckdb, threads: 1}}}\n"
+    )
+    (proj / "packages.yml").write_text(f"packages:\n  - local: {package}\n")
+    (proj / "seeds" / "orders.csv").write_text("id,amount,status\n1,2.5,a\n")
+    (proj / "seeds" / "schema.yml").write_text(yaml.safe_dump(schema(150, 50), sort_keys=False))
+    return proj
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("packages", nargs="+", type=Path)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    dbt = str(Path(sys.executable).with_name("dbt"))
+    env = {**os.environ, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+    root = Path(tempfile.mkdtemp(prefix="bench_parse_identity_"))
+    try:
+        projects = [project(root, p.resolve()) for p in args.packages]
+        for proj in projects:
+            subprocess.run([dbt, "deps", "--profiles-dir", "."], cwd=proj, env=env, check=True, capture_output=True)
+        times: dict[Path, list[float]] = {p: [] for p in projects}
+        for _ in range(args.repeat):
+            for proj in projects:
+                t0 = time.perf_counter()
+                subprocess.run(
+                    [dbt, "parse", "--no-partial-parse", "--profiles-dir", "."],
+                    cwd=proj,
+                    env=env,
+                    check=True,
+                    capture_output=True,
+                )
+                times[proj].append(time.perf_counter() - t0)
+        print(f"dbt parse --no-partial-parse, 150-rule scan + 50 per-rule tests, {args.repeat} runs each")
+        for package, proj in zip(args.packages, projects, strict=True):
+            t = times[proj]
+            print(f"  {package}: median {statistics.median(t):.2f} s, min {min(t):.2f} s")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
