@@ -463,3 +463,67 @@ def test_recent_drift_is_not_learned_as_trend(tmp_path):
     assert drift["upper_bound"] == pytest.approx(157 + DRIFT_HALF, abs=1e-9)
     assert steady["upper_bound"] == pytest.approx(156 + DRIFT_HALF, abs=1e-9)
     assert (drift["training_count"], bool(drift["training"]), bool(drift["seasonal"])) == (28, False, False)
+
+
+# The run test (macros/anomaly/detector.sql, step 6): a gradual drift whose every value stays inside the point band
+# is flagged when the target and the 2 values before it all leave a narrower band around the reference part's
+# forecast. Same series as above (training t = 0..27, no seasonality, trend on, no log; judged: t = 28):
+#   steady: value(t) = 100 + 2 t + e(t), e = +1 at even t, -1 at odd t (judged value 157);
+#   drift:  steady + 8 on t = 26, 27, 28 (judged value 165);
+#   bump2:  steady + 8 on t = 27, 28 only (judged value 165): a run of two is not a drift.
+# Reference part t = 0..20 for all three (no bump in it): slope 2, s = 1.0483 x 2, df = 16.34 (as above).
+# Point test: level = median of the 28 a_i = v_i - 2 (t_i - 28): drift: 13 x 155, 13 x 157, 163, 165 -> 157;
+#   bump2: 13 x 155, 14 x 157, 163 -> 157; half width 8.51709 (as above): 165 < 157 + 8.51709 -> no point anomaly.
+# Run test: reference forecast = median of the 21 reference a_i (11 x 157 at even t, 10 x 155) = 157, m = 21,
+#   D = mean distance of the reference values = 18, S = 770 -> trend term 18^2 / 770; sensitivity 0.6 x 3 = 1.8:
+#   k = 1.8 + (1.8^3 + 1.8) / (4 df) + (5 x 1.8^5 + 16 x 1.8^3 + 3 x 1.8) / (96 df^2) = 1.92431,
+#   run half width = k s sqrt(1 + 1.571 / 21 + 324 / 770) = 4.93396.
+#   residuals of t = 26, 27, 28 from 157 - 2 (28 - t): drift 8, 6, 8 -> all above 4.93396: ANOMALOUS (drift), reported
+#   with the band it was judged against, 157 -/+ 4.93396; steady 0, -2, 0 and bump2 0, 6, 8 -> normal.
+RUN_K = 1.8 + (1.8**3 + 1.8) / (4 * DRIFT_DOF) + (5 * 1.8**5 + 16 * 1.8**3 + 3 * 1.8) / (96 * DRIFT_DOF**2)
+RUN_HALF = RUN_K * 1.0483 * 2 * math.sqrt(1 + 1.571 / 21 + 18**2 / 770)
+
+
+def test_gradual_drift_inside_the_point_band_is_flagged_by_the_run(tmp_path):
+    require_target("duckdb")
+
+    def value(t: int, series: str) -> float:
+        bump = {"drift": (26, 27, 28), "bump2": (27, 28)}.get(series, ())
+        return 100 + 2 * t + (1 if t % 2 == 0 else -1) + (8 if t in bump else 0)
+
+    rows = ", ".join(f"('{s}', {t}, {value(t, s)})" for s in ("drift", "steady", "bump2") for t in range(29))
+    model = (
+        "{% set history %}select series_id, t, cast(null as integer) as season, value\n"
+        f"from (values {rows}) h(series_id, t, value){{% endset %}}\n"
+        '{% set targets = "select series_id, t, season, value, false as dq_log, true as dq_trend from ("'
+        ' ~ history ~ ") x where t = 28" %}\n'
+        "{{ dataplex_dq.anomaly_detector_sql(history, targets, {'training_buckets': 28, 'min_training_buckets': 7,"
+        " 'sensitivity': 3, 'direction': 'both', 'seasonality': 'none'}) }}\n"
+    )
+    project = write_project(
+        tmp_path,
+        "run_check",
+        {"models/run_verdicts.sql": model},
+        env=target_env("duckdb", tmp_path, "dq_run"),
+        project_config="models:\n  run_check:\n    +materialized: table\n",
+    )
+    assert project.run("run").success
+    got = {r["series_id"]: r for r in project.query(f"select * from {project.relation('run_verdicts')}")}
+    assert (round(RUN_K, 5), round(RUN_HALF, 5)) == (1.92431, 4.93396)
+    drift, steady, bump2 = got["drift"], got["steady"], got["bump2"]
+    assert (drift["value"], drift["expected"], bool(drift["anomalous"]), bool(drift["drift"])) == (165, 157, True, True)
+    assert drift["lower_bound"] == pytest.approx(157 - RUN_HALF, abs=1e-9)
+    assert drift["upper_bound"] == pytest.approx(157 + RUN_HALF, abs=1e-9)
+    assert (steady["value"], steady["expected"], bool(steady["anomalous"]), bool(steady["drift"])) == (
+        157,
+        156,
+        False,
+        False,
+    )
+    assert (bump2["value"], bump2["expected"], bool(bump2["anomalous"]), bool(bump2["drift"])) == (
+        165,
+        157,
+        False,
+        False,
+    )
+    assert bump2["upper_bound"] == pytest.approx(157 + DRIFT_HALF, abs=1e-9)

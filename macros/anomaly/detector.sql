@@ -33,7 +33,20 @@
                  0.86 being the Shamos estimator's efficiency (at least 1). So `sensitivity` keeps one
                  meaning -- the false-alarm rate of a |z| > sensitivity event -- with any history length;
       5. verdict training when n < min_training_buckets; else anomalous when the value is above the
-                 upper bound (direction both|spike) or below the lower bound (both|drop).
+                 upper bound (direction both|spike) or below the lower bound (both|drop), or when step 6 fires;
+      6. run     a gradual drift: the band of 4 is wide (k ~ 3.5-4.5 with few values, x 1.2-1.4 for the level and
+                 trend errors), so a drift of a few scales per bucket crosses it only late, and by then it has
+                 entered the window and pulled the level and the trend along. So the target and the 2 values
+                 just before it (the run) are also judged against the reference part alone: each value's
+                 residual from the reference forecast of its season (the median of the same-season reference
+                 values moved along the trend, r_i = v_i - b (t_i - t) - median) must leave a narrower band,
+                 k_run x s x sqrt(1 + 1.571 / m_ref + D_ref^2 / S), on the same side, for all three; k_run is the
+                 t quantile (as in 4) of 0.6 x sensitivity, m_ref the reference values of the target's season
+                 and D_ref their mean distance to the target. Three values beyond 1.8 scales on one side are
+                 rare in normal data (a single spike or a drop is one value: never a run), while a drift of
+                 ~1 scale a bucket fills a run within days. When only the run fires, the reported expected
+                 value and bounds are the run's (the reference forecast -/+ its half width): the band the
+                 value was judged against, which it is outside of.
     The seasonal model needs two values in the target's season and three same-season reference pairs;
     until then the target is judged by the non-seasonal model (wider: it includes the seasonal swing).
 
@@ -44,7 +57,8 @@
     row_number() (median_sql below): the same SQL on DuckDB, PostgreSQL and BigQuery.
 
     Output columns: series_id, t, season, value, expected, lower_bound, upper_bound (value, expected and
-    bounds in the series' own unit), training_count, training, anomalous, seasonal. -#}
+    bounds in the series' own unit), training_count, training, anomalous, seasonal, drift (the run test
+    alone found it). -#}
 
 {#- The exact median of `value_expr` per `keys` over `from_sql`, NULL values left out: a SELECT with
     the key columns, dq_median and dq_count. -#}
@@ -65,12 +79,19 @@ group by {{ k }}
   {{ return(sql) }}
 {% endmacro %}
 
+{#- The quantile of Student's t with `dof_expr` degrees of freedom at the normal quantile z (Cornish-Fisher). -#}
+{% macro anomaly_t_quantile(z, dof_expr) -%}
+({{ z }} + ({{ z }} * {{ z }} * {{ z }} + {{ z }}) / (4.0 * {{ dof_expr }}) + (5 * power({{ z }}, 5) + 16 * power({{ z }}, 3) + 3 * {{ z }}) / (96.0 * {{ dof_expr }} * {{ dof_expr }}))
+{%- endmacro %}
+
 {#- cfg: training_buckets, min_training_buckets, sensitivity, direction, seasonality (none = no seasons). -#}
 {% macro anomaly_detector_sql(history_sql, targets_sql, cfg) %}
   {%- set d = dataplex_dq.type_double() -%}
   {%- set seasonal = cfg.seasonality not in [none, 'none'] -%}
   {%- set keys = ['series_id', 'target_t', 'kind'] -%}
   {%- set n = cfg.training_buckets | int -%}
+  {%- set run = 3 -%}
+  {%- set run_z = ((cfg.sensitivity | float) * 0.6) | round(6) -%}
   {%- set sql -%}
 with dq_targets as (
   select series_id, t, season, cast(value as {{ d }}) as raw_value, dq_log, dq_trend,
@@ -87,14 +108,14 @@ dq_train as (
   join dq_history h on h.series_id = g.series_id and h.t < g.t and h.t >= g.t - {{ n }}
   where h.value is not null
 ),
+dq_ranked as (
+  select tr.*, row_number() over (partition by series_id, target_t order by t desc) as dq_recent,
+    count(*) over (partition by series_id, target_t) as dq_n
+  from dq_train tr
+),
 dq_ref as (
   {#- the reference part of the window: all but its most recent quarter, which the trend and scale do not learn from -#}
-  select * from (
-    select tr.*, row_number() over (partition by series_id, target_t order by t desc) as dq_recent,
-      count(*) over (partition by series_id, target_t) as dq_n
-    from dq_train tr
-  ) dq_r0
-  where dq_recent > floor(dq_n / 4.0)
+  select * from dq_ranked where dq_recent > floor(dq_n / 4.0)
 ),
 dq_pairs as (
   select a.series_id, a.target_t, 'A' as kind, b.value - a.value as dv, cast(b.t - a.t as {{ d }}) as dt
@@ -132,6 +153,42 @@ dq_level_in as (
 dq_level as (
   {{ dataplex_dq.anomaly_median_sql('dq_level_in', keys, 'adj') }}
 ),
+dq_ref_level_in as (
+  {#- the run test's forecast: the reference part alone moved to the target's time, per season (kind S) -#}
+  select r.series_id, r.target_t, s.kind, case when s.kind = 'S' then r.season else -1 end as season,
+    r.value - s.dq_median * (r.t - r.target_t) as adj
+  from dq_ref r join dq_slope s on s.series_id = r.series_id and s.target_t = r.target_t
+),
+dq_ref_level as (
+  {{ dataplex_dq.anomaly_median_sql('dq_ref_level_in', keys + ['season'], 'adj') }}
+),
+dq_ref_stats as (
+  {#- values behind the target's reference level and their mean distance to the target -#}
+  select series_id, target_t, 'A' as kind, count(*) as m_ref, avg(cast(target_t - t as {{ d }})) as dist_ref
+  from dq_ref group by series_id, target_t
+  {%- if seasonal %}
+  union all
+  select series_id, target_t, 'S' as kind, count(*) as m_ref, avg(cast(target_t - t as {{ d }})) as dist_ref
+  from dq_ref where season = target_season group by series_id, target_t
+  {%- endif %}
+),
+dq_run_in as (
+  {#- the run: the target and the {{ run - 1 }} values just before it -#}
+  select series_id, target_t, t, season, value from dq_ranked where dq_recent <= {{ run - 1 }}
+  union all
+  select series_id, t as target_t, t, season, value from dq_targets
+),
+dq_run as (
+  {#- each run value's residual from the reference forecast of its season -#}
+  select u.series_id, u.target_t, l.kind, count(u.value - s.dq_median * (u.t - u.target_t) - l.dq_median) as run_count,
+    min(u.value - s.dq_median * (u.t - u.target_t) - l.dq_median) as run_min,
+    max(u.value - s.dq_median * (u.t - u.target_t) - l.dq_median) as run_max
+  from dq_run_in u
+  join dq_ref_level l on l.series_id = u.series_id and l.target_t = u.target_t
+    and ((l.kind = 'A' and l.season = -1) or (l.kind = 'S' and l.season = u.season))
+  join dq_slope s on s.series_id = u.series_id and s.target_t = u.target_t and s.kind = l.kind
+  group by u.series_id, u.target_t, l.kind
+),
 dq_count as (
   select series_id, target_t, count(*) as training_count from dq_train group by series_id, target_t
 ),
@@ -163,21 +220,34 @@ dq_model as (
     g.series_id, g.t, g.season, g.value, g.raw_value, g.dq_log,
     coalesce(c.training_count, 0) as training_count,
     {%- if seasonal %}
-    (ls.dq_count >= 2 and ss.dq_count >= 3) as seasonal,
-    case when ls.dq_count >= 2 and ss.dq_count >= 3 then ls.dq_median else la.dq_median end as expected,
-    case when ls.dq_count >= 2 and ss.dq_count >= 3 then 1.0483 * ss.dq_median else 1.0483 * sa.dq_median end as scale,
-    case when ls.dq_count >= 2 and ss.dq_count >= 3 then ls.dq_count else la.dq_count end as level_count,
-    case when ls.dq_count >= 2 and ss.dq_count >= 3 then df.n_ref - df.n_seasons else df.n_ref - 1 end - case when g.dq_trend then 1 else 0 end as dof,
+    {%- set use_s = "ls.dq_count >= 2 and ss.dq_count >= 3" %}
+    ({{ use_s }}) as seasonal,
+    case when {{ use_s }} then ls.dq_median else la.dq_median end as expected,
+    case when {{ use_s }} then 1.0483 * ss.dq_median else 1.0483 * sa.dq_median end as scale,
+    case when {{ use_s }} then ls.dq_count else la.dq_count end as level_count,
+    case when {{ use_s }} then df.n_ref - df.n_seasons else df.n_ref - 1 end - case when g.dq_trend then 1 else 0 end as dof,
     case when not g.dq_trend then 0.0
-         when ls.dq_count >= 2 and ss.dq_count >= 3 then sp.dist_season * sp.dist_season / nullif(sd.ss_season, 0)
-         else sp.dist_all * sp.dist_all / nullif(sp.ss_all, 0) end as trend_var
+         when {{ use_s }} then sp.dist_season * sp.dist_season / nullif(sd.ss_season, 0)
+         else sp.dist_all * sp.dist_all / nullif(sp.ss_all, 0) end as trend_var,
+    case when {{ use_s }} then rls.dq_median else rla.dq_median end as expected_ref,
+    case when {{ use_s }} then rss.m_ref else rsa.m_ref end as m_ref,
+    case when not g.dq_trend then 0.0
+         when {{ use_s }} then rss.dist_ref * rss.dist_ref / nullif(sd.ss_season, 0)
+         else rsa.dist_ref * rsa.dist_ref / nullif(sp.ss_all, 0) end as run_trend_var,
+    case when {{ use_s }} then rns.run_count else rna.run_count end as run_count,
+    case when {{ use_s }} then rns.run_min else rna.run_min end as run_min,
+    case when {{ use_s }} then rns.run_max else rna.run_max end as run_max
     {%- else %}
     false as seasonal,
     la.dq_median as expected,
     1.0483 * sa.dq_median as scale,
     la.dq_count as level_count,
     df.n_ref - 1 - case when g.dq_trend then 1 else 0 end as dof,
-    case when not g.dq_trend then 0.0 else sp.dist_all * sp.dist_all / nullif(sp.ss_all, 0) end as trend_var
+    case when not g.dq_trend then 0.0 else sp.dist_all * sp.dist_all / nullif(sp.ss_all, 0) end as trend_var,
+    rla.dq_median as expected_ref,
+    rsa.m_ref as m_ref,
+    case when not g.dq_trend then 0.0 else rsa.dist_ref * rsa.dist_ref / nullif(sp.ss_all, 0) end as run_trend_var,
+    rna.run_count, rna.run_min, rna.run_max
     {%- endif %}
   from dq_targets g
   left join dq_count c on c.series_id = g.series_id and c.target_t = g.t
@@ -186,33 +256,58 @@ dq_model as (
   left join dq_spread_all sp on sp.series_id = g.series_id and sp.target_t = g.t
   left join dq_level la on la.series_id = g.series_id and la.target_t = g.t and la.kind = 'A'
   left join dq_scale sa on sa.series_id = g.series_id and sa.target_t = g.t and sa.kind = 'A'
+  left join dq_ref_level rla on rla.series_id = g.series_id and rla.target_t = g.t and rla.kind = 'A' and rla.season = -1
+  left join dq_ref_stats rsa on rsa.series_id = g.series_id and rsa.target_t = g.t and rsa.kind = 'A'
+  left join dq_run rna on rna.series_id = g.series_id and rna.target_t = g.t and rna.kind = 'A'
   {%- if seasonal %}
   left join dq_level ls on ls.series_id = g.series_id and ls.target_t = g.t and ls.kind = 'S'
   left join dq_scale ss on ss.series_id = g.series_id and ss.target_t = g.t and ss.kind = 'S'
+  left join dq_ref_level rls on rls.series_id = g.series_id and rls.target_t = g.t and rls.kind = 'S' and rls.season = g.season
+  left join dq_ref_stats rss on rss.series_id = g.series_id and rss.target_t = g.t and rss.kind = 'S'
+  left join dq_run rns on rns.series_id = g.series_id and rns.target_t = g.t and rns.kind = 'S'
   {%- endif %}
 ),
 dq_band as (
   select m.*,
-    {%- set z = cfg.sensitivity -%}
-    ({{ z }} + ({{ z }} * {{ z }} * {{ z }} + {{ z }}) / (4.0 * m.dof_eff) + (5 * power({{ z }}, 5) + 16 * power({{ z }}, 3) + 3 * {{ z }}) / (96.0 * m.dof_eff * m.dof_eff))
+    {{ dataplex_dq.anomaly_t_quantile(cfg.sensitivity, 'm.dof_eff') }}
       * m.scale * sqrt(1.0 + 1.571 / m.level_count + coalesce(m.trend_var, 0)) as half_width,
+    {{ dataplex_dq.anomaly_t_quantile(run_z, 'm.dof_eff') }}
+      * m.scale * sqrt(1.0 + 1.571 / m.m_ref + coalesce(m.run_trend_var, 0)) as run_half_width,
     (m.training_count < {{ cfg.min_training_buckets | int }} or m.expected is null or m.scale is null) as training
   from (select dq_m.*, greatest(dq_m.dof * 0.86, 1.0) as dof_eff from dq_model dq_m) m
+),
+dq_verdict as (
+  select b.*,
+    coalesce(not training and value is not null and (
+      {%- set tests = [] -%}
+      {%- if cfg.direction in ['both', 'spike'] -%}{%- do tests.append("value > expected + half_width") -%}{%- endif -%}
+      {%- if cfg.direction in ['both', 'drop'] -%}{%- do tests.append("value < expected - half_width") -%}{%- endif -%}
+      {{ tests | join(' or ') }}), false) as point_anomalous,
+    coalesce(not training and run_count = {{ run }} and (
+      {%- set tests = [] -%}
+      {%- if cfg.direction in ['both', 'spike'] -%}{%- do tests.append("run_min > run_half_width") -%}{%- endif -%}
+      {%- if cfg.direction in ['both', 'drop'] -%}{%- do tests.append("run_max < -run_half_width") -%}{%- endif -%}
+      {{ tests | join(' or ') }}), false) as run_anomalous
+  from dq_band b
+),
+dq_reported as (
+  {#- the band the verdict was judged against: the run's when only the run test fired -#}
+  select v.*, run_anomalous and not point_anomalous as drift,
+    case when run_anomalous and not point_anomalous then expected_ref else expected end as center,
+    case when run_anomalous and not point_anomalous then run_half_width else half_width end as width
+  from dq_verdict v
 )
 select
   series_id, t, season, raw_value as value,
-  case when dq_log then exp(expected) - 1 else expected end as expected,
-  {{ "cast(null as " ~ d ~ ")" if cfg.direction == 'spike' else "case when training then null when dq_log then exp(expected - half_width) - 1 else expected - half_width end" }} as lower_bound,
-  {{ "cast(null as " ~ d ~ ")" if cfg.direction == 'drop' else "case when training then null when dq_log then exp(expected + half_width) - 1 else expected + half_width end" }} as upper_bound,
+  case when dq_log then exp(center) - 1 else center end as expected,
+  {{ "cast(null as " ~ d ~ ")" if cfg.direction == 'spike' else "case when training then null when dq_log then exp(center - width) - 1 else center - width end" }} as lower_bound,
+  {{ "cast(null as " ~ d ~ ")" if cfg.direction == 'drop' else "case when training then null when dq_log then exp(center + width) - 1 else center + width end" }} as upper_bound,
   training_count,
   training,
-  coalesce(not training and value is not null and (
-    {%- set tests = [] -%}
-    {%- if cfg.direction in ['both', 'spike'] -%}{%- do tests.append("value > expected + half_width") -%}{%- endif -%}
-    {%- if cfg.direction in ['both', 'drop'] -%}{%- do tests.append("value < expected - half_width") -%}{%- endif -%}
-    {{ tests | join(' or ') }}), false) as anomalous,
-  seasonal
-from dq_band
+  point_anomalous or run_anomalous as anomalous,
+  seasonal,
+  drift
+from dq_reported
   {%- endset -%}
   {{ return(sql) }}
 {% endmacro %}
