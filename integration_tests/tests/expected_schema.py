@@ -90,6 +90,17 @@ RESULTS_SCHEMA: list[tuple[str, Any]] = [
     ("job_declared_rules", S),
     ("job_declared_rule_count", INT),
     ("job_run_rule_count", INT),
+    # issue 10 item 2: what the queries cost (a rule's own query only; the job's tests summed; dbt's response)
+    ("rule_execution_seconds", F),
+    ("rule_bytes_processed", INT),
+    ("rule_bytes_billed", INT),
+    ("rule_slot_ms", INT),
+    ("job_execution_seconds", F),
+    ("job_bytes_processed", INT),
+    ("job_bytes_billed", INT),
+    ("job_slot_ms", INT),
+    ("job_query_count", INT),
+    ("dbt_test_cost", J),
 ]
 
 # BigQuery's REST API reports the legacy names of some types.

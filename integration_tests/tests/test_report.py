@@ -61,6 +61,16 @@ EXPORT_COLUMNS = [
     "job_declared_rules",
     "job_declared_rule_count",
     "job_run_rule_count",
+    "rule_execution_seconds",
+    "rule_bytes_processed",
+    "rule_bytes_billed",
+    "rule_slot_ms",
+    "job_execution_seconds",
+    "job_bytes_processed",
+    "job_bytes_billed",
+    "job_slot_ms",
+    "job_query_count",
+    "dbt_test_cost",
 ]
 
 
@@ -250,3 +260,38 @@ def test_results_table_debug_queries(reported):
     for name, value in by_rule.items():
         if not EXPECTED[name].get("debug_query_results"):
             assert value in ([], None), name
+
+
+def test_cost_columns_are_what_dbt_recorded(reported):
+    """Issue 10 item 2: each row carries its test's execution_time and adapter_response from
+    run_results.json (BigQuery: bytes; the emulator bills 0), a rule's own cost where its test ran it
+    alone, and the job's sums; the summary shows each job's cost."""
+    tb, first, _ = reported
+    results = {r["unique_id"]: r for r in tb.build.run_results["results"]}
+    with tb.db() as db:
+        rows = db.query(f"select * from {tb.relation('dataplex_dq_results')}")
+    rules_of_test = defaultdict(int)
+    tests_of_job = defaultdict(set)
+    for row in rows:
+        rules_of_test[row["dbt_test_unique_id"]] += 1
+        tests_of_job[row["data_quality_job_id"]].add(row["dbt_test_unique_id"])
+    bigquery = tb.target == "bigquery"
+    for row in rows:
+        ran = results[row["dbt_test_unique_id"]]
+        assert _json(row["dbt_test_cost"]) == {
+            "execution_time": pytest.approx(ran["execution_time"], rel=1e-12),
+            "adapter_response": ran["adapter_response"],
+        }, row["rule_name"]
+        own = rules_of_test[row["dbt_test_unique_id"]] == 1
+        assert row["rule_execution_seconds"] == (pytest.approx(ran["execution_time"], rel=1e-12) if own else None)
+        assert row["rule_bytes_billed"] == (ran["adapter_response"]["bytes_billed"] if own and bigquery else None)
+        job_tests = [results[t] for t in tests_of_job[row["data_quality_job_id"]]]
+        assert row["job_query_count"] == len(job_tests)
+        assert row["job_execution_seconds"] == pytest.approx(sum(t["execution_time"] for t in job_tests), rel=1e-9)
+        assert row["job_bytes_billed"] == (
+            sum(t["adapter_response"]["bytes_billed"] for t in job_tests) if bigquery else None
+        )
+    assert set(rules_of_test.values()) == {1}  # per-rule tests only here (scans: test_scan.py)
+    header = next(line for line in first.stdout.splitlines() if "data source" in line)
+    assert header.rstrip(" ┃|").endswith("cost"), header
+    assert "Costliest queries: " in first.stdout

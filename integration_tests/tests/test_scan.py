@@ -610,3 +610,36 @@ def test_report_of_an_errored_scan_has_one_error_per_declared_rule(scan_checks):
     ]
     too_many = by_test["scan_too_many_rules"]
     assert (len(too_many), {status for _, status in too_many}) == (1001, {"ERROR"})
+
+
+def test_a_scans_cost_belongs_to_its_job(scan_build, scan_report):
+    """Issue 10 item 2: a scan's one query is shared by its rules: no rule cost on them, the job's cost is
+    the scan's execution_time (plus the per-rule test's next to it), each test counted once."""
+    con = duckdb.connect(str(scan_build.db), read_only=True)
+    try:
+        res = con.execute("select * from main.dataplex_dq_results")
+        cols = [d[0] for d in res.description]
+        rows = [dict(zip(cols, r, strict=True)) for r in res.fetchall()]
+    finally:
+        con.close()
+    seconds = {r["unique_id"]: r["execution_time"] for r in scan_build.build.run_results["results"]}
+    scan_ids = {n["unique_id"] for n in scan_build.scans.values()}
+    by_job = defaultdict(list)
+    for row in rows:
+        by_job[row["data_quality_job_id"]].append(row)
+        if row["dbt_test_unique_id"] in scan_ids:
+            assert row["rule_execution_seconds"] is None, row["rule_name"]
+        else:
+            assert row["rule_name"] == EXTRA_PER_RULE
+            assert row["rule_execution_seconds"] == seconds[row["dbt_test_unique_id"]]
+        assert json.loads(row["dbt_test_cost"]) == {
+            "execution_time": seconds[row["dbt_test_unique_id"]],
+            "adapter_response": {"_message": "OK"},
+        }
+    for job_rows in by_job.values():
+        tests = {r["dbt_test_unique_id"] for r in job_rows}
+        for r in job_rows:
+            assert r["job_query_count"] == len(tests)
+            assert r["job_execution_seconds"] == pytest.approx(sum(seconds[t] for t in tests), rel=1e-12)
+    assert sorted(len({r["dbt_test_unique_id"] for r in j}) for j in by_job.values()) == [1, 1, 1, 1, 1, 2]
+    assert "scan of " in scan_report.stdout.split("Costliest queries: ")[1].splitlines()[0]

@@ -74,11 +74,12 @@
 
 {#- The facts of one test (and its data source) every staged row carries, as (name, results-type). -#}
 {% macro hook_fact_columns() %}
-  {%- set s, ts = 'string', 'timestamp' -%}
+  {%- set s, ts, i, d = 'string', 'timestamp', 'int64', 'float64' -%}
   {{ return([
       ('t_test_unique_id', s), ('t_data_source', s), ('t_status', s), ('t_message', s),
       ('t_started_at', ts), ('t_completed_at', ts), ('t_declared_name', s), ('t_declared_type', s),
-      ('t_no_row_message', s), ('s_job_id', s), ('s_scan_id', s), ('s_display_name', s),
+      ('t_no_row_message', s), ('t_execution_seconds', d), ('t_bytes_processed', i), ('t_bytes_billed', i),
+      ('t_slot_ms', i), ('t_cost', s), ('s_job_id', s), ('s_scan_id', s), ('s_display_name', s),
       ('s_resource_name', s), ('s_database', s), ('s_schema', s), ('s_identifier', s), ('s_config', s),
       ('s_declared_rules', s), ('s_declared_count', s),
   ]) }}
@@ -340,6 +341,14 @@
           (started | string)[:26] if started else none, (completed | string)[:26] if completed else none,
           declared_name, test_type if test_type != 'data_quality_scan' else none, no_row_message,
       ] -%}
+      {#- what the test's query cost (python/dataplex_dq/cost.py): dbt's execution_time and adapter_response; a
+          skipped test ran no query -#}
+      {%- if status != 'skipped' -%}
+        {%- set response = r.adapter_response or {} -%}
+        {%- do values.extend([r.execution_time, response.get('bytes_processed'), response.get('bytes_billed'), response.get('slot_ms'), tojson({'execution_time': r.execution_time, 'adapter_response': response})]) -%}
+      {%- else -%}
+        {%- do values.extend([none, none, none, none, none]) -%}
+      {%- endif -%}
       {%- set parts = [] -%}
       {%- for v in values -%}
         {%- if v is none -%}{%- do parts.append('cast(null as string)' if mode == 'bq' else 'null') -%}
@@ -621,7 +630,18 @@
       'job_declared_rules': 'r.s_declared_rules',
       'job_declared_rule_count': 'cast(r.s_declared_count as ' ~ dataplex_dq.results_type('int64') ~ ')',
       'job_run_rule_count': 'j.dq_run_rules',
+      'rule_execution_seconds': 'case when tc.c_rules = 1 then r.t_execution_seconds end',
+      'rule_bytes_processed': 'case when tc.c_rules = 1 then r.t_bytes_processed end',
+      'rule_bytes_billed': 'case when tc.c_rules = 1 then r.t_bytes_billed end',
+      'rule_slot_ms': 'case when tc.c_rules = 1 then r.t_slot_ms end',
+      'job_execution_seconds': 'jc.c_seconds',
+      'job_bytes_processed': 'jc.c_bytes_processed',
+      'job_bytes_billed': 'jc.c_bytes_billed',
+      'job_slot_ms': 'jc.c_slot_ms',
+      'job_query_count': 'jc.c_queries',
+      'dbt_test_cost': dataplex_dq.hook_json_text('r.t_cost'),
   } -%}
+  {%- set int64 = dataplex_dq.results_type('int64') -%}
   {%- set names = [] -%}
   {%- set selects = [] -%}
   {%- for name, t in dataplex_dq.results_columns() -%}
@@ -673,6 +693,31 @@ dq_jobs as (
     from dq_rules
     group by t_data_source
 ),
+dq_test_costs as (
+    {#- cost (docs/SEMANTICS.md §9): each test once, with how many rules shared its query -#}
+    select
+        t_data_source,
+        t_test_unique_id,
+        max(t_execution_seconds) as c_seconds,
+        max(t_bytes_processed) as c_bytes_processed,
+        max(t_bytes_billed) as c_bytes_billed,
+        max(t_slot_ms) as c_slot_ms,
+        max(case when t_status <> 'skipped' then 1 else 0 end) as c_ran,
+        count(*) as c_rules
+    from dq_rules
+    group by t_data_source, t_test_unique_id
+),
+dq_job_costs as (
+    select
+        t_data_source,
+        sum(c_seconds) as c_seconds,
+        cast(sum(c_bytes_processed) as {{ int64 }}) as c_bytes_processed,
+        cast(sum(c_bytes_billed) as {{ int64 }}) as c_bytes_billed,
+        cast(sum(c_slot_ms) as {{ int64 }}) as c_slot_ms,
+        cast(sum(c_ran) as {{ int64 }}) as c_queries
+    from dq_test_costs
+    group by t_data_source
+),
 dq_dimension_counts as (
     select
         t_data_source,
@@ -704,6 +749,10 @@ inner join dq_jobs as j
     on r.t_data_source = j.t_data_source
 left join dq_dimensions as d
     on r.t_data_source = d.t_data_source
+inner join dq_test_costs as tc
+    on r.t_data_source = tc.t_data_source and r.t_test_unique_id = tc.t_test_unique_id
+inner join dq_job_costs as jc
+    on r.t_data_source = jc.t_data_source
   {%- endset -%}
   {{ return(sql) }}
 {% endmacro %}

@@ -51,6 +51,16 @@
     ('job_declared_rules', string),
     ('job_declared_rule_count', int64),
     ('job_run_rule_count', int64),
+    ('rule_execution_seconds', float64),
+    ('rule_bytes_processed', int64),
+    ('rule_bytes_billed', int64),
+    ('rule_slot_ms', int64),
+    ('job_execution_seconds', float64),
+    ('job_bytes_processed', int64),
+    ('job_bytes_billed', int64),
+    ('job_slot_ms', int64),
+    ('job_query_count', int64),
+    ('dbt_test_cost', json),
   ]) }}
 {% endmacro %}
 

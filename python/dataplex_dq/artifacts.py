@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from dataplex_dq.cost import QueryCost
 from dataplex_dq.errors import ArtifactsError
 from dataplex_dq.field_names import snake_keys
 
@@ -63,6 +64,8 @@ class TestRun:
     failures: int | None
     started_at: datetime | None
     completed_at: datetime | None
+    # the test query's execution_time and adapter_response (bytes billed on BigQuery): cost.py
+    cost: QueryCost = field(default_factory=QueryCost)
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,10 @@ class Artifacts:
     def ran_tests(self) -> list[RuleTest]:
         """dataplex_dq tests that are part of the last invocation, in manifest order."""
         return sorted((t for uid, t in self.tests.items() if uid in self.runs), key=lambda t: t.order)
+
+    def query_costs(self) -> dict[str, QueryCost]:
+        """The cost of each dataplex_dq test that ran a query in the last invocation (skipped ones ran none)."""
+        return {uid: run.cost for uid, run in self.runs.items() if run.status != "skipped"}
 
 
 def _utc_naive(value: Any) -> datetime | None:
@@ -295,6 +302,7 @@ def load_artifacts(target_path: Path) -> Artifacts:
             failures=r.get("failures"),
             started_at=_utc_naive(compile_.get("started_at")),
             completed_at=_utc_naive(execute.get("completed_at")),
+            cost=QueryCost.from_run_result(r.get("adapter_response"), r.get("execution_time")),
         )
     unknown = [
         r.get("unique_id")

@@ -15,13 +15,15 @@ from rich.table import Table
 
 from dataplex_dq import __version__, dbt_options
 from dataplex_dq.anomaly import is_anomaly_check, training_checks
+from dataplex_dq.cost import QueryCost, format_cost, job_cost
 from dataplex_dq.errors import DataplexDqError
 
 if TYPE_CHECKING:
     from dbt_common.events.base_types import EventMsg
 
     from dataplex_dq.html_data import HtmlOptions
-    from dataplex_dq.report import Report
+    from dataplex_dq.outcomes import RuleOutcome
+    from dataplex_dq.report import Report, SourceReport
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -45,6 +47,7 @@ def print_summary(report: Report, console: Console) -> None:
     table.add_column("dimensions")
     table.add_column("rules", justify="right")
     table.add_column("failed / errors")
+    table.add_column("cost")  # the job's queries (cost.py): bytes billed on BigQuery, execution time everywhere
     for s in sorted(report.sources, key=lambda s: s.data_source.unique_id):
         card = s.card
         score = "not evaluated" if not card.evaluated else ("—" if card.score is None else f"{card.score:.2f}")
@@ -69,8 +72,12 @@ def print_summary(report: Report, console: Console) -> None:
             + (f" (+{card.suspended_rules} suspended)" if card.suspended_rules else "")
             + (f" (+{len(training)} training)" if training else ""),
             ", ".join(failed + errored) or "—",
+            _job_cost_text(s),
         )
     console.print(table)
+    costliest = costliest_queries(report)
+    if costliest:
+        console.print("Costliest queries: " + "; ".join(costliest) + ".")
     if report.export_relation and not report.export_error:
         console.print(f"Exported {report.export_rows} rows to {report.export_relation}.")
     for relation, rows in getattr(report, "tables_written", []):  # post_scan_actions.bigquery_export
@@ -103,6 +110,34 @@ def print_summary(report: Report, console: Console) -> None:
     for err in getattr(report, "action_errors", []):
         console.print(f"[red]post-scan action failed:[/red] {err}")
     console.print(summary_line(report))
+
+
+def _job_cost_text(s: SourceReport) -> str:
+    if s.job is None:
+        return "—"
+    spent = job_cost((o.test_unique_id for o in s.outcomes), s.job.test_costs)
+    return format_cost(spent.execution_seconds, spent.bytes_billed, spent.slot_ms, spent.queries)
+
+
+def costliest_queries(report: Report, limit: int = 3) -> list[str]:
+    """The most expensive test queries of the run (bytes billed, then execution time), each named by
+    data source and rule (a scan: its rule count), when the run had more than one."""
+    found: dict[str, tuple[SourceReport, list[RuleOutcome], QueryCost]] = {}
+    for s in report.sources:
+        for o in s.outcomes:
+            cost = s.job.test_costs.get(o.test_unique_id or "") if s.job is not None else None
+            if cost is not None and cost.execution_seconds is not None:
+                found.setdefault(o.test_unique_id or "", (s, [], cost))[1].append(o)
+    if len(found) < 2:
+        return []
+    ranked = sorted(found.values(), key=lambda x: (x[2].bytes_billed or 0, x[2].execution_seconds or 0), reverse=True)
+    out = []
+    for s, outcomes, cost in ranked[:limit]:
+        what = f"rule '{outcomes[0].rule_name}'" if len(outcomes) == 1 else f"scan of {len(outcomes)} rules"
+        out.append(
+            f"{s.data_source.label} {what} {format_cost(cost.execution_seconds, cost.bytes_billed, cost.slot_ms)}"
+        )
+    return out
 
 
 def summary_line(report: Report) -> str:

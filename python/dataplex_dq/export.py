@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from dataplex_dq.cost import QueryCost, job_cost
 from dataplex_dq.errors import ExportError
 from dataplex_dq.metrics import RuleStatus
 from dataplex_dq.outcomes import RuleOutcome
@@ -72,6 +73,8 @@ class JobContext:
     notification_result: dict[str, Any] | None = None
     target: str | None = None  # the dbt target the job ran on
     declared_rules: tuple[str, ...] | None = None  # every rule its data source declares (manifest), sorted
+    # what each dbt test of the invocation cost (run_results.json), by test unique_id: the cost columns
+    test_costs: Mapping[str, QueryCost] = field(default_factory=dict)
 
     @property
     def job_id(self) -> str:
@@ -164,12 +167,21 @@ def result_rows(
     }
     # rule names are letters, digits and hyphens: '"name"' occurs in this JSON text only for that rule
     declared = json.dumps(sorted(job.declared_rules), separators=(",", ":")) if job.declared_rules is not None else None
+    # cost (docs/SEMANTICS.md §9): the job's tests summed once each; a rule's own cost only where its test
+    # evaluated that rule alone (a per-rule test), never a share of a scan's query
+    costs = job.test_costs
+    spent = job_cost((o.test_unique_id for o in outcomes), costs)
+    rules_of_test: dict[str | None, int] = {}
+    for o in outcomes:
+        rules_of_test[o.test_unique_id] = rules_of_test.get(o.test_unique_id, 0) + 1
     rows = []
     for o in outcomes:
         m = o.metrics
         evaluated = o.status in (RuleStatus.PASSED, RuleStatus.FAILED)
         row_level = o.is_row_level
         threshold = o.threshold if row_level else None
+        test_cost = costs.get(o.test_unique_id or "")
+        own = test_cost if test_cost is not None and rules_of_test[o.test_unique_id] == 1 else None
         rows.append(
             {
                 **shared,
@@ -210,6 +222,16 @@ def result_rows(
                 "job_declared_rules": declared,
                 "job_declared_rule_count": len(job.declared_rules) if job.declared_rules is not None else None,
                 "job_run_rule_count": len(outcomes),
+                "rule_execution_seconds": own.execution_seconds if own else None,
+                "rule_bytes_processed": own.bytes_processed if own else None,
+                "rule_bytes_billed": own.bytes_billed if own else None,
+                "rule_slot_ms": own.slot_ms if own else None,
+                "job_execution_seconds": spent.execution_seconds,
+                "job_bytes_processed": spent.bytes_processed,
+                "job_bytes_billed": spent.bytes_billed,
+                "job_slot_ms": spent.slot_ms,
+                "job_query_count": spent.queries,
+                "dbt_test_cost": test_cost.as_json() if test_cost is not None else None,
             }
         )
     return rows

@@ -21,6 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from dataplex_dq.cost import QueryCost
 from dataplex_dq.errors import DataplexDqError
 from dataplex_dq.export import RULE_TYPE_DISPLAY, JobContext
 from dataplex_dq.metrics import RuleMetrics, RuleStatus
@@ -177,6 +178,11 @@ def stored_jobs(rows: list[dict[str, Any]], adapter_type: str, expander: Any) ->
             labels={str(k): str(v) for k, v in labels.items()} if isinstance(labels, dict) else {},
             target=first.get("dbt_target"),
             declared_rules=_declared_rules(first.get("job_declared_rules")),
+            test_costs={
+                str(r["dbt_test_unique_id"]): cost
+                for r in job_rows
+                if (cost := QueryCost.from_json(r.get("dbt_test_cost"))) is not None
+            },
         )
         expand = expander(job)
         jobs.append(StoredJob(job, [outcome_of(r, expand) for r in job_rows], first.get("job_rows_scanned")))

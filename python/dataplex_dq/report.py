@@ -397,6 +397,7 @@ def job_context(
         incremental_start=window.start if window else None,
         incremental_end=window.end if window else None,
         target=target_name or None,
+        test_costs=artifacts.query_costs(),
     )
 
 
