@@ -92,13 +92,13 @@ def job_cost(test_ids: Iterable[str | None], costs: Mapping[str, QueryCost]) -> 
 
 
 def format_bytes(n: int) -> str:
-    """Bytes in decimal units, as BigQuery bills them (1 MB = 10^6 bytes)."""
+    """Bytes in binary units, as BigQuery bills them (its MB and GB are 2^20 and 2^30 bytes)."""
     value = float(n)
-    for unit in ("B", "kB", "MB", "GB", "TB"):
-        if abs(value) < 1000 or unit == "TB":
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(value) < 1024:
             return f"{int(value)} B" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1000
-    return f"{value:.1f} PB"  # pragma: no cover
+        value /= 1024
+    return f"{value:.1f} TiB"
 
 
 def format_cost(
@@ -107,7 +107,7 @@ def format_cost(
     slot_ms: int | None = None,
     queries: int | None = None,
 ) -> str:
-    """One short text for a summary cell: '1.2 GB billed, 3.4 slot-s, 0.52 s, 3 queries'."""
+    """One short text for a summary cell: '1.2 GiB billed, 3.4 slot-s, 0.52 s, 3 queries'."""
     parts = []
     if bytes_billed is not None:
         parts.append(f"{format_bytes(bytes_billed)} billed")

@@ -42,6 +42,16 @@ create table `dq-local`.`dq_it`.`dataplex_dq_results` (
   dbt_target STRING,
   job_declared_rules STRING,
   job_declared_rule_count INT64,
-  job_run_rule_count INT64
+  job_run_rule_count INT64,
+  rule_execution_seconds FLOAT64,
+  rule_bytes_processed INT64,
+  rule_bytes_billed INT64,
+  rule_slot_ms INT64,
+  job_execution_seconds FLOAT64,
+  job_bytes_processed INT64,
+  job_bytes_billed INT64,
+  job_slot_ms INT64,
+  job_query_count INT64,
+  dbt_test_cost JSON
 )
 partition by date(job_start_time)

@@ -56,6 +56,16 @@ select
   cast(null as STRING) as dbt_target,
   cast(null as STRING) as job_declared_rules,
   cast(null as INT64) as job_declared_rule_count,
-  cast(null as INT64) as job_run_rule_count
+  cast(null as INT64) as job_run_rule_count,
+  cast(null as FLOAT64) as rule_execution_seconds,
+  cast(null as INT64) as rule_bytes_processed,
+  cast(null as INT64) as rule_bytes_billed,
+  cast(null as INT64) as rule_slot_ms,
+  cast(null as FLOAT64) as job_execution_seconds,
+  cast(null as INT64) as job_bytes_processed,
+  cast(null as INT64) as job_bytes_billed,
+  cast(null as INT64) as job_slot_ms,
+  cast(null as INT64) as job_query_count,
+  cast(null as JSON) as dbt_test_cost
 limit 0
     );
