@@ -33,6 +33,7 @@
   } -%}
   {%- set sql = dataplex_dq.rule_metrics_sql(rule, ctx) -%}
   {{ dataplex_dq.check_statement_size(sql, where, 1) }}
+  {{ dataplex_dq.bytes_billed_guard(node, source_node, sql, where) }}
   {{ return(sql) }}
 {% endmacro %}
 
