@@ -66,7 +66,8 @@ dq_scope as (
   {%- set b = dbt.type_bigint() -%}
   {%- set d = dataplex_dq.type_double() -%}
   {%- set bool = dbt.type_boolean() -%}
-  {%- set lit = dataplex_dq.string_literal -%}
+  {#- string_literal's variant, dispatched once for the whole row (not once per literal) -#}
+  {%- set lit = adapter.dispatch('string_literal', 'dataplex_dq') -%}
   {%- set threshold = m.get('threshold') -%}
   {%- set cols = [
       (lit(invocation_id), s, "dq_invocation_id"),

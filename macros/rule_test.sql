@@ -120,7 +120,7 @@
     rule.column_resolved, which the rule's SQL quotes (column_sql). -#}
 {% macro checked_column_type(rule, source_node, where, types=none) %}
   {%- if types is none -%}
-    {%- set types = dataplex_dq.column_types(dataplex_dq.data_source_relation(source_node)) -%}
+    {%- set types = dataplex_dq.cached_column_types(source_node) -%}
   {%- endif -%}
   {%- set key = dataplex_dq.resolve_column(rule.column, types.keys() | list) -%}
   {%- if key is none -%}
@@ -149,18 +149,79 @@
   {{ return(data_type) }}
 {% endmacro %}
 
+{#- The data source's columns and their types ({name as the warehouse has it: data type}), looked up once
+    per relation per invocation (invocation_cache): one metadata query per data source, not one per
+    rule. Every test of a data source runs after dbt built it, so the types read by the first are the
+    types of all. A relation without columns (not built yet) is not kept: the next rule asks again. -#}
+{% macro cached_column_types(source_node) %}
+  {%- set relation = dataplex_dq.data_source_relation(source_node) -%}
+  {%- set cache = dataplex_dq.invocation_cache('column_types') -%}
+  {%- set key = relation | string -%}
+  {%- if key in cache -%}{{ return(cache[key]) }}{%- endif -%}
+  {%- set types = dataplex_dq.column_types(relation) -%}
+  {%- if types -%}{%- do cache.update({key: types}) -%}{%- endif -%}
+  {{ return(types) }}
+{% endmacro %}
+
 {#- Checks across all dataplex_dq rules of one data source: unique names, at most 1,000 rules. -#}
 {% macro validate_rules_of_source(source_node, this_node, rule, where) %}
   {#- A derived name ends in 6 hex digits of its own test's unique id, so only a rule whose name has
       that shape can collide with a derived name: the others skip deriving (cheap on big sources). -#}
   {%- set derive = modules.re.search('-[0-9a-f]{6}$', rule.name) is not none -%}
-  {%- set names = dataplex_dq.other_rule_names(source_node, this_node, derive) -%}
-  {%- if rule.name in names -%}
+  {%- if derive -%}
+    {%- set names = dataplex_dq.other_rule_names(source_node, this_node, derive) -%}
+    {%- set clash = rule.name in names -%}
+    {%- set count = names | length -%}
+  {%- else -%}
+    {#- without deriving, the names and their count come from the data source's index (rules_of_sources) -#}
+    {%- set index = dataplex_dq.rules_of_sources().get(source_node.unique_id) or {'count': 0, 'by_node': {}, 'named': {}} -%}
+    {%- set clash = (index.named.get(rule.name) or []) | reject('equalto', this_node.unique_id) | list | length > 0 -%}
+    {%- set count = index.count - (index.by_node.get(this_node.unique_id) or 0) -%}
+  {%- endif -%}
+  {%- if clash -%}
     {{ dataplex_dq.raise_rule_error(where, 'name', "another rule on the same data source is also named '" ~ rule.name ~ "'; rule names must be unique per data source") }}
   {%- endif -%}
-  {%- if (names | length) + 1 > 1000 -%}
-    {{ dataplex_dq.raise_rule_error(where, none, "the data source has " ~ ((names | length) + 1) ~ " rules; Dataplex allows at most 1000 per data source") }}
+  {%- if count + 1 > 1000 -%}
+    {{ dataplex_dq.raise_rule_error(where, none, "the data source has " ~ (count + 1) ~ " rules; Dataplex allows at most 1000 per data source") }}
   {%- endif -%}
+{% endmacro %}
+
+{#- Every dataplex_dq test of every data source, read from the graph once per invocation:
+    {data source unique id: {nodes: [its dataplex_dq test nodes], count: its rule names (a scan counts
+    each of its rules), by_node: {test unique id: how many of the names it holds}, named: {declared or
+    scan rule name: [unique ids of the tests holding it]}}}. A per-rule test without a `name:` holds one
+    name that is not in `named` (its derived name, see other_rule_names). -#}
+{% macro rules_of_sources() %}
+  {%- set cache = dataplex_dq.invocation_cache('rules_of_sources') -%}
+  {%- if 'index' in cache -%}{{ return(cache['index']) }}{%- endif -%}
+  {%- set index = {} -%}
+  {%- for other in graph.nodes.values() if other.resource_type == 'test' and other.get('attached_node')
+                                             and (other.get('test_metadata') or {}).get('namespace') == 'dataplex_dq' -%}
+    {%- if other.attached_node not in index -%}
+      {%- do index.update({other.attached_node: {'nodes': [], 'count': 0, 'by_node': {}, 'named': {}}}) -%}
+    {%- endif -%}
+    {%- set entry = index[other.attached_node] -%}
+    {%- do entry.nodes.append(other) -%}
+    {%- set names = [] -%}
+    {%- set held = {'count': 1} -%}
+    {%- if other.test_metadata.name == 'data_quality_scan' -%}
+      {%- set other_rules = (other.test_metadata.kwargs or {}).get('rules') or [] -%}
+      {%- set held = {'count': 0} -%}
+      {%- if other_rules is iterable and other_rules is not string and other_rules is not mapping -%}
+        {%- for r in other_rules -%}{%- do names.append(dataplex_dq.scan_rule_name(r, loop.index0)) -%}{%- endfor -%}
+        {%- do held.update({'count': names | length}) -%}
+      {%- endif -%}
+    {%- elif not other.name.startswith('dataplex_dq_') -%}
+      {%- do names.append(other.name) -%}
+    {%- endif -%}
+    {%- for name in names -%}
+      {%- do entry.named.update({name: (entry.named.get(name) or []) + [other.unique_id]}) -%}
+    {%- endfor -%}
+    {%- do entry.by_node.update({other.unique_id: (entry.by_node.get(other.unique_id) or 0) + held.count}) -%}
+    {%- do entry.update({'count': entry.count + held.count}) -%}
+  {%- endfor -%}
+  {%- do cache.update({'index': index}) -%}
+  {{ return(index) }}
 {% endmacro %}
 
 {#- The rule names of every other dataplex_dq test on the data source: one per per-rule test, one per
@@ -168,10 +229,9 @@
     derive=false, per-rule tests without a `name:` count as none (their derived name is unique). -#}
 {% macro other_rule_names(source_node, this_node, derive=true) %}
   {%- set names = [] -%}
-  {%- set siblings = graph.nodes.values() | selectattr('resource_type', 'equalto', 'test')
-                     | selectattr('attached_node', 'equalto', source_node.unique_id) -%}
+  {%- set siblings = (dataplex_dq.rules_of_sources().get(source_node.unique_id) or {}).get('nodes') or [] -%}
   {%- for other in siblings -%}
-    {%- if (other.get('test_metadata') or {}).get('namespace') == 'dataplex_dq' and other.unique_id != this_node.unique_id -%}
+    {%- if other.unique_id != this_node.unique_id -%}
       {%- set other_type = other.test_metadata.name -%}
       {%- if other_type == 'data_quality_scan' -%}
         {%- set other_rules = (other.test_metadata.kwargs or {}).get('rules') or [] -%}

@@ -272,7 +272,7 @@
   {%- for rule in rules -%}
     {%- if rule.column is string and rule.column and not rule.suspended -%}
       {%- if state.types is none -%}
-        {%- do state.update({'types': dataplex_dq.column_types(dataplex_dq.data_source_relation(source_node))}) -%}
+        {%- do state.update({'types': dataplex_dq.cached_column_types(source_node)}) -%}
       {%- endif -%}
       {%- do data_types.append(dataplex_dq.checked_column_type(rule, source_node, wheres[loop.index0], state.types)) -%}
     {%- else -%}

@@ -36,11 +36,29 @@
   }) }}
 {% endmacro %}
 
+{#- A dict shared by every node of one dbt invocation, for facts that do not change during it (the
+    a relation's column types, the rule names per data source): dbt gives each node a fresh
+    Jinja context, but `graph` is one dict built once per manifest and shared by all nodes and threads
+    (elementary keeps its cache there too). The cache is tagged with the invocation_id, so a manifest
+    reused by a later invocation in the same process starts empty. Two threads may both fill an entry:
+    they compute the same value. Outside execution (parsing) every call gets a fresh dict. -#}
+{% macro invocation_cache(name) %}
+  {%- if not execute or graph is not mapping -%}{{ return({}) }}{%- endif -%}
+  {%- set cache = graph.get('dataplex_dq_cache') -%}
+  {%- if cache is not mapping or cache.get('invocation_id') != invocation_id -%}
+    {%- set cache = {'invocation_id': invocation_id} -%}
+    {%- do graph.update({'dataplex_dq_cache': cache}) -%}
+  {%- endif -%}
+  {%- if name not in cache -%}{%- do cache.update({name: {}}) -%}{%- endif -%}
+  {{ return(cache[name]) }}
+{% endmacro %}
+
 {#- The facts of one rule type (an unknown type is a compiler error, never a silent default). -#}
 {% macro rule_type_facts(rule_type) %}
-  {%- set facts = dataplex_dq.rule_types().get(rule_type) -%}
+  {%- set types = dataplex_dq.rule_types() -%}
+  {%- set facts = types.get(rule_type) -%}
   {%- if facts is none -%}
-    {{ exceptions.raise_compiler_error("dataplex_dq: unknown rule type '" ~ rule_type ~ "'; known: " ~ (dataplex_dq.rule_types().keys() | join(', '))) }}
+    {{ exceptions.raise_compiler_error("dataplex_dq: unknown rule type '" ~ rule_type ~ "'; known: " ~ (types.keys() | join(', '))) }}
   {%- endif -%}
   {{ return(facts) }}
 {% endmacro %}

@@ -1,0 +1,315 @@
+"""Benchmark: what dataplex_dq costs at `dbt parse` and `dbt compile` time (not a test).
+
+    python integration_tests/benchmarks/bench_compile.py [--rules 600] [--scan-rules 150] [--repeat 3] [--keep]
+                                                          [--only trivial,per_rule,...] [--threads 4]
+                                                          [--package before=/path/to/old/checkout ...]
+
+On DuckDB, four tables (10 columns each, a few rows; the rules' SQL is never run), and four dbt projects
+over the same tables:
+
+  trivial         --rules trivial dbt tests (not_null, accepted_values, unique) spread over the tables;
+  per_rule        --rules per-rule dataplex_dq tests, a realistic mix of every rule type over the same
+                  tables, no data_type declared on the columns (the column types come from the warehouse);
+  per_rule_typed  the same rules with every column's data_type declared in schema.yml;
+  scan            one dataplex_dq.data_quality_scan of --scan-rules rules on one table.
+
+Each project is parsed and compiled as fresh processes, --repeat rounds taking the projects in turn (so
+each variant sees the same machine load): `dbt parse --no-partial-parse` (a full parse), then
+`dbt compile` (which reads the partial parse the parse just wrote, so its time is start-up plus compiling
+every node). Prints min / median / max wall time of each, the ratio of each median to trivial's, and the
+load average before and after (2 cores shared: compare runs only under similar load).
+
+--package NAME=PATH (repeatable) measures the dataplex_dq package at PATH (a checkout, e.g. from
+`git archive`), each in the same rounds, so a before / after comparison runs under the same load;
+without it, the package is this checkout. Trivial tests do not use the package: measured once.
+
+The generated projects and DuckDB file live in a temporary folder (kept with --keep).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+DBT = str(Path(sys.executable).with_name("dbt"))
+
+TABLES = ["orders", "customers", "payments", "events"]
+# (column, DuckDB type as declared and as created)
+COLUMNS: list[tuple[str, str]] = [
+    ("id", "bigint"),
+    ("customer_id", "bigint"),
+    ("amount", "decimal(12,2)"),
+    ("qty", "integer"),
+    ("status", "varchar"),
+    ("email", "varchar"),
+    ("created_on", "date"),
+    ("updated_at", "timestamp"),
+    ("score", "double"),
+    ("is_active", "boolean"),
+]
+
+
+def model_sql() -> str:
+    return textwrap.dedent("""\
+        {{ config(materialized='table') }}
+        select
+          cast(i as bigint) as id,
+          cast(i % 7 as bigint) as customer_id,
+          cast(i * 1.5 as decimal(12,2)) as amount,
+          cast(i % 5 as integer) as qty,
+          case when i % 2 = 0 then 'active' else 'inactive' end as status,
+          'user' || i || '@example.com' as email,
+          cast(date '2024-01-01' + cast(i as integer) as date) as created_on,
+          timestamp '2024-01-01 00:00:00' + to_seconds(i) as updated_at,
+          i / 3.0 as score,
+          i % 3 = 0 as is_active
+        from range(10) r(i)
+        """)
+
+
+# ----------------------------------------------------------------------------------------- rules
+
+
+def dq_rule(i: int) -> tuple[str, str | None, dict[str, Any]]:
+    """The i-th per-rule test: (rule type, column or None, arguments). A mix as users write them:
+    mostly column checks, a few table-level ones."""
+    k = i % 20
+    if k in (0, 1, 2):
+        col = ["id", "customer_id", "status", "email", "created_on"][i % 5]
+        return "non_null_expectation", col, {"dimension": "COMPLETENESS"}
+    if k in (3, 4):
+        return "range_expectation", "amount", {"min_value": "0", "max_value": str(1000 + i), "ignore_null": True}
+    if k == 5:
+        return "range_expectation", "qty", {"min_value": 0, "max_value": 100 + i, "strict_max_enabled": True}
+    if k == 6:
+        return "range_expectation", "created_on", {"min_value": "2020-01-01", "max_value": f"{2030 + i % 50}-12-31"}
+    if k == 7:
+        return "range_expectation", "updated_at", {"min_value": "2020-01-01 00:00:00"}
+    if k in (8, 9):
+        return "set_expectation", "status", {"values": ["active", "inactive", f"v{i}"], "ignore_null": True}
+    if k == 10:
+        return "set_expectation", "qty", {"values": [0, 1, 2, 3, 4, i]}
+    if k in (11, 12):
+        return "regex_expectation", "email", {"regex": "^[a-z0-9.]+@example[.]com$", "threshold": 0.95}
+    if k == 13:
+        return "uniqueness_expectation", "id", {"dimension": "UNIQUENESS"}
+    if k == 14:
+        return "statistic_range_expectation", "amount", {"statistic": "MEAN", "min_value": "0", "max_value": str(i)}
+    if k == 15:
+        return "statistic_range_expectation", "qty", {"statistic": "MAX", "max_value": str(i)}
+    if k in (16, 17):
+        return "row_condition_expectation", None, {"sql_expression": f"qty >= 0 and amount < {1000 + i}"}
+    if k == 18:
+        return "table_condition_expectation", None, {"sql_expression": f"count(*) < {100000 + i}"}
+    return "sql_assertion", None, {"sql_statement": f"select * from ${{data()}} where qty < -{i}"}
+
+
+def trivial_test(i: int) -> tuple[str, str, dict[str, Any]]:
+    """The i-th trivial dbt test: (test, column, arguments)."""
+    k = i % 4
+    col = [c for c, _ in COLUMNS][i % len(COLUMNS)]
+    if k in (0, 1):
+        return "not_null", col, {}
+    if k == 2:
+        return "accepted_values", "status", {"values": ["active", "inactive", f"v{i}"]}
+    return "unique", "id", {}
+
+
+def _yaml(value: Any) -> str:
+    import json
+
+    return json.dumps(value)
+
+
+def _args(args: dict[str, Any], indent: str) -> str:
+    return "".join(f"{indent}{key}: {_yaml(value)}\n" for key, value in args.items())
+
+
+def schema_yml(kind: str, rules: int, scan_rules: int) -> str:
+    """schema.yml of one project: per table, its columns (with data_type in per_rule_typed) and tests."""
+    column_tests: dict[str, dict[str, list[str]]] = {t: {c: [] for c, _ in COLUMNS} for t in TABLES}
+    table_tests: dict[str, list[str]] = {t: [] for t in TABLES}
+    if kind in ("trivial", "per_rule", "per_rule_typed"):
+        for i in range(rules):
+            table = TABLES[i % len(TABLES)]
+            name = f"{table}-r{i:04d}"
+            if kind == "trivial":
+                test, col, args = trivial_test(i)
+                block = f"          - {test}:\n              name: {_yaml(name)}\n"
+                if args:
+                    block += "              arguments:\n" + _args(args, "                ")
+                column_tests[table][col].append(block)
+                continue
+            rule_type, col, args = dq_rule(i)
+            if col is None:
+                block = f"      - dataplex_dq.{rule_type}:\n          name: {_yaml(name)}\n          arguments:\n"
+                table_tests[table].append(block + _args(args, "            "))
+            else:
+                block = f"          - dataplex_dq.{rule_type}:\n              name: {_yaml(name)}\n"
+                block += "              arguments:\n"
+                column_tests[table][col].append(block + _args(args, "                "))
+    if kind == "scan":
+        lines = ["      - dataplex_dq.data_quality_scan:\n", "          name: orders_scan\n", "          arguments:\n"]
+        lines.append("            rules:\n")
+        for i in range(scan_rules):
+            rule_type, col, args = dq_rule(i)
+            lines.append(f"              - name: {_yaml(f'scan-r{i:04d}')}\n")
+            if col is not None:
+                lines.append(f"                column: {col}\n")
+            common = {k: v for k, v in args.items() if k in ("dimension", "threshold", "ignore_null")}
+            fields = {k: v for k, v in args.items() if k not in common}
+            lines.append(_args(common, "                "))
+            lines.append(f"                {rule_type}:\n" if fields else f"                {rule_type}: {{}}\n")
+            lines.append(_args(fields, "                  "))
+        table_tests["orders"].append("".join(lines))
+    out = ["version: 2\n", "models:\n"]
+    for table in TABLES:
+        out.append(f"  - name: {table}\n")
+        if table_tests[table]:
+            out.append("    data_tests:\n")
+            out.extend(table_tests[table])
+        out.append("    columns:\n")
+        for col, data_type in COLUMNS:
+            out.append(f"      - name: {col}\n")
+            if kind == "per_rule_typed":
+                out.append(f"        data_type: {data_type}\n")
+            if column_tests[table][col]:
+                out.append("        data_tests:\n")
+                out.extend(column_tests[table][col])
+    return "".join(out)
+
+
+# ----------------------------------------------------------------------------------------- projects
+
+
+def make_project(root: Path, kind: str, package: Path, db: Path, *, rules: int, scan_rules: int, threads: int) -> Path:
+    project = root / kind
+    (project / "models").mkdir(parents=True)
+    (project / "dbt_project.yml").write_text(
+        textwrap.dedent(f"""\
+            name: bench_{kind}
+            version: "1.0"
+            config-version: 2
+            profile: bench
+            model-paths: ["models"]
+            """)
+    )
+    (project / "packages.yml").write_text(f"packages:\n  - local: {package}\n")
+    (project / "profiles.yml").write_text(
+        textwrap.dedent(f"""\
+            bench:
+              target: duckdb
+              outputs:
+                duckdb:
+                  type: duckdb
+                  path: "{db}"
+                  threads: {threads}
+            """)
+    )
+    for table in TABLES:
+        (project / "models" / f"{table}.sql").write_text(model_sql())
+    (project / "models" / "schema.yml").write_text(schema_yml(kind, rules, scan_rules))
+    return project
+
+
+def dbt(project: Path, *args: str, check: bool = True) -> float:
+    env = {**os.environ, "DBT_PROFILES_DIR": str(project), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [DBT, *args, "--project-dir", str(project)], check=False, cwd=project, env=env, capture_output=True, text=True
+    )
+    elapsed = time.perf_counter() - start
+    if check and proc.returncode != 0:
+        sys.exit(f"dbt {' '.join(args)} failed in {project}:\n{proc.stdout[-4000:]}\n{proc.stderr[-2000:]}")
+    return elapsed
+
+
+def loadavg() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rules", type=int, default=600)
+    parser.add_argument("--scan-rules", type=int, default=150)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--only", default="trivial,per_rule,scan", help="also: per_rule_typed")
+    parser.add_argument("--package", action="append", default=[], metavar="NAME=PATH")
+    parser.add_argument("--keep", action="store_true")
+    opts = parser.parse_args()
+    packages = {"": REPO} if not opts.package else {}
+    for spec in opts.package:
+        name, _, path = spec.partition("=")
+        packages[name] = Path(path).resolve()
+    # trivial tests do not use the package: measured once, with the first package
+    first = next(iter(packages))
+    kinds = [
+        (kind, pkg) for kind in opts.only.split(",") if kind for pkg in packages if kind != "trivial" or pkg == first
+    ]
+
+    root = Path(tempfile.mkdtemp(prefix="dq_bench_compile_"))
+    db = root / "bench.duckdb"
+    try:
+        projects = {
+            (kind, pkg): make_project(
+                root / (pkg or "this"),
+                kind,
+                packages[pkg],
+                db,
+                rules=opts.rules,
+                scan_rules=opts.scan_rules,
+                threads=opts.threads,
+            )
+            for kind, pkg in kinds
+        }
+        for i, project in enumerate(projects.values()):
+            dbt(project, "deps")
+            if i == 0:
+                dbt(project, "run")  # the four tables, shared by every project (same names, same schema)
+        print(f"projects in {root}; load average before: {loadavg()}", flush=True)
+        times: dict[tuple[str, str], list[float]] = {}
+        for round_ in range(opts.repeat):
+            for key, project in projects.items():
+                parse = dbt(project, "parse", "--no-partial-parse")
+                compile_ = dbt(project, "compile")
+                times.setdefault((*key, "parse"), []).append(parse)
+                times.setdefault((*key, "compile"), []).append(compile_)
+                label = f"{key[0]} {key[1]}".strip()
+                print(f"  round {round_ + 1} {label:22} parse {parse:6.2f} s  compile {compile_:6.2f} s", flush=True)
+        print(f"load average after: {loadavg()}")
+        print()
+        sizes = {
+            "trivial": f"{opts.rules} tests",
+            "per_rule": f"{opts.rules} rules",
+            "per_rule_typed": f"{opts.rules} rules",
+            "scan": f"1 scan, {opts.scan_rules} rules",
+        }
+        print(f"{'project':22} {'size':18} {'command':8} {'min':>7} {'median':>7} {'max':>7}  x trivial")
+        for kind, pkg in kinds:
+            for command in ("parse", "compile"):
+                ts = times[(kind, pkg, command)]
+                med = statistics.median(ts)
+                base = times.get(("trivial", first, command))
+                ratio = f"{med / statistics.median(base):.2f}" if base else "-"
+                label = f"{kind} {pkg}".strip()
+                print(f"{label:22} {sizes[kind]:18} {command:8} {min(ts):7.2f} {med:7.2f} {max(ts):7.2f}  {ratio:>9}")
+    finally:
+        if opts.keep:
+            print(f"kept {root}")
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
