@@ -52,17 +52,30 @@
     {{ dataplex_dq.raise_rule_error(where, none, "the test is not attached to a model, seed, snapshot or source") }}
     {{ return(dataplex_dq.raise_problems(where)) }}
   {%- endif -%}
-  {%- set settings = dataplex_dq.data_source_settings(source_node) -%}
-  {{ dataplex_dq.validate_scope_settings(settings, where, dataplex_dq.anomaly_scope_keys() + dataplex_dq.lifecycle_setting_keys()) }}
-  {%- set settings = settings if settings is mapping else {} -%}
-  {{ dataplex_dq.anomaly_require_runner(source_node, settings, where) }}
-  {{ dataplex_dq.validate_post_scan_actions(settings.get('post_scan_actions'), where) }}
+  {%- set settings = dataplex_dq.checked_source_settings(source_node, where) -%}
   {{ dataplex_dq.validate_rules_of_source(source_node, node, rule, where) }}
   {%- set data_type = none -%}
   {%- if rule.column is string and not rule.suspended -%}
     {%- set data_type = dataplex_dq.checked_column_type(rule, source_node, where) -%}
   {%- endif -%}
   {{ return({'settings': settings, 'data_type': data_type}) }}
+{% endmacro %}
+
+{#- The data source's settings (meta.dataplex_dq), checked; its problems are added to `where`. The
+    settings are the same for every rule of the data source: once they checked without a problem, the
+    other rules of the invocation reuse them (invocation_cache) instead of checking them again. -#}
+{% macro checked_source_settings(source_node, where) %}
+  {%- set checked = dataplex_dq.invocation_cache('checked_source_settings') -%}
+  {%- if source_node.unique_id in checked -%}{{ return(checked[source_node.unique_id]) }}{%- endif -%}
+  {%- set own = dict(where, problems=[]) -%}
+  {%- set settings = dataplex_dq.data_source_settings(source_node) -%}
+  {{ dataplex_dq.validate_scope_settings(settings, own, dataplex_dq.anomaly_scope_keys() + dataplex_dq.lifecycle_setting_keys()) }}
+  {%- set settings = settings if settings is mapping else {} -%}
+  {{ dataplex_dq.anomaly_require_runner(source_node, settings, own) }}
+  {{ dataplex_dq.validate_post_scan_actions(settings.get('post_scan_actions'), own) }}
+  {%- for problem in own.problems if problem not in where.problems -%}{%- do where.problems.append(problem) -%}{%- endfor -%}
+  {%- if not own.problems -%}{%- do checked.update({source_node.unique_id: settings}) -%}{%- endif -%}
+  {{ return(settings) }}
 {% endmacro %}
 
 {#- One rule, normalized. Scalars from YAML (numbers, dates) become the proto's strings. -#}
