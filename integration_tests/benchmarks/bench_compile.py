@@ -16,8 +16,9 @@ over the same tables:
 Each project is parsed and compiled as fresh processes, --repeat rounds taking the projects in turn (so
 each variant sees the same machine load): `dbt parse --no-partial-parse` (a full parse), then
 `dbt compile` (which reads the partial parse the parse just wrote, so its time is start-up plus compiling
-every node). Prints min / median / max wall time of each, the ratio of each median to trivial's, and the
-load average before and after (2 cores shared: compare runs only under similar load).
+every node). Prints min / median / max of each, as wall time and as CPU time (user + system of the dbt
+process: far less sensitive than wall time to other processes on a shared machine), the ratio of each
+median to trivial's, and the load average after each round.
 
 --package NAME=PATH (repeatable) measures the dataplex_dq package at PATH (a checkout, e.g. from
 `git archive`), each in the same rounds, so a before / after comparison runs under the same load;
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -222,16 +224,20 @@ def make_project(root: Path, kind: str, package: Path, db: Path, *, rules: int, 
     return project
 
 
-def dbt(project: Path, *args: str, check: bool = True) -> float:
+def dbt(project: Path, *args: str, check: bool = True) -> tuple[float, float]:
+    """Runs dbt in a fresh process: (wall seconds, CPU seconds: user + system of the process)."""
     env = {**os.environ, "DBT_PROFILES_DIR": str(project), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(
         [DBT, *args, "--project-dir", str(project)], check=False, cwd=project, env=env, capture_output=True, text=True
     )
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if check and proc.returncode != 0:
         sys.exit(f"dbt {' '.join(args)} failed in {project}:\n{proc.stdout[-4000:]}\n{proc.stderr[-2000:]}")
-    return elapsed
+    return elapsed, cpu
 
 
 def loadavg() -> str:
@@ -281,12 +287,17 @@ def main() -> None:
         times: dict[tuple[str, str], list[float]] = {}
         for round_ in range(opts.repeat):
             for key, project in projects.items():
-                parse = dbt(project, "parse", "--no-partial-parse")
-                compile_ = dbt(project, "compile")
-                times.setdefault((*key, "parse"), []).append(parse)
-                times.setdefault((*key, "compile"), []).append(compile_)
+                parse, parse_cpu = dbt(project, "parse", "--no-partial-parse")
+                compile_, compile_cpu = dbt(project, "compile")
+                for command, wall, cpu in (("parse", parse, parse_cpu), ("compile", compile_, compile_cpu)):
+                    times.setdefault((*key, command), []).append(wall)
+                    times.setdefault((*key, command + " cpu"), []).append(cpu)
                 label = f"{key[0]} {key[1]}".strip()
-                print(f"  round {round_ + 1} {label:22} parse {parse:6.2f} s  compile {compile_:6.2f} s", flush=True)
+                print(
+                    f"  round {round_ + 1} {label:22} parse {parse:6.2f} s (cpu {parse_cpu:6.2f})"
+                    f"  compile {compile_:6.2f} s (cpu {compile_cpu:6.2f})  load {loadavg()}",
+                    flush=True,
+                )
         print(f"load average after: {loadavg()}")
         print()
         sizes = {
@@ -295,15 +306,15 @@ def main() -> None:
             "per_rule_typed": f"{opts.rules} rules",
             "scan": f"1 scan, {opts.scan_rules} rules",
         }
-        print(f"{'project':22} {'size':18} {'command':8} {'min':>7} {'median':>7} {'max':>7}  x trivial")
+        print(f"{'project':22} {'size':18} {'command':11} {'min':>7} {'median':>7} {'max':>7}  x trivial")
         for kind, pkg in kinds:
-            for command in ("parse", "compile"):
+            for command in ("parse", "compile", "parse cpu", "compile cpu"):
                 ts = times[(kind, pkg, command)]
                 med = statistics.median(ts)
                 base = times.get(("trivial", first, command))
                 ratio = f"{med / statistics.median(base):.2f}" if base else "-"
                 label = f"{kind} {pkg}".strip()
-                print(f"{label:22} {sizes[kind]:18} {command:8} {min(ts):7.2f} {med:7.2f} {max(ts):7.2f}  {ratio:>9}")
+                print(f"{label:22} {sizes[kind]:18} {command:11} {min(ts):7.2f} {med:7.2f} {max(ts):7.2f}  {ratio:>9}")
     finally:
         if opts.keep:
             print(f"kept {root}")
