@@ -301,6 +301,6 @@ def test_a_manifest_without_the_records_says_what_to_do(built, tmp_path):
     assert line.startswith("dataplex-dq report failed: manifest.json: test ")
     assert line.endswith(
         "has no config.meta.dataplex_dq_rules (the rule names dataplex_dq records when dbt parses the project): "
-        "the project was parsed with an older dataplex_dq package; run `dbt deps` and `dbt build` (or `dbt parse`) "
-        "again, then `dataplex-dq report`"
+        "the project was parsed with an older dataplex_dq package; run `dbt deps`, then dbt again with "
+        "--no-partial-parse (`dbt build` before `dataplex-dq report`, `dbt parse` before `export-spec`)"
     )

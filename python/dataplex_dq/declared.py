@@ -40,7 +40,8 @@ def recorded_rules(test: RuleTest) -> list[DeclaredRule]:
         raise ArtifactsError(
             f"manifest.json: test {short_test_name(test)} has no config.meta.{IDENTITY_KEY} (the rule names "
             "dataplex_dq records when dbt parses the project): the project was parsed with an older dataplex_dq "
-            "package; run `dbt deps` and `dbt build` (or `dbt parse`) again, then `dataplex-dq report`"
+            "package; run `dbt deps`, then dbt again with --no-partial-parse (`dbt build` before `dataplex-dq report`, "
+            "`dbt parse` before `export-spec`)"
         )
     entries = recorded if isinstance(recorded, list) else [None]
     out = []

@@ -67,8 +67,9 @@ def test_a_manifest_without_the_recorded_identity_says_what_to_do():
         declared_rules(old)
     assert str(err.value) == (
         "manifest.json: test qty-ok has no config.meta.dataplex_dq_rules (the rule names dataplex_dq records "
-        "when dbt parses the project): the project was parsed with an older dataplex_dq package; run `dbt deps` "
-        "and `dbt build` (or `dbt parse`) again, then `dataplex-dq report`"
+        "when dbt parses the project): the project was parsed with an older dataplex_dq package; run `dbt deps`, "
+        "then dbt again with --no-partial-parse (`dbt build` before `dataplex-dq report`, `dbt parse` before "
+        "`export-spec`)"
     )
     long_name = "dataplex_dq_data_quality_scan_orders_" + "x" * 200
     scan = RuleTest(
