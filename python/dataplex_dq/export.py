@@ -27,6 +27,8 @@ RULE_TYPE_DISPLAY = {t.name: t.display_name for t in RULE_TYPES.values()}  # rul
 JOB_NAMESPACE = uuid.UUID("6f1c1f3e-2f0a-4d57-9a43-5d8e0c2b7a10")
 DEFAULT_RESULTS_TABLE = "dataplex_dq_results"
 MAX_STATEMENT_CHARS = 900_000  # BigQuery's limit is 1,024K characters per statement
+# elsewhere (DuckDB, PostgreSQL) an INSERT may be far longer: fewer, larger statements (each one renders a macro)
+MAX_INSERT_CHARS_ELSEWHERE = 16_000_000
 
 
 def job_id(invocation_id: str, data_source_id: str) -> str:
@@ -283,9 +285,11 @@ def write_results(wh: Warehouse, relation: Any, rows: Sequence[dict[str, Any]], 
             time.sleep(float(pause))
         # BigQuery's string literal escaping (\\ and \') can double the JSON's length: keep the
         # statement under BigQuery's 1,024K characters.
-        max_chars = MAX_STATEMENT_CHARS // 2 if wh.adapter_type == "bigquery" else MAX_STATEMENT_CHARS
+        max_chars = MAX_STATEMENT_CHARS // 2 if wh.adapter_type == "bigquery" else MAX_INSERT_CHARS_ELSEWHERE
         for chunk in chunk_rows(rows, max_chars):
-            wh.macro("insert_results_json", relation=relation, rows_json=chunk)
+            # the INSERT rendered by the package's macro, run on the connection's cursor (no dbt log event
+            # copying each megabyte-long statement)
+            wh.execute(str(wh.macro("insert_results_json_sql", relation=relation, rows_json=chunk)))
         wh.commit()
     except Exception as exc:
         raise ExportError(

@@ -92,12 +92,12 @@ class Warehouse:
     def query(self, sql: str) -> list[dict[str, Any]]:
         """Run a SELECT and return its rows as dicts keyed by lower-case column name.
 
-        On DB-API adapters (DuckDB, PostgreSQL, ...) the cursor is read directly, skipping dbt's
-        agate conversion (the slow part for thousands of rows); others go through adapter.execute."""
+        On DB-API adapters (DuckDB, PostgreSQL, ...) the cursor is read directly (:meth:`_cursor_execute`),
+        skipping dbt's agate conversion (the slow part for thousands of rows); others go through
+        adapter.execute."""
         try:
-            add_query = getattr(self.adapter.connections, "add_query", None)
-            if add_query is not None and self.adapter_type != "bigquery":
-                _, cursor = add_query(sql, auto_begin=False)
+            if self._dbapi:
+                cursor = self._cursor_execute(sql)
                 names = [d[0].lower() for d in cursor.description]
                 return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
             _, table = self.adapter.execute(sql, fetch=True)
@@ -107,6 +107,36 @@ class Warehouse:
             ) from exc
         names = [c.lower() for c in table.column_names]
         return [dict(zip(names, row, strict=True)) for row in table.rows]
+
+    def execute(self, sql: str) -> None:
+        """Run one statement that returns no rows (the export's INSERTs), on the post-hook's connection
+        and in its transaction (see :meth:`begin`)."""
+        try:
+            if self._dbapi:
+                self._cursor_execute(sql)
+            else:
+                self.adapter.execute(sql, fetch=False)
+        except Exception as exc:
+            raise WarehouseError(
+                f"statement failed on {self.adapter_type}: {exc}\n--- SQL (first 500 chars) ---\n{sql[:500]}"
+            ) from exc
+
+    @property
+    def _dbapi(self) -> bool:
+        """Whether the adapter's connection handle is a DB-API connection (not BigQuery's client)."""
+        return self.adapter_type != "bigquery" and hasattr(self.adapter.connections, "exception_handler")
+
+    def _cursor_execute(self, sql: str) -> Any:
+        """``sql`` on the DB-API cursor of the post-hook's connection, inside dbt's exception handler
+        (which rolls a failed transaction back, as for dbt's own queries). dbt's add_query would also
+        fire its SQLQuery log event, which copies and scans the whole statement text (protobuf's string
+        checks): seconds for the megabytes of SQL a 10,000-rule report reads and writes."""
+        connections = self.adapter.connections
+        handle = connections.get_thread_connection().handle
+        with connections.exception_handler(sql):
+            cursor = handle.cursor()
+            cursor.execute(sql)
+        return cursor
 
     def query_with_types(self, sql: str) -> tuple[list[tuple[str, str]], list[tuple[Any, ...]]]:
         """Rows of a SELECT with (column name, agate type name) pairs."""
