@@ -82,6 +82,8 @@ class Artifacts:
     dbt_target: str | None = None  # the --target dbt ran with (run_results.json args), None when not passed
     command: str | None = None  # the dbt command that wrote run_results.json (`args.which`)
     result_count: int = 0  # entries of run_results.json (any node)
+    # manifest.json's macros as dbt wrote them: the report's Warehouse renders them without reading the file again
+    macros: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def ran_tests(self) -> list[RuleTest]:
         """dataplex_dq tests that are part of the last invocation, in manifest order."""
@@ -268,6 +270,11 @@ def manifest_rules(manifest: dict[str, Any]) -> tuple[dict[str, RuleTest], dict[
     return tests, data_sources
 
 
+def _macros(manifest: dict[str, Any]) -> dict[str, Any]:
+    macros = manifest.get("macros")
+    return macros if isinstance(macros, dict) else {}
+
+
 def load_artifacts(target_path: Path) -> Artifacts:
     """Load the artifacts of the last dbt invocation in ``target_path``."""
     target_path = Path(target_path)
@@ -329,6 +336,7 @@ def load_artifacts(target_path: Path) -> Artifacts:
             for k, v in (("database", "database"), ("schema", "schema"), ("identifier", "alias"))
         },
         result_count=len(run_results.get("results", [])),
+        macros=_macros(manifest),
         command=str((run_results.get("args") or {}).get("which") or "") or None
         if isinstance(run_results.get("args"), dict)
         else None,

@@ -5,9 +5,9 @@ metrics     fetch_metrics: the metrics rows, in bounded UNION ALL queries (metri
 outcomes    outcomes.combine: one RuleOutcome per rule (rules without a row from declared.py)
 scores      assemble_sources, the pure core (benchmarks call it): per data source a ScoreCard,
 protos      a DataQualityResult and the export rows
-files       write_result_files: target/dataplex_dq/<data source>.json and .pb
 export      export_results: the rows into the results table
-actions     actions.run_post_scan_actions, whose outcomes go back into the protos
+actions     actions.run_post_scan_actions, whose outcomes go into the protos
+files       write_result_files: target/dataplex_dq/<data source>.json and .pb (also when the above fail)
 """
 
 from __future__ import annotations
@@ -266,8 +266,8 @@ def run_report(
     html: Any = None,
     profile: str | None = None,
 ) -> Report:
-    """The report pipeline: artifacts -> metrics -> outcomes -> scores and protos -> files -> export ->
-    actions (-> HTML). ``html``: an html_data.HtmlOptions to also write the HTML report (docs/SEMANTICS.md §15)."""
+    """The report pipeline: artifacts -> metrics -> outcomes -> scores and protos -> export -> actions ->
+    files (-> HTML). ``html``: an html_data.HtmlOptions to also write the HTML report (docs/SEMANTICS.md §15)."""
     target_path = Path(target_path) if target_path else Path(project_dir) / "target"
     artifacts = load_artifacts(target_path)
     out_dir = clean_output_dir(target_path / "dataplex_dq")
@@ -279,7 +279,8 @@ def run_report(
     report = Report(artifacts.invocation_id, severity={t.unique_id: t.severity for t in tests})
     # the target dbt ran with when none is given here, so the report reads (and labels) that target
     target = target or artifacts.dbt_target
-    with Warehouse(Path(project_dir), profiles_dir, target, target_path / "manifest.json", profile) as wh:
+    manifest = target_path / "manifest.json"
+    with Warehouse(Path(project_dir), profiles_dir, target, manifest, profile, macros=artifacts.macros or None) as wh:
         evaluated_tests = [t for t in tests if rule_status_from_dbt(artifacts.runs[t.unique_id].status) is None]
         fetch_errors: dict[str, str] = {}
         metrics, report.fetch_queries = fetch_metrics(wh, evaluated_tests, fetch_errors)
@@ -293,19 +294,24 @@ def run_report(
             declared_by_source=declared_rule_names(artifacts),
             debug=lambda source_outcomes: run_debug_queries(wh, source_outcomes),
         )
-        write_result_files(report.sources)
-        if export:
-            export_results(wh, report, artifacts)
-        # post-scan actions after the export (actions.py); their outcomes go into the protos
-        run_post_scan_actions(
-            wh,
-            report,
-            export=export,
-            relation_of=lambda table: _results_relation(wh, {}, table),
-            project=artifacts.project_name,
-            target=target,
-        )
-        write_result_files([s for s in report.sources if with_action_results(s)])
+        try:
+            if export:
+                export_results(wh, report, artifacts)
+            # post-scan actions after the export (actions.py); their outcomes go into the protos
+            run_post_scan_actions(
+                wh,
+                report,
+                export=export,
+                relation_of=lambda table: _results_relation(wh, {}, table),
+                project=artifacts.project_name,
+                target=target,
+            )
+        finally:
+            # written once, with the actions' outcomes, whatever the export did (proto JSON of 10,000 rules
+            # takes seconds: it was written twice)
+            for s in report.sources:
+                with_action_results(s)
+            write_result_files(report.sources)
         if html is not None:
             from dataplex_dq.html_data import write_html_report
 

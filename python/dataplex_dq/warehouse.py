@@ -21,6 +21,7 @@ class Warehouse:
     target: str | None
     manifest_path: Path
     profile: str | None = None
+    macros: dict[str, Any] | None = None  # manifest.json's macros when already read (else read from manifest_path)
     _adapter: Any = field(default=None, init=False, repr=False)
     _conn: Any = field(default=None, init=False, repr=False)
 
@@ -47,7 +48,7 @@ class Warehouse:
             config = RuntimeConfig.from_args(args)
             register_adapter(config, get_mp_context())
             adapter = get_adapter(config)
-            manifest = _macros_only_manifest(self.manifest_path)
+            manifest = _macros_only_manifest(self.manifest_path, self.macros)
         except Exception as exc:  # dbt raises many types here; all mean the profile/project is unusable
             first = " ".join(str(exc).split())[:500]
             raise WarehouseError(
@@ -222,16 +223,17 @@ def missing_duckdb_file(credentials: Any) -> str | None:
     )
 
 
-def _macros_only_manifest(path: Path) -> Any:
-    """A Manifest holding just the macros of manifest.json: all the post-hook renders. Much faster
-    than loading every node of a large project."""
+def _macros_only_manifest(path: Path, macros: dict[str, Any] | None = None) -> Any:
+    """A Manifest holding just the macros of manifest.json (or ``macros``, already read from it): all
+    the post-hook renders. Much faster than loading every node of a large project."""
     import json
 
     from dbt.contracts.graph.manifest import Manifest
     from dbt.contracts.graph.nodes import Macro
 
-    with Path(path).open("rb") as fh:
-        data = json.load(fh)
+    if macros is None:
+        with Path(path).open("rb") as fh:
+            macros = json.load(fh).get("macros", {})
     manifest = Manifest()
-    manifest.macros = {uid: Macro.from_dict(m) for uid, m in data.get("macros", {}).items()}
+    manifest.macros = {uid: Macro.from_dict(m) for uid, m in (macros or {}).items()}
     return manifest
