@@ -17,6 +17,21 @@ its L from limit_query.sql -- not a query of ours), per row count:
 
 Every variant's counts are checked against L's (evaluated, passed, null, assertion rows, statistic
 values, table conditions); the script exits non-zero on any difference. Prints x L with min/median/max.
+
+--whole N: N rounds of whole processes, each a fresh process, alternating: L (python + duckdb running
+limit_query.sql), `dbt test` of the scan and of the per-rule tests, `dataplex-dq build` of the scan (dbt
+build, result models when changed, report, export), and with --soda Soda Core's `soda scan` of the same
+20 rules written as Soda checks the way users write them (SODA_CHECKS). Prints wall min/median/max and
+x L's whole process, Soda's counts against L's, and issue 10's targets for `dataplex-dq build` against
+`soda scan` (<= 1.5x at 1M rows, <= 0.7x at 10M).
+
+Soda Core lives in its own virtualenv, never in the product's (its pins clash with dbt's):
+
+    python3.11 -m venv .venv-soda && .venv-soda/bin/pip install soda-core-duckdb==3.5.6
+
+--soda-venv (default: $DATAPLEX_DQ_SODA_VENV, else .venv-soda in this checkout) points at it; without it
+the Soda rows are skipped with the reason printed. Soda's anonymous usage statistics are switched off
+(a HOME of its own with .soda/config.yml): with no network their retries would add seconds to each scan.
 """
 
 from __future__ import annotations
@@ -26,6 +41,7 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import textwrap
@@ -306,6 +322,235 @@ def fresh_processes(proj: Path, fresh: int) -> dict[str, dict[str, list[float]]]
     return out
 
 
+# ----------------------------------------------------------------------------------------- whole processes
+
+# The anchor's 20 rules as Soda checks, written the way Soda's docs show users (built-in metrics with a
+# threshold where one exists, `failed rows` for what has none: strict bounds, dates, row conditions, SQL).
+SODA_CHECKS = r"""checks for events:
+  - missing_count(id) = 0:
+      name: id-non-null
+  - missing_percent(email) <= 2:
+      name: email-non-null
+  - duplicate_percent(id) <= 1:
+      name: id-unique
+  - invalid_percent(email) <= 5:
+      name: email-regex
+      valid regex: ^[^@\s]+@[^@\s]+\.[a-z]+$
+  - invalid_count(status) = 0:
+      name: status-regex
+      valid regex: ^(ok|retry|fail)$
+  - invalid_percent(amount) <= 5:
+      name: amount-0-10000
+      valid min: 0
+      valid max: 10000
+  - failed rows:
+      name: amount-positive
+      fail condition: amount <= 0
+  - failed rows:
+      name: event-date-2024
+      fail condition: event_date < DATE '2024-01-01' OR event_date > DATE '2024-12-31'
+  - failed rows:
+      name: created-at-2024
+      fail condition: created_at < TIMESTAMP '2024-01-01 00:00:00' OR created_at >= TIMESTAMP '2025-01-01 00:00:00'
+  - invalid_percent(qty) <= 1:
+      name: qty-1-10
+      valid min: 1
+      valid max: 10
+  - invalid_percent(country) <= 3:
+      name: country-set
+      valid values: [US, DE, FR, GB, JP]
+  - invalid_percent(status) <= 1:
+      name: status-set
+      valid values: [ok, retry, fail]
+  - avg(amount) between 0 and 1000:
+      name: amount-mean
+  - max(qty) <= 10:
+      name: qty-max
+  - min(amount) >= -100:
+      name: amount-min
+  - failed rows:
+      name: qty-amount-cap
+      fail condition: qty * amount >= 100000
+  - failed rows:
+      name: qty-positive
+      fail condition: qty <= 0
+  - row_count > 1000:
+      name: enough-rows
+  - failed rows:
+      name: no-big-refunds
+      fail query: select * from events where amount < -1000
+  - duplicate_count(id) = 0:
+      name: no-dup-ids
+"""
+
+
+def soda_expected(row: dict[str, Any]) -> dict[str, float | None]:
+    """Per Soda check, the value its metric must have from L's row (None: not comparable).
+    Soda's invalid/failed-rows counts leave NULLs out, where Dataplex counts them as failing (unless
+    ignore_null): so they equal L's evaluated - passed - null; its percentages are over all rows, rounded
+    to 2 decimals; duplicate_count is the number of id values occurring more than once (r20's rows)."""
+
+    def c(key: str) -> int:
+        return int(row[key])
+
+    n = c("r01__evaluated_count")
+
+    def failing(rid: str) -> int:
+        return c(f"{rid}__evaluated_count") - c(f"{rid}__passed_count") - c(f"{rid}__null_count")
+
+    def pct(count: int) -> float:
+        return round(count * 100 / n, 2) if n else 0.0
+
+    return {
+        "id-non-null": c("r01__null_count"),
+        "email-non-null": pct(c("r02__null_count")),
+        "id-unique": None,  # Soda: duplicated values per row; Dataplex: rows whose value occurs once
+        "email-regex": pct(failing("r04")),
+        "status-regex": failing("r05"),
+        "amount-0-10000": pct(failing("r06")),
+        "amount-positive": c("r07__evaluated_count") - c("r07__passed_count"),  # ignore_null: NULLs not evaluated
+        "event-date-2024": failing("r08"),
+        "created-at-2024": failing("r09"),
+        "qty-1-10": pct(failing("r10")),
+        "country-set": pct(failing("r11")),
+        "status-set": pct(failing("r12")),
+        "amount-mean": float(row["r13__value"]),
+        "qty-max": float(row["r14__value"]),
+        "amount-min": float(row["r15__value"]),
+        "qty-amount-cap": None,  # L counts a NULL product as failing; L has no count of those NULLs
+        "qty-positive": c("r17__evaluated_count") - c("r17__passed_count") - c("r10__null_count"),  # NULL qty
+        "enough-rows": n,
+        "no-big-refunds": c("r19__assertion_row_count"),
+        "no-dup-ids": c("r20__assertion_row_count"),
+    }
+
+
+def soda_exe(venv: str | None) -> tuple[Path | None, str]:
+    """(the soda executable, '') or (None, why not)."""
+    root = Path(venv or os.environ.get("DATAPLEX_DQ_SODA_VENV") or REPO / ".venv-soda")
+    exe = root / "bin" / "soda"
+    if not exe.exists():
+        return None, (
+            f"no Soda Core at {exe}: create its own venv with `python3.11 -m venv {root} && "
+            f"{root}/bin/pip install soda-core-duckdb==3.5.6` (or give --soda-venv)"
+        )
+    return exe, ""
+
+
+def soda_scan(exe: Path, work: Path, db: Path) -> tuple[float, dict[str, float]]:
+    """One `soda scan` as a fresh process: (wall seconds, {check name: its metric value})."""
+    home = work / "soda_home"
+    (home / ".soda").mkdir(parents=True, exist_ok=True)
+    (home / ".soda" / "config.yml").write_text("send_anonymous_usage_stats: false\n")
+    conf = work / "soda_configuration.yml"
+    conf.write_text(f"data_source anchor:\n  type: duckdb\n  path: {db}\n  read_only: true\n")
+    checks = work / "soda_checks.yml"
+    checks.write_text(SODA_CHECKS)
+    out = work / "soda_results.json"
+    out.unlink(missing_ok=True)
+    cmd = [str(exe), "scan", "-d", "anchor", "-c", str(conf), "-srf", str(out), str(checks)]
+    t0 = time.perf_counter()
+    proc = subprocess.run(
+        cmd, cwd=work, env={**os.environ, "HOME": str(home)}, capture_output=True, text=True, check=False
+    )
+    wall = time.perf_counter() - t0
+    if proc.returncode not in (0, 1, 2) or not out.exists():  # soda exits 1 (warnings) / 2 (failures)
+        raise SystemExit(f"soda scan failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-2000:]}")
+    result = json.loads(out.read_text())
+    errors = [c["name"] for c in result.get("checks") or [] if c.get("outcome") not in ("pass", "fail", "warn")]
+    if errors or result.get("hasErrors"):
+        raise SystemExit(f"soda scan: checks in error: {errors}\n{proc.stdout[-3000:]}")
+    values = {c["name"]: float(c["diagnostics"]["value"]) for c in result["checks"]}
+    return wall, values
+
+
+def soda_differences(got: dict[str, float], want: dict[str, float | None]) -> tuple[list[str], int]:
+    """(differences, number of checks compared)."""
+    diffs, compared = [], 0
+    for name, value in want.items():
+        if value is None:
+            continue
+        compared += 1
+        if name not in got:
+            diffs.append(f"{name}: missing")
+        elif abs(got[name] - value) > 1e-9 * max(1.0, abs(value)):
+            diffs.append(f"{name}: {got[name]} != L's {value}")
+    return diffs, compared
+
+
+def limit_process(db: Path, limit_sql: str, work: Path) -> float:
+    """L as a whole process: python, import duckdb, connect, limit_query.sql, fetch."""
+    script = work / "limit_process.py"
+    script.write_text(
+        "import sys, duckdb\n"
+        f"con = duckdb.connect({str(db)!r}, read_only=True)\n"
+        "con.execute('SET perfect_ht_threshold = 30')\n"
+        f"print(con.execute(open({str(work / 'limit_query.sql')!r}).read()).fetchall()[0][0])\n"
+    )
+    (work / "limit_query.sql").write_text(limit_sql)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, str(script)], check=True, capture_output=True)
+    return time.perf_counter() - t0
+
+
+def dataplex_dq_build(proj: Path) -> float:
+    """`dataplex-dq build --select tag:scan` as a fresh process (dbt build of the scan, the package's
+    result models when changed, the report and the export)."""
+    exe = Path(sys.executable).parent / "dataplex-dq"
+    env = {**os.environ, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", "DBT_PROFILES_DIR": str(proj)}
+    t0 = time.perf_counter()
+    proc = subprocess.run(
+        [str(exe), "build", "--select", "tag:scan", "--project-dir", str(proj), "--no-fail-on-rule-failure"],
+        cwd=proj,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"dataplex-dq build failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-2000:]}")
+    return wall
+
+
+def whole_processes(
+    proj: Path,
+    db: Path,
+    limit_sql: str,
+    rounds: int,
+    *,
+    soda: Path | None,
+    soda_db: Path,
+    limit_row: dict[str, Any],
+) -> tuple[dict[str, list[float]], list[str]]:
+    """Rounds of fresh processes, alternating the variants; ({variant: walls}, Soda's differences).
+    Soda reads ``soda_db``, the anchor's file as generated (its DuckDB is older than dbt's, which writes
+    its metrics tables into ``db``, a copy)."""
+    walls: dict[str, list[float]] = {"L": [], "scan": [], "per_rule": [], "build": []}
+    if soda is not None:
+        walls["soda"] = []
+    diffs: list[str] = []
+    compared = 0
+    work = proj.parent / "whole"
+    work.mkdir(exist_ok=True)
+    dataplex_dq_build(proj)  # warm-up: builds the package's result models once (later builds skip them)
+    for _ in range(rounds):
+        walls["L"].append(limit_process(db, limit_sql, work))
+        for tag in ("scan", "per_rule"):
+            walls[tag].append(dbt(proj, "test", "--select", f"tag:{tag}")[0])
+        walls["build"].append(dataplex_dq_build(proj))
+        if soda is not None:
+            wall, values = soda_scan(soda, work, soda_db)
+            walls["soda"].append(wall)
+            diffs, compared = soda_differences(values, soda_expected(limit_row))
+    if soda is not None:
+        print(
+            f"  Soda: {compared} of 20 checks' values compared with L's: "
+            + ("all equal" if not diffs else "; ".join(diffs))
+        )
+    return walls, diffs
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rows", type=int, nargs="+", default=[1_000_000])
@@ -313,6 +558,9 @@ def main() -> None:
     ap.add_argument("--fresh", type=int, default=0, help="fresh-process dbt test rounds (0: skip)")
     ap.add_argument("--anchor", default=None, help="the anchor folder (default ../shared/bench)")
     ap.add_argument("--data-dir", default=None, help="where events_<rows>.duckdb live (generated if missing)")
+    ap.add_argument("--whole", type=int, default=0, help="rounds of whole fresh processes, incl. dataplex-dq build")
+    ap.add_argument("--soda", action="store_true", help="with --whole: also Soda Core's `soda scan` (own venv)")
+    ap.add_argument("--soda-venv", default=None, help="Soda Core's venv (default $DATAPLEX_DQ_SODA_VENV or .venv-soda)")
     ap.add_argument("--keep", action="store_true")
     a = ap.parse_args()
 
@@ -327,6 +575,11 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="bench_limit_"))
     failed = False
     print(f"anchor {anchor}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (timings are noisy)")
+    soda: Path | None = None
+    if a.soda:
+        soda, why = soda_exe(a.soda_venv)
+        if soda is None:
+            print(f"Soda skipped: {why}")
     try:
         for rows in a.rows:
             db = data_dir / f"events_{rows}.duckdb"
@@ -355,6 +608,32 @@ def main() -> None:
                     print(
                         f"  {label} wall {spread(f[tag]['wall'])}   node {spread(f[tag]['node'])}"
                         f"   node x L {spread(f[tag]['node'], base)}"
+                    )
+            if a.whole:
+                walls, soda_diffs = whole_processes(
+                    proj, work_db, limit_sql, a.whole, soda=soda, soda_db=db, limit_row=r["rows"]["L"][0]
+                )
+                failed = failed or bool(soda_diffs)
+                whole_l = statistics.median(walls["L"])
+                print(
+                    f"  whole processes, {a.whole} rounds (wall min / median / max; x = over L's whole-process median)"
+                )
+                labels = {
+                    "L": "L (python + duckdb)",
+                    "scan": "dbt test, scan",
+                    "per_rule": "dbt test, per-rule",
+                    "build": "dataplex-dq build",
+                    "soda": "soda scan",
+                }
+                for key, values in walls.items():
+                    print(f"  {labels[key]:22} {spread(values)}   {spread(values, whole_l)}")
+                if "soda" in walls:
+                    ratio = statistics.median(walls["build"]) / statistics.median(walls["soda"])
+                    goal = 1.5 if rows <= 1_000_000 else 0.7
+                    verdict = "met" if ratio <= goal else "NOT met"
+                    print(
+                        f"  dataplex-dq build / soda scan (medians): {ratio:.2f}x "
+                        f"(issue 10 target <= {goal}x: {verdict})"
                     )
     finally:
         if a.keep:
