@@ -2,14 +2,32 @@
     dataplex_dq.<name>() -> adapter.dispatch('<name>', 'dataplex_dq') -> default__ / duckdb__ /
     bigquery__ / postgres__. -#}
 
+{#- adapter.dispatch('<name>', 'dataplex_dq'), resolved once per invocation: the macro dispatch finds
+    depends only on the adapter, the project's `dispatch` config and the macros that exist, none of
+    which change during an invocation. When it finds this package's own variant, its name is kept
+    (invocation_cache) and later calls take it from the package (dataplex_dq.get), bound to the calling
+    node; a variant from another package or the project is dispatched again every time. Dispatch is
+    costly in a project without macros of its own (dbt raises and catches an error per prefix tried
+    in the missing project namespace), and compiling one rule dispatches ~20 times. -#}
+{% macro dispatched(name) %}
+  {%- set names = dataplex_dq.invocation_cache('dispatched') -%}
+  {%- if name in names -%}{{ return(dataplex_dq.get(names[name])) }}{%- endif -%}
+  {#- (through a variable: dbt's parser reads `adapter.dispatch(...)` calls and needs a literal name) -#}
+  {%- set dispatch = adapter.dispatch -%}
+  {%- set found = dispatch(name, 'dataplex_dq') -%}
+  {%- if found.macro.package_name == 'dataplex_dq' -%}{%- do names.update({name: found.macro.name}) -%}{%- endif -%}
+  {{ return(found) }}
+{% endmacro %}
+
+
 {#- A 64-bit float type (dbt.type_float() is a 32-bit REAL on DuckDB). -#}
-{% macro type_double() %}{{ return(adapter.dispatch('type_double', 'dataplex_dq')()) }}{% endmacro %}
+{% macro type_double() %}{{ return(dataplex_dq.dispatched('type_double')()) }}{% endmacro %}
 {% macro default__type_double() %}double precision{% endmacro %}
 {% macro duckdb__type_double() %}double{% endmacro %}
 {% macro bigquery__type_double() %}float64{% endmacro %}
 
 {#- A SQL string literal for any text coming from YAML. -#}
-{% macro string_literal(value) %}{{ return(adapter.dispatch('string_literal', 'dataplex_dq')(value)) }}{% endmacro %}
+{% macro string_literal(value) %}{{ return(dataplex_dq.dispatched('string_literal')(value)) }}{% endmacro %}
 {% macro default__string_literal(value) -%}
   {{- return("'" ~ (value | string).replace("'", "''") ~ "'") -}}
 {%- endmacro %}
@@ -31,7 +49,7 @@
 
 {#- A column name from YAML as a quoted identifier: its quotes (if any) removed, then quoted with
     the quote character inside escaped (adapter.quote does not escape it). -#}
-{% macro quote_column(name) %}{{ return(adapter.dispatch('quote_column', 'dataplex_dq')(dataplex_dq.unquoted_column(name))) }}{% endmacro %}
+{% macro quote_column(name) %}{{ return(dataplex_dq.dispatched('quote_column')(dataplex_dq.unquoted_column(name))) }}{% endmacro %}
 {% macro default__quote_column(name) %}{{ return('"' ~ name.replace('"', '""') ~ '"') }}{% endmacro %}
 {% macro bigquery__quote_column(name) %}
   {#- GoogleSQL quoted identifiers take backslash escapes, like its string literals. -#}
@@ -44,7 +62,7 @@
 {%- endmacro %}
 
 {#- Partial-match regular expression (GoogleSQL REGEXP_CONTAINS semantics, re2 syntax). -#}
-{% macro regex_contains(text_expr, pattern) %}{{ return(adapter.dispatch('regex_contains', 'dataplex_dq')(text_expr, pattern)) }}{% endmacro %}
+{% macro regex_contains(text_expr, pattern) %}{{ return(dataplex_dq.dispatched('regex_contains')(text_expr, pattern)) }}{% endmacro %}
 {% macro default__regex_contains(text_expr, pattern) -%}
   {{- return("regexp_matches(" ~ text_expr ~ ", " ~ dataplex_dq.string_literal(pattern) ~ ")") -}}
 {%- endmacro %}
@@ -61,7 +79,7 @@
 {#- A regex that is valid RE2 but that the target's regex engine cannot compile, or none (docs/SEMANTICS.md §3):
     checked at compile time, so it never fails in the warehouse (inside a data_quality_scan it would
     error every rule of the scan). DuckDB and BigQuery run RE2 itself. -#}
-{% macro regex_target_problem(pattern) %}{{ return(adapter.dispatch('regex_target_problem', 'dataplex_dq')(pattern)) }}{% endmacro %}
+{% macro regex_target_problem(pattern) %}{{ return(dataplex_dq.dispatched('regex_target_problem')(pattern)) }}{% endmacro %}
 {% macro default__regex_target_problem(pattern) %}{{ return(none) }}{% endmacro %}
 {% macro postgres__regex_target_problem(pattern) %}{{ return(dataplex_dq.postgres_regex(pattern).problem) }}{% endmacro %}
 
@@ -110,7 +128,7 @@
 {% endmacro %}
 
 {#- Read a column as text. -#}
-{% macro cast_text(expr) %}{{ return(adapter.dispatch('cast_text', 'dataplex_dq')(expr)) }}{% endmacro %}
+{% macro cast_text(expr) %}{{ return(dataplex_dq.dispatched('cast_text')(expr)) }}{% endmacro %}
 {% macro default__cast_text(expr) -%}{{- return("cast(" ~ expr ~ " as " ~ dbt.type_string() ~ ")") -}}{%- endmacro %}
 {% macro bigquery__cast_text(expr) -%}{{- return("cast(" ~ expr ~ " as string)") -}}{%- endmacro %}
 {% macro postgres__cast_text(expr) -%}{{- return("cast(" ~ expr ~ " as text)") -}}{%- endmacro %}
@@ -131,14 +149,14 @@
         {#- an integral value that fits a 64-bit integer: cast to the 64-bit integer type -#}
         {{- return("cast(" ~ dataplex_dq.string_literal(d.text) ~ " as " ~ dataplex_dq.type_int64() ~ ")") -}}
       {%- endif -%}
-      {{- return(adapter.dispatch('exact_number_literal', 'dataplex_dq')(d)) -}}
+      {{- return(dataplex_dq.dispatched('exact_number_literal')(d)) -}}
     {%- endif -%}
   {%- elif family == 'float' -%}
     {{- return("cast(" ~ dataplex_dq.string_literal(value) ~ " as " ~ dataplex_dq.type_double() ~ ")") -}}
   {%- elif family == 'timestamp' -%}
     {{- return("cast(" ~ dataplex_dq.string_literal(value) ~ " as " ~ dataplex_dq.timestamp_base_type(data_type) ~ ")") -}}
   {%- endif -%}
-  {{- return(adapter.dispatch('typed_literal', 'dataplex_dq')(value, data_type)) -}}
+  {{- return(dataplex_dq.dispatched('typed_literal')(value, data_type)) -}}
 {% endmacro %}
 {% macro default__typed_literal(value, data_type) -%}
   {#- No cast for text columns: the literal already is text, and a cast to the column's declared
@@ -148,7 +166,7 @@
 {%- endmacro %}
 
 {#- A 64-bit integer type. -#}
-{% macro type_int64() %}{{ return(adapter.dispatch('type_int64', 'dataplex_dq')()) }}{% endmacro %}
+{% macro type_int64() %}{{ return(dataplex_dq.dispatched('type_int64')()) }}{% endmacro %}
 {% macro default__type_int64() %}{{ return('bigint') }}{% endmacro %}
 {% macro bigquery__type_int64() %}{{ return('int64') }}{% endmacro %}
 
@@ -244,7 +262,7 @@
   {%- if data_type is not none -%}
     {{ return("cast(" ~ expr ~ " as " ~ dataplex_dq.type_double() ~ ")" if dataplex_dq.is_numeric_type(data_type) else "cast(null as " ~ dataplex_dq.type_double() ~ ")") }}
   {%- endif -%}
-  {{ return(adapter.dispatch('safe_cast_double', 'dataplex_dq')(expr)) }}
+  {{ return(dataplex_dq.dispatched('safe_cast_double')(expr)) }}
 {% endmacro %}
 {% macro default__safe_cast_double(expr) -%}{{- return("try_cast(" ~ expr ~ " as " ~ dataplex_dq.type_double() ~ ")") -}}{%- endmacro %}
 {% macro bigquery__safe_cast_double(expr) -%}{{- return("safe_cast(" ~ expr ~ " as float64)") -}}{%- endmacro %}
@@ -256,7 +274,7 @@
 
 {#- The measured value of a statistic rule in text form (docs/SEMANTICS.md §5: kept for every column type, dates
     and timestamps included, where statistic_value, a double, has none). -#}
-{% macro statistic_text(expr, data_type=none) %}{{ return(adapter.dispatch('statistic_text', 'dataplex_dq')(expr, data_type)) }}{% endmacro %}
+{% macro statistic_text(expr, data_type=none) %}{{ return(dataplex_dq.dispatched('statistic_text')(expr, data_type)) }}{% endmacro %}
 {% macro default__statistic_text(expr, data_type=none) -%}{{- return(dataplex_dq.cast_text(expr)) -}}{%- endmacro %}
 {% macro bigquery__statistic_text(expr, data_type=none) -%}
   {#- A TIMESTAMP reads as text with a '+00' suffix: as DATETIME (UTC) it reads as on the other warehouses. -#}
@@ -267,7 +285,7 @@
 {%- endmacro %}
 
 {#- The current time as a UTC timestamp without time zone. -#}
-{% macro current_timestamp_utc() %}{{ return(adapter.dispatch('current_timestamp_utc', 'dataplex_dq')()) }}{% endmacro %}
+{% macro current_timestamp_utc() %}{{ return(dataplex_dq.dispatched('current_timestamp_utc')()) }}{% endmacro %}
 {% macro default__current_timestamp_utc() -%}{{- return("cast(current_timestamp as " ~ dbt.type_timestamp() ~ ")") -}}{%- endmacro %}
 {% macro duckdb__current_timestamp_utc() -%}{{- return("cast(now() at time zone 'UTC' as timestamp)") -}}{%- endmacro %}
 {% macro postgres__current_timestamp_utc() -%}{{- return("cast(now() at time zone 'UTC' as timestamp)") -}}{%- endmacro %}
@@ -290,7 +308,7 @@
 {% macro scope_select(from_sql, row_filter, sampling_percent) %}
   {#- Dataplex: sampling is not applied when sampling_percent is unset, 0 or 100. -#}
   {%- set sampling = sampling_percent if sampling_percent and sampling_percent < 100 else none -%}
-  {{ return(adapter.dispatch('scope_select', 'dataplex_dq')(from_sql, row_filter, sampling)) }}
+  {{ return(dataplex_dq.dispatched('scope_select')(from_sql, row_filter, sampling)) }}
 {% endmacro %}
 {% macro default__scope_select(from_sql, row_filter, sampling_percent) -%}
   {%- set sql = "select * from " ~ from_sql ~ (" where (" ~ row_filter ~ ")" if row_filter else "") -%}

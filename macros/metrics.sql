@@ -62,18 +62,21 @@ dq_scope as (
     the column is `cast(expression as type)` (type none: the expression as is). The last three carry an
     incremental scan's window (macros/incremental.sql): field and bounds as text, NULL without one. -#}
 {% macro metrics_columns(rule, ctx, m) %}
-  {%- set s = dbt.type_string() -%}
-  {%- set b = dbt.type_bigint() -%}
-  {%- set d = dataplex_dq.type_double() -%}
-  {%- set bool = dbt.type_boolean() -%}
+  {#- the column types depend on the adapter only: computed once per invocation (invocation_cache) -#}
+  {%- set types = dataplex_dq.invocation_cache('metrics_column_types') -%}
+  {%- if not types -%}
+    {%- do types.update({'s': dbt.type_string(), 'b': dbt.type_bigint(), 'd': dataplex_dq.type_double(),
+                         'bool': dbt.type_boolean(), 'int': dbt.type_int()}) -%}
+  {%- endif -%}
+  {%- set s, b, d, bool = types.s, types.b, types.d, types.bool -%}
   {#- string_literal's variant, dispatched once for the whole row (not once per literal) -#}
-  {%- set lit = adapter.dispatch('string_literal', 'dataplex_dq') -%}
+  {%- set lit = dataplex_dq.dispatched('string_literal') -%}
   {%- set threshold = m.get('threshold') -%}
   {%- set cols = [
       (lit(invocation_id), s, "dq_invocation_id"),
       (lit(ctx.test_unique_id), s, "dq_test_unique_id"),
       (lit(ctx.source_unique_id), s, "dq_data_source"),
-      ((ctx.rule_index or 0), dbt.type_int(), "rule_index"),
+      ((ctx.rule_index or 0), types.int, "rule_index"),
       (lit(rule.name), s, "rule_name"),
       (lit(rule.rule_type), s, "rule_type"),
       ((lit(rule.column) if rule.column else "null"), s, "rule_column"),
