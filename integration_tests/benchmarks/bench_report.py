@@ -295,7 +295,7 @@ def one_source_rules(n: int) -> list[tuple[str, str, str | None, dict[str, Any]]
         elif kind == 1:
             out.append((name, "non_null_expectation", "amount", {"dimension": "COMPLETENESS"}))
         elif kind == 2:
-            out.append((name, "set_expectation", "name", {"values": [f"n{j}" for j in range(i % 50)]}))
+            out.append((name, "set_expectation", "name", {"values": [f"n{j}" for j in range(1 + i % 50)]}))
         elif kind == 3:
             out.append((name, "regex_expectation", "name", {"regex": f"^n[0-{i % 10}]"}))
         elif kind == 4:
