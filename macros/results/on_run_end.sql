@@ -276,13 +276,23 @@
   {{ return(out) }}
 {% endmacro %}
 
+{#- The warehouse types of the scalar results types ({'string': ..., 'int64': ..., ...}), with ONE
+    dispatch: each adapter.dispatch of a package macro costs dbt two caught exceptions when the root
+    project has no macros of its own (about 1 ms each), and the hook needs hundreds of casts. -#}
+{% macro hook_types() %}
+  {%- set rt = adapter.dispatch('results_type', 'dataplex_dq') -%}
+  {%- set out = {} -%}
+  {%- for t in ['string', 'int64', 'float64', 'bool', 'timestamp', 'json'] -%}{%- do out.update({t: rt(t)}) -%}{%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
 {#- A typed SQL literal for a staged column. -#}
-{% macro hook_literal(value, t) %}
-  {%- set sql_type = dataplex_dq.results_type(t) -%}
+{% macro hook_literal(value, t, sql_types, lit) %}
+  {%- set sql_type = sql_types[t] -%}
   {%- if value is none -%}{{ return('cast(null as ' ~ sql_type ~ ')') }}{%- endif -%}
   {%- if t == 'bool' -%}{{ return('true' if value else 'false') }}{%- endif -%}
   {%- if t in ('int64', 'float64') -%}{{ return('cast(' ~ value ~ ' as ' ~ sql_type ~ ')') }}{%- endif -%}
-  {{ return('cast(' ~ dataplex_dq.string_literal(value) ~ ' as ' ~ sql_type ~ ')') }}
+  {{ return('cast(' ~ lit(value) ~ ' as ' ~ sql_type ~ ')') }}
 {% endmacro %}
 
 {#- The test-fact columns (t_*) and source-fact columns (s_*) of hook_fact_columns, split. -#}
@@ -379,6 +389,8 @@
 {#- The metrics rows (SELECTs of literals, in the order of hook_metrics_columns) of the declared
     rules of a test that left none (errored or skipped). -#}
 {% macro hook_declared_rows(node, uid, source_id) %}
+  {%- set sql_types = dataplex_dq.hook_types() -%}
+  {%- set lit = adapter.dispatch('string_literal', 'dataplex_dq') -%}
   {%- set out = [] -%}
   {%- for index, spec, attributes in dataplex_dq.hook_declared_rules(node) -%}
     {%- set rule_type = (spec.keys() | select('in', dataplex_dq.hook_rule_type_display().keys() | list) | list | first) -%}
@@ -392,7 +404,7 @@
         'rule_spec': tojson(spec), 'rule_attributes': tojson(dataplex_dq.string_map(attributes)) if attributes else none,
     } -%}
     {%- set m_sql = [] -%}
-    {%- for name, t in dataplex_dq.hook_metrics_columns() -%}{%- do m_sql.append(dataplex_dq.hook_literal(values.get(name), t) ~ ' as ' ~ name) -%}{%- endfor -%}
+    {%- for name, t in dataplex_dq.hook_metrics_columns() -%}{%- do m_sql.append(dataplex_dq.hook_literal(values.get(name), t, sql_types, lit) ~ ' as ' ~ name) -%}{%- endfor -%}
     {%- do out.append('select ' ~ (m_sql | join(', '))) -%}
   {%- endfor -%}
   {{ return(out) }}
@@ -404,8 +416,9 @@
 
 {#- PostgreSQL and the default: a VALUES list of SQL literals. -#}
 {% macro default__hook_rows_sql(names, types, rows) %}
+  {%- set sql_types = dataplex_dq.hook_types() -%}
   {%- set casts = [] -%}
-  {%- for name in names -%}{%- do casts.append('cast(dq_v.' ~ name ~ ' as ' ~ dataplex_dq.results_type(types[loop.index0]) ~ ') as ' ~ name) -%}{%- endfor -%}
+  {%- for name in names -%}{%- do casts.append('cast(dq_v.' ~ name ~ ' as ' ~ sql_types[types[loop.index0]] ~ ') as ' ~ name) -%}{%- endfor -%}
   {%- set texts = [] -%}
   {%- for row in rows -%}{%- do texts.append(dataplex_dq.hook_literals(row)) -%}{%- endfor -%}
   {{ return('select ' ~ (casts | join(', ')) ~ '\nfrom (values\n(' ~ (texts | join('),\n(')) ~ ')\n) as dq_v (' ~ (names | join(', ')) ~ ')') }}
@@ -415,17 +428,19 @@
     0.5 ms per row (1,000 tests: half a second), binding one literal nothing, and Jinja's `tojson`
     escapes the rows at once instead of value by value. -#}
 {% macro duckdb__hook_rows_sql(names, types, rows) %}
+  {%- set sql_types = dataplex_dq.hook_types() -%}
   {%- set casts = [] -%}
-  {%- for name in names -%}{%- do casts.append('cast(dq_v.dq_row[' ~ loop.index ~ '] as ' ~ dataplex_dq.results_type(types[loop.index0]) ~ ') as ' ~ name) -%}{%- endfor -%}
+  {%- for name in names -%}{%- do casts.append('cast(dq_v.dq_row[' ~ loop.index ~ '] as ' ~ sql_types[types[loop.index0]] ~ ') as ' ~ name) -%}{%- endfor -%}
   {{ return('select ' ~ (casts | join(', ')) ~ '\nfrom (select unnest(from_json(' ~ dataplex_dq.string_literal(rows | tojson) ~ ", '[[\"VARCHAR\"]]')) as dq_row) as dq_v") }}
 {% endmacro %}
 
 {#- BigQuery has no VALUES: a UNION ALL of SELECTs of literals. -#}
 {% macro bigquery__hook_rows_sql(names, types, rows) %}
+  {%- set sql_types = dataplex_dq.hook_types() -%}
   {%- set casts = [] -%}
   {%- set first = [] -%}
   {%- for name in names -%}
-    {%- do casts.append('cast(dq_v.' ~ name ~ ' as ' ~ dataplex_dq.results_type(types[loop.index0]) ~ ') as ' ~ name) -%}
+    {%- do casts.append('cast(dq_v.' ~ name ~ ' as ' ~ sql_types[types[loop.index0]] ~ ') as ' ~ name) -%}
     {%- do first.append('cast(null as string) as ' ~ name) -%}
   {%- endfor -%}
   {%- set texts = [] -%}
@@ -466,8 +481,9 @@
 {% macro hook_metrics_sql(tests) %}
   {#- the first (empty) SELECT names and types the columns; the relations' columns follow the same
       contract in the same order (macros/metrics.sql, metrics_columns) -#}
+  {%- set sql_types = dataplex_dq.hook_types() -%}
   {%- set empty = [] -%}
-  {%- for name, t in dataplex_dq.hook_metrics_columns() -%}{%- do empty.append('cast(null as ' ~ dataplex_dq.results_type(t) ~ ') as ' ~ name) -%}{%- endfor -%}
+  {%- for name, t in dataplex_dq.hook_metrics_columns() -%}{%- do empty.append('cast(null as ' ~ sql_types[t] ~ ') as ' ~ name) -%}{%- endfor -%}
   {%- set branches = ['select ' ~ (empty | join(', ')) ~ ' from ' ~ dataplex_dq.hook_one_row() ~ ' where 1 = 0'] -%}
   {%- for test in tests -%}
     {%- if test.branch -%}{%- do branches.append(test.branch) -%}{%- else -%}{%- do branches.extend(test.declared) -%}{%- endif -%}
@@ -609,13 +625,14 @@
   {%- set str = dbt.type_string() -%}
   {%- set evaluated = "r.dq_status in ('PASSED', 'FAILED')" -%}
   {%- set eval_row = evaluated ~ " and r.dq_row_level" -%}
+  {#- string_literal and hook_json_member resolved once (see hook_types: each dispatch costs) -#}
+  {%- set lit = adapter.dispatch('string_literal', 'dataplex_dq') -%}
+  {%- set json_member = adapter.dispatch('hook_json_member', 'dataplex_dq') -%}
   {%- set display = [] -%}
-  {%- for key, value in dataplex_dq.hook_rule_type_display().items() -%}
-    {%- do display.append("when " ~ dataplex_dq.string_literal(key) ~ " then " ~ dataplex_dq.string_literal(value)) -%}
-  {%- endfor -%}
   {%- set params = [] -%}
-  {%- for key in dataplex_dq.hook_rule_type_display().keys() -%}
-    {%- do params.append("when " ~ dataplex_dq.string_literal(key) ~ " then " ~ dataplex_dq.hook_json_member('r.rule_spec', key)) -%}
+  {%- for key, value in dataplex_dq.hook_rule_type_display().items() -%}
+    {%- do display.append("when " ~ lit(key) ~ " then " ~ lit(value)) -%}
+    {%- do params.append("when " ~ lit(key) ~ " then " ~ json_member('r.rule_spec', key)) -%}
   {%- endfor -%}
   {%- set labels = tojson({'dbt_project': project_name, 'dbt_target': target.name}) -%}
   {%- set exprs = {
