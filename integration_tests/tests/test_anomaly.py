@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import json
 import math
-import textwrap
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -123,27 +122,25 @@ seeds:
 
 
 def _project(root: Path, target: str) -> DbtProject:
-    proj = root / "proj"
-    (proj / "seeds").mkdir(parents=True)
-    (proj / "seeds" / "ad_orders.csv").write_text(_orders_csv())
-    (proj / "seeds" / "ad_jobs.csv").write_text("id,amount\n1,5\n2,6\n3,7\n")
     schema = SCHEMA
     if target == "bigquery":  # BigQuery's type names
         schema = schema.replace(": integer", ": int64").replace(": varchar", ": string")
-    (proj / "seeds" / "schema.yml").write_text(schema)
-    (proj / "dbt_project.yml").write_text(
-        textwrap.dedent(f"""\
-        name: anomaly_checks
-        version: "1.0"
-        config-version: 2
-        profile: dataplex_dq_integration_tests
+    return write_project(
+        root,
+        "anomaly_checks",
+        {
+            "seeds/ad_orders.csv": _orders_csv(),
+            "seeds/ad_jobs.csv": "id,amount\n1,5\n2,6\n3,7\n",
+            "seeds/schema.yml": schema,
+        },
+        env=target_env(target, root, "dq_anomaly"),
+        target=target,
+        project_config=f"""\
         vars:
           dataplex_dq_anomaly_now: "{NOW}"
-        """)
+        """,
+        deps=False,
     )
-    (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
-    env = target_env(target, root, "dq_anomaly")
-    return DbtProject(proj, INTEGRATION_DIR, root / "target", env, target=target)
 
 
 _BUILT: dict[str, dict] = {}
@@ -347,13 +344,9 @@ BAD = [
 @pytest.fixture(scope="module")
 def bad_declarations(tmp_path_factory):
     root = tmp_path_factory.mktemp("anomaly_bad")
-    proj = root / "proj"
-    (proj / "seeds").mkdir(parents=True)
     seed = "id,amount,name,created_on\n1,5,a,2024-01-01\n"
-    (proj / "seeds" / "ad_bad.csv").write_text(seed)
-    (proj / "seeds" / "ad_meta_only.csv").write_text(seed)
     tests = "\n".join(f"      - dataplex_dq.anomaly_detection: {{name: {n}, arguments: {args}}}" for n, args, _ in BAD)
-    (proj / "seeds" / "schema.yml").write_text(
+    schema = (
         "version: 2\nseeds:\n  - name: ad_bad\n    config: {column_types: {id: integer, amount: integer, name: "
         "varchar, created_on: date}}\n"
         "    data_tests:\n" + tests + "\n"
@@ -361,12 +354,12 @@ def bad_declarations(tmp_path_factory):
         "    data_tests:\n      - dataplex_dq.table_condition_expectation: {name: meta-not-run, arguments: "
         "{sql_expression: 'count(*) > 0'}}\n"
     )
-    (proj / "dbt_project.yml").write_text(
-        "name: anomaly_bad\nversion: '1.0'\nconfig-version: 2\nprofile: dataplex_dq_integration_tests\n"
+    project = write_project(
+        root,
+        "anomaly_bad",
+        {"seeds/ad_bad.csv": seed, "seeds/ad_meta_only.csv": seed, "seeds/schema.yml": schema},
+        env={"DBT_DUCKDB_PATH": str(root / "bad.duckdb")},
     )
-    (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
-    project = DbtProject(proj, INTEGRATION_DIR, root / "target", {"DBT_DUCKDB_PATH": str(root / "bad.duckdb")})
-    assert project.run("deps").returncode == 0
     assert project.run("seed").returncode == 0
     return project.run("test").results_by_name()
 

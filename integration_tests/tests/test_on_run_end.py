@@ -8,13 +8,12 @@ rules, `--select` and `dbt retry` runs (docs/SEMANTICS.md §8, partial runs) and
 from __future__ import annotations
 
 import json
-import textwrap
 from collections import defaultdict
 
 import pytest
 import yaml
 
-from dbt_harness import INTEGRATION_DIR, Db, DbtProject, run_dataplex_dq
+from dbt_harness import Db, DbtProject, run_dataplex_dq, write_project
 from hook_compare import differences
 from test_report import EXPECTED, _score, reported  # noqa: F401  (reported: the shared report fixture)
 
@@ -169,29 +168,23 @@ def _compare(hook_rows: list[dict], report_rows: list[dict]) -> None:
 @pytest.fixture(scope="module")
 def partial(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("hook_partial")
-    proj = tmp / "proj"
-    (proj / "seeds").mkdir(parents=True)
-    (proj / "models").mkdir()
-    (proj / "seeds" / "items.csv").write_text("id,qty\n1,1\n2,\n3,9\n99,\n")
-    (proj / "seeds" / "others.csv").write_text("id,code\n1,a\n2,b\n3,b\n4,c\n")
-    (proj / "models" / "broken_model.sql").write_text("select qty from {{ ref('items') }} where no_such_column = 1\n")
-    (proj / "models" / "schema.yml").write_text(SCHEMA)
-    (proj / "dbt_project.yml").write_text(
-        textwrap.dedent("""\
-        name: hook_partial
-        version: "1.0"
-        config-version: 2
-        profile: dataplex_dq_integration_tests
+    return write_project(
+        tmp,
+        "hook_partial",
+        {
+            "seeds/items.csv": "id,qty\n1,1\n2,\n3,9\n99,\n",
+            "seeds/others.csv": "id,code\n1,a\n2,b\n3,b\n4,c\n",
+            "models/broken_model.sql": "select qty from {{ ref('items') }} where no_such_column = 1\n",
+            "models/schema.yml": SCHEMA,
+        },
+        env={"DBT_DUCKDB_PATH": str(tmp / "partial.duckdb")},
+        project_config="""\
         seeds:
           hook_partial:
             +column_types: {id: integer, qty: integer, code: varchar}
         on-run-end: "{{ dataplex_dq.on_run_end(results) }}"
-        """)
+        """,
     )
-    (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
-    p = DbtProject(proj, INTEGRATION_DIR, tmp / "target", {"DBT_DUCKDB_PATH": str(tmp / "partial.duckdb")})
-    assert p.run("deps").returncode == 0
-    return p
 
 
 def _invocation(p: DbtProject) -> str:

@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from dataplex_dq.assemble import result_from_bytes, result_from_json
-from dbt_harness import INTEGRATION_DIR, DbtProject, assert_metrics, fetch_metrics_rows, run_dataplex_dq
+from dbt_harness import INTEGRATION_DIR, DbtProject, assert_metrics, fetch_metrics_rows, run_dataplex_dq, write_project
 
 SCAN_PROJECT = INTEGRATION_DIR / "scan_project"
 EXPECTED: dict = yaml.safe_load((INTEGRATION_DIR / "expected_metrics.yml").read_text())
@@ -482,22 +482,6 @@ SCAN_CASES = [
 @pytest.fixture(scope="module")
 def scan_checks(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("scan_validation")
-    proj = tmp / "proj"
-    (proj / "seeds").mkdir(parents=True)
-    (proj / "seeds" / "checks.csv").write_text(SEED)
-    (proj / "seeds" / "checks_many.csv").write_text(SEED)
-    (proj / "dbt_project.yml").write_text(
-        textwrap.dedent("""\
-        name: scan_checks
-        version: "1.0"
-        config-version: 2
-        profile: dataplex_dq_integration_tests
-        seeds:
-          scan_checks:
-            +column_types: {id: integer, amount: integer, name: varchar, created_on: date}
-        """)
-    )
-    (proj / "packages.yml").write_text(f"packages:\n  - local: {INTEGRATION_DIR.parent}\n")
 
     def scans(names):
         return "\n".join(
@@ -508,15 +492,24 @@ def scan_checks(tmp_path_factory):
         )
 
     many = {"scan_too_many_rules"}
-    (proj / "seeds" / "schema.yml").write_text(
+    schema = (
         "version: 2\nseeds:\n  - name: checks\n    columns:\n      - name: amount\n        data_tests:\n"
         "          - dataplex_dq.non_null_expectation: {name: per-rule-name}\n"
         "    data_tests:\n" + scans({n for n, _, _ in SCAN_CASES} - many) + "\n"
         "  - name: checks_many\n    data_tests:\n" + scans(many) + "\n"
     )
     db = tmp / "checks.duckdb"
-    project = DbtProject(proj, INTEGRATION_DIR, tmp / "target", {"DBT_DUCKDB_PATH": str(db)})
-    assert project.run("deps").returncode == 0
+    project = write_project(
+        tmp,
+        "scan_checks",
+        {"seeds/checks.csv": SEED, "seeds/checks_many.csv": SEED, "seeds/schema.yml": schema},
+        env={"DBT_DUCKDB_PATH": str(db)},
+        project_config="""\
+        seeds:
+          scan_checks:
+            +column_types: {id: integer, amount: integer, name: varchar, created_on: date}
+        """,
+    )
     seed = project.run("seed")
     assert seed.returncode == 0, seed.output
     result = project.run("test")
