@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -417,6 +418,29 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
 #   D = mean distance of the 28 values = 14.5, S = sum over t = 0..20 of (t - 10)^2 = 770.
 #   half width = k s sqrt(1 + 1.571 / 28 + 14.5^2 / 770) = 8.51709.
 #   steady: 157 in 156 -/+ 8.51709 -> normal; drifting: 100 + 56 + 1 + 24 = 181 outside 157 -/+ 8.51709.
+def _verdicts_at_28(tmp_path: Path, name: str, series: dict[str, Callable[[int], float]]) -> dict[str, dict]:
+    """The detector's verdicts (anomaly_detector_sql, DuckDB) on t = 28 of each series, trained on t = 0..27
+    (training_buckets 28, min 7, sensitivity 3, no seasonality, trend on, no log), by series id."""
+    rows = ", ".join(f"('{s}', {t}, {value(t)})" for s, value in series.items() for t in range(29))
+    model = (
+        "{% set history %}select series_id, t, cast(null as integer) as season, value\n"
+        f"from (values {rows}) h(series_id, t, value){{% endset %}}\n"
+        '{% set targets = "select series_id, t, season, value, false as dq_log, true as dq_trend from ("'
+        ' ~ history ~ ") x where t = 28" %}\n'
+        "{{ dataplex_dq.anomaly_detector_sql(history, targets, {'training_buckets': 28, 'min_training_buckets': 7,"
+        " 'sensitivity': 3, 'direction': 'both', 'seasonality': 'none'}) }}\n"
+    )
+    project = write_project(
+        tmp_path,
+        f"{name}_check",
+        {f"models/{name}_verdicts.sql": model},
+        env=target_env("duckdb", tmp_path, f"dq_{name}"),
+        project_config=f"models:\n  {name}_check:\n    +materialized: table\n",
+    )
+    assert project.run("run").success
+    return {r["series_id"]: r for r in project.query(f"select * from {project.relation(name + '_verdicts')}")}
+
+
 # A model learning trend and scale from the whole window (this detector before) takes the drift as trend:
 # expected 160.84 instead of 157, and a scale inflated by the drifting pairs.
 DRIFT_DOF = 0.86 * (21 - 1 - 1)
@@ -430,24 +454,7 @@ def test_recent_drift_is_not_learned_as_trend(tmp_path):
     def value(t: int, drift: bool) -> float:
         return 100 + 2 * t + (1 if t % 2 == 0 else -1) + (3 * (t - 20) if drift and t > 20 else 0)
 
-    rows = ", ".join(f"('{s}', {t}, {value(t, s == 'drift')})" for s in ("drift", "steady") for t in range(29))
-    model = (
-        "{% set history %}select series_id, t, cast(null as integer) as season, value\n"
-        f"from (values {rows}) h(series_id, t, value){{% endset %}}\n"
-        '{% set targets = "select series_id, t, season, value, false as dq_log, true as dq_trend from ("'
-        ' ~ history ~ ") x where t = 28" %}\n'
-        "{{ dataplex_dq.anomaly_detector_sql(history, targets, {'training_buckets': 28, 'min_training_buckets': 7,"
-        " 'sensitivity': 3, 'direction': 'both', 'seasonality': 'none'}) }}\n"
-    )
-    project = write_project(
-        tmp_path,
-        "drift_check",
-        {"models/drift_verdicts.sql": model},
-        env=target_env("duckdb", tmp_path, "dq_drift"),
-        project_config="models:\n  drift_check:\n    +materialized: table\n",
-    )
-    assert project.run("run").success
-    got = {r["series_id"]: r for r in project.query(f"select * from {project.relation('drift_verdicts')}")}
+    got = _verdicts_at_28(tmp_path, "drift", {s: (lambda t, s=s: value(t, s == "drift")) for s in ("drift", "steady")})
     assert round(DRIFT_HALF, 5) == 8.51709
     steady, drift = got["steady"], got["drift"]
     assert (steady["value"], steady["expected"], bool(steady["anomalous"])) == (157, 156, False)
@@ -484,24 +491,7 @@ def test_gradual_drift_inside_the_point_band_is_flagged_by_the_run(tmp_path):
         bump = {"drift": (26, 27, 28), "bump2": (27, 28)}.get(series, ())
         return 100 + 2 * t + (1 if t % 2 == 0 else -1) + (8 if t in bump else 0)
 
-    rows = ", ".join(f"('{s}', {t}, {value(t, s)})" for s in ("drift", "steady", "bump2") for t in range(29))
-    model = (
-        "{% set history %}select series_id, t, cast(null as integer) as season, value\n"
-        f"from (values {rows}) h(series_id, t, value){{% endset %}}\n"
-        '{% set targets = "select series_id, t, season, value, false as dq_log, true as dq_trend from ("'
-        ' ~ history ~ ") x where t = 28" %}\n'
-        "{{ dataplex_dq.anomaly_detector_sql(history, targets, {'training_buckets': 28, 'min_training_buckets': 7,"
-        " 'sensitivity': 3, 'direction': 'both', 'seasonality': 'none'}) }}\n"
-    )
-    project = write_project(
-        tmp_path,
-        "run_check",
-        {"models/run_verdicts.sql": model},
-        env=target_env("duckdb", tmp_path, "dq_run"),
-        project_config="models:\n  run_check:\n    +materialized: table\n",
-    )
-    assert project.run("run").success
-    got = {r["series_id"]: r for r in project.query(f"select * from {project.relation('run_verdicts')}")}
+    got = _verdicts_at_28(tmp_path, "run", {s: (lambda t, s=s: value(t, s)) for s in ("drift", "steady", "bump2")})
     assert (round(RUN_K, 5), round(RUN_HALF, 5)) == (1.92431, 4.93396)
     drift, steady, bump2 = got["drift"], got["steady"], got["bump2"]
     assert (drift["value"], drift["expected"], bool(drift["anomalous"]), bool(drift["drift"])) == (165, 157, True, True)
