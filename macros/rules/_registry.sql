@@ -36,8 +36,8 @@
   }) }}
 {% endmacro %}
 
-{#- A dict shared by every node of one dbt invocation, for facts that do not change during it (the
-    a relation's column types, the rule names per data source): dbt gives each node a fresh
+{#- A dict shared by every node of one dbt invocation, for facts that do not change during it (a
+    relation's column types, the rule names per data source): dbt gives each node a fresh
     Jinja context, but `graph` is one dict built once per manifest and shared by all nodes and threads
     (elementary keeps its cache there too). The cache is tagged with the invocation_id, so a manifest
     reused by a later invocation in the same process starts empty. Two threads may both fill an entry:

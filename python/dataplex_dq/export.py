@@ -10,6 +10,7 @@ import os
 import re
 import time
 import uuid
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -173,9 +174,7 @@ def result_rows(
     # evaluated that rule alone (a per-rule test), never a share of a scan's query
     costs = job.test_costs
     spent = job_cost((o.test_unique_id for o in outcomes), costs)
-    rules_of_test: dict[str | None, int] = {}
-    for o in outcomes:
-        rules_of_test[o.test_unique_id] = rules_of_test.get(o.test_unique_id, 0) + 1
+    rules_of_test = Counter(o.test_unique_id for o in outcomes)
     rows = []
     for o in outcomes:
         m = o.metrics
