@@ -428,7 +428,8 @@ select
 from {{ from_items | join("\ncross join ") }}
 ) dq_rows
   {%- endset -%}
-  {{ return(("with " ~ (ctes | join(",\n")) ~ "\n" if ctes else "") ~ sql) }}
+  {#- on DuckDB, plus the packed row (macros/metrics.sql, metrics_packed) -#}
+  {{ return(dataplex_dq.metrics_packed(("with " ~ (ctes | join(",\n")) ~ "\n" if ctes else "") ~ sql)) }}
 {% endmacro %}
 
 {#- `case dq_rules.rule_index when 0 then <e0> ... end`, or the expression when every rule has the same. -#}

@@ -12,6 +12,7 @@ files       write_result_files: target/dataplex_dq/<data source>.json and .pb (a
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -41,7 +42,7 @@ from dataplex_dq.export import (
     write_results,
 )
 from dataplex_dq.incremental import job_window
-from dataplex_dq.metrics import RuleMetrics, RuleStatus
+from dataplex_dq.metrics import MetricsRowError, RuleMetrics, RuleStatus
 from dataplex_dq.outcomes import RuleOutcome, combine, rule_status_from_dbt
 from dataplex_dq.scoring import ScoreCard, score_rules
 from dataplex_dq.table_name import parse_table_name
@@ -61,13 +62,24 @@ AGATE_TO_BIGQUERY_TYPE = {
 # ---------------------------------------------------------------- fetching
 
 
+PACKED_ROW_COLUMN = "dq_row"
+"""On DuckDB a metrics relation also holds each row as one JSON text in this column (macros/metrics.sql,
+metrics_packed): reading it alone binds one column per relation instead of the contract's 31."""
+
+
+def packs_metrics_rows(adapter_type: str) -> bool:
+    """Whether the metrics relations of this warehouse carry :data:`PACKED_ROW_COLUMN`
+    (macros/metrics.sql: duckdb__metrics_packed)."""
+    return adapter_type == "duckdb"
+
+
 def metrics_queries(relations: Sequence[str], columns: Sequence[str]) -> list[str]:
     """UNION ALL queries over the metrics relations, bounded by statement size and relation count."""
     return [sql for sql, _ in metrics_batches(relations, columns)]
 
 
 def metrics_batches(relations: Sequence[str], columns: Sequence[str]) -> list[tuple[str, list[str]]]:
-    """:func:`metrics_queries` with the relations each query reads."""
+    """:func:`metrics_queries` with the relations each query reads (``columns``: what to select)."""
     select_list = ", ".join(columns)
     sep = "\nunion all\n"
     parts = [f"select {select_list} from {rel}" for rel in relations]
@@ -87,26 +99,42 @@ def fetch_metrics(
     one that still fails is recorded in ``errors`` (test unique_id -> the warehouse's message) and
     becomes an ERROR rule, while the other tests are still scored."""
     columns = RuleMetrics.columns()
+    packed = packs_metrics_rows(wh.adapter_type)
     with_relation = [(t, t.relation_name) for t in tests if t.relation_name]
     test_of = {relation: t for t, relation in with_relation}
     rows: list[RuleMetrics] = []
     count = 0
     with _reading_many_relations(wh):
-        for sql, relations in metrics_batches([r for _, r in with_relation], columns):
+        read = [PACKED_ROW_COLUMN] if packed else columns
+        for sql, relations in metrics_batches([r for _, r in with_relation], read):
             count += 1
             try:
-                rows.extend([RuleMetrics.from_row(r) for r in wh.query(sql)])
+                rows.extend([RuleMetrics.from_row(r) for r in _unpacked(wh.query(sql), packed)])
                 continue
             except DataplexDqError:
-                if errors is None:
+                if errors is None and not packed:
                     raise
+            # one by one, reading the contract's columns (a relation left by an older package has no packed row)
             for relation in relations:
                 count += 1
                 try:
                     rows.extend([RuleMetrics.from_row(r) for r in wh.query(metrics_queries([relation], columns)[0])])
                 except DataplexDqError as exc:
+                    if errors is None:
+                        raise
                     errors[test_of[relation].unique_id] = first_line(str(exc))
     return rows, count
+
+
+def _unpacked(rows: list[dict[str, Any]], packed: bool) -> list[dict[str, Any]]:
+    """The metrics rows as column -> value: as read, or decoded from the packed JSON text (RuleMetrics.from_row
+    converts its texts, numbers and booleans as it does a driver's values)."""
+    if not packed:
+        return rows
+    try:
+        return [json.loads(r[PACKED_ROW_COLUMN]) for r in rows]
+    except (TypeError, ValueError) as exc:
+        raise MetricsRowError(f"a packed metrics row ({PACKED_ROW_COLUMN}) is not a JSON object: {exc}") from exc
 
 
 @contextmanager
