@@ -84,11 +84,32 @@ group by {{ k }}
 ({{ z }} + ({{ z }} * {{ z }} * {{ z }} + {{ z }}) / (4.0 * {{ dof_expr }}) + (5 * power({{ z }}, 5) + 16 * power({{ z }}, 3) + 3 * {{ z }}) / (96.0 * {{ dof_expr }} * {{ dof_expr }}))
 {%- endmacro %}
 
+{#- The trimmed mean of `value_expr` per `keys` over `from_sql`: the mean of the smallest 90% of the values
+    (at least one; NULL values left out), ranked by row_number(). A SELECT with the key columns, dq_trimmed and
+    dq_count. -#}
+{% macro anomaly_trimmed_mean_sql(from_sql, keys, value_expr) %}
+  {%- set k = keys | join(', ') -%}
+  {%- set sql -%}
+select {{ k }}, avg(dq_v) as dq_trimmed, max(dq_cnt) as dq_count
+from (
+  select {{ k }}, dq_v,
+    row_number() over (partition by {{ k }} order by dq_v) as dq_rn,
+    count(*) over (partition by {{ k }}) as dq_cnt
+  from (select {{ k }}, {{ value_expr }} as dq_v from {{ from_sql }}) dq_m0
+  where dq_v is not null
+) dq_m1
+where dq_rn <= greatest(floor(dq_cnt * 9 / 10.0), 1)
+group by {{ k }}
+  {%- endset -%}
+  {{ return(sql) }}
+{% endmacro %}
+
 {#- cfg: training_buckets, min_training_buckets, sensitivity, direction, seasonality (none = no seasons). -#}
 {% macro anomaly_detector_sql(history_sql, targets_sql, cfg) %}
   {%- set d = dataplex_dq.type_double() -%}
   {%- set seasonal = cfg.seasonality not in [none, 'none'] -%}
-  {%- set keys = ['series_id', 'target_t', 'kind'] -%}
+  {#- part: F = the whole training window (the point test), R = its reference part (the run test) -#}
+  {%- set keys = ['series_id', 'target_t', 'part', 'kind'] -%}
   {%- set n = cfg.training_buckets | int -%}
   {%- set run = 3 -%}
   {%- set run_z = ((cfg.sensitivity | float) * 0.6) | round(6) -%}
@@ -113,40 +134,46 @@ dq_ranked as (
     count(*) over (partition by series_id, target_t) as dq_n
   from dq_train tr
 ),
-dq_ref as (
-  {#- the reference part of the window: all but its most recent quarter, which the trend and scale do not learn from -#}
-  select * from dq_ranked where dq_recent > floor(dq_n / 4.0)
+dq_parts as (
+  {#- F: every training value; R: the reference part, all but the most recent quarter (the run test learns from it) -#}
+  select series_id, target_t, target_season, t, season, value, 'F' as part from dq_ranked
+  union all
+  select series_id, target_t, target_season, t, season, value, 'R' as part from dq_ranked where dq_recent > floor(dq_n / 4.0)
 ),
 dq_pairs as (
-  select a.series_id, a.target_t, 'A' as kind, b.value - a.value as dv, cast(b.t - a.t as {{ d }}) as dt
-  from dq_ref a join dq_ref b on a.series_id = b.series_id and a.target_t = b.target_t and a.t < b.t
+  select a.series_id, a.target_t, a.part, 'A' as kind, b.value - a.value as dv, cast(b.t - a.t as {{ d }}) as dt
+  from dq_parts a join dq_parts b on a.series_id = b.series_id and a.target_t = b.target_t and a.part = b.part and a.t < b.t
   {%- if seasonal %}
   union all
-  select a.series_id, a.target_t, 'S' as kind, b.value - a.value as dv, cast(b.t - a.t as {{ d }}) as dt
-  from dq_ref a join dq_ref b on a.series_id = b.series_id and a.target_t = b.target_t and a.t < b.t and a.season = b.season
+  select a.series_id, a.target_t, a.part, 'S' as kind, b.value - a.value as dv, cast(b.t - a.t as {{ d }}) as dt
+  from dq_parts a join dq_parts b on a.series_id = b.series_id and a.target_t = b.target_t and a.part = b.part and a.t < b.t
+    and a.season = b.season
   {%- endif %}
 ),
 dq_slope_raw as (
   {{ dataplex_dq.anomaly_median_sql('dq_pairs', keys, 'dv / dt') }}
 ),
 dq_slope as (
-  select s.series_id, s.target_t, s.kind, case when g.dq_trend then s.dq_median else 0 end as dq_median
+  select s.series_id, s.target_t, s.part, s.kind, case when g.dq_trend then s.dq_median else 0 end as dq_median
   from dq_slope_raw s join dq_targets g on g.series_id = s.series_id and g.t = s.target_t
 ),
 dq_dev as (
-  select p.series_id, p.target_t, p.kind, abs(p.dv - s.dq_median * p.dt) as dev
-  from dq_pairs p join dq_slope s on s.series_id = p.series_id and s.target_t = p.target_t and s.kind = p.kind
+  select p.series_id, p.target_t, p.part, p.kind, abs(p.dv - s.dq_median * p.dt) as dev
+  from dq_pairs p join dq_slope s on s.series_id = p.series_id and s.target_t = p.target_t and s.part = p.part and s.kind = p.kind
 ),
 dq_scale as (
-  {{ dataplex_dq.anomaly_median_sql('dq_dev', keys, 'dev') }}
+  {#- sigma = 1.0757 x the mean of the smallest 90% of the pairs' |deviations| (see the header, step 3) -#}
+  select series_id, target_t, part, kind, 1.0757 * dq_trimmed as dq_scale, dq_count
+  from ({{ dataplex_dq.anomaly_trimmed_mean_sql('dq_dev', keys, 'dev') }}) dq_s0
 ),
 dq_level_in as (
-  select tr.series_id, tr.target_t, 'A' as kind, tr.value - coalesce(s.dq_median, 0) * (tr.t - tr.target_t) as adj
-  from dq_train tr left join dq_slope s on s.series_id = tr.series_id and s.target_t = tr.target_t and s.kind = 'A'
+  {#- the point test's level: every training value moved to the target's time along the whole window's trend -#}
+  select tr.series_id, tr.target_t, 'F' as part, 'A' as kind, tr.value - coalesce(s.dq_median, 0) * (tr.t - tr.target_t) as adj
+  from dq_train tr left join dq_slope s on s.series_id = tr.series_id and s.target_t = tr.target_t and s.part = 'F' and s.kind = 'A'
   {%- if seasonal %}
   union all
-  select tr.series_id, tr.target_t, 'S' as kind, tr.value - coalesce(s.dq_median, 0) * (tr.t - tr.target_t) as adj
-  from dq_train tr left join dq_slope s on s.series_id = tr.series_id and s.target_t = tr.target_t and s.kind = 'S'
+  select tr.series_id, tr.target_t, 'F' as part, 'S' as kind, tr.value - coalesce(s.dq_median, 0) * (tr.t - tr.target_t) as adj
+  from dq_train tr left join dq_slope s on s.series_id = tr.series_id and s.target_t = tr.target_t and s.part = 'F' and s.kind = 'S'
   where tr.season = tr.target_season
   {%- endif %}
 ),
@@ -157,19 +184,20 @@ dq_ref_level_in as (
   {#- the run test's forecast: the reference part alone moved to the target's time, per season (kind S) -#}
   select r.series_id, r.target_t, s.kind, case when s.kind = 'S' then r.season else -1 end as season,
     r.value - s.dq_median * (r.t - r.target_t) as adj
-  from dq_ref r join dq_slope s on s.series_id = r.series_id and s.target_t = r.target_t
+  from dq_parts r join dq_slope s on s.series_id = r.series_id and s.target_t = r.target_t and s.part = 'R'
+  where r.part = 'R'
 ),
 dq_ref_level as (
-  {{ dataplex_dq.anomaly_median_sql('dq_ref_level_in', keys + ['season'], 'adj') }}
+  {{ dataplex_dq.anomaly_median_sql('dq_ref_level_in', ['series_id', 'target_t', 'kind', 'season'], 'adj') }}
 ),
 dq_ref_stats as (
   {#- values behind the target's reference level and their mean distance to the target -#}
   select series_id, target_t, 'A' as kind, count(*) as m_ref, avg(cast(target_t - t as {{ d }})) as dist_ref
-  from dq_ref group by series_id, target_t
+  from dq_parts where part = 'R' group by series_id, target_t
   {%- if seasonal %}
   union all
   select series_id, target_t, 'S' as kind, count(*) as m_ref, avg(cast(target_t - t as {{ d }})) as dist_ref
-  from dq_ref where season = target_season group by series_id, target_t
+  from dq_parts where part = 'R' and season = target_season group by series_id, target_t
   {%- endif %}
 ),
 dq_run_in as (
@@ -186,34 +214,34 @@ dq_run as (
   from dq_run_in u
   join dq_ref_level l on l.series_id = u.series_id and l.target_t = u.target_t
     and ((l.kind = 'A' and l.season = -1) or (l.kind = 'S' and l.season = u.season))
-  join dq_slope s on s.series_id = u.series_id and s.target_t = u.target_t and s.kind = l.kind
+  join dq_slope s on s.series_id = u.series_id and s.target_t = u.target_t and s.part = 'R' and s.kind = l.kind
   group by u.series_id, u.target_t, l.kind
 ),
 dq_count as (
   select series_id, target_t, count(*) as training_count from dq_train group by series_id, target_t
 ),
 dq_dof as (
-  select series_id, target_t, count(*) as n_ref, count(distinct season) as n_seasons from dq_ref group by series_id, target_t
+  select series_id, target_t, part, count(*) as n_part, count(distinct season) as n_seasons
+  from dq_parts group by series_id, target_t, part
 ),
 dq_spread_s as (
-  {#- sum of squares of t within each season (all values: one season without seasonality) -#}
-  select series_id, target_t, {{ 'season' if seasonal else '0 as season' }}, sum(cast(t - target_t as {{ d }}) * (t - target_t)) - sum(cast(t - target_t as {{ d }})) * sum(t - target_t) / count(*) as ss
-  from dq_ref group by series_id, target_t{{ ', season' if seasonal else '' }}
+  {#- sum of squares of t within each season (all values: one season without seasonality), per part -#}
+  select series_id, target_t, part, {{ 'season' if seasonal else '0 as season' }},
+    sum(cast(t - target_t as {{ d }}) * (t - target_t)) - sum(cast(t - target_t as {{ d }})) * sum(t - target_t) / count(*) as ss
+  from dq_parts group by series_id, target_t, part{{ ', season' if seasonal else '' }}
 ),
 dq_spread as (
-  select series_id, target_t, sum(ss) as ss_season from dq_spread_s group by series_id, target_t
+  select series_id, target_t, part, sum(ss) as ss_season from dq_spread_s group by series_id, target_t, part
 ),
 dq_ss_all as (
-  select series_id, target_t,
+  select series_id, target_t, part,
     sum(cast(t - target_t as {{ d }}) * (t - target_t)) - sum(cast(t - target_t as {{ d }})) * sum(t - target_t) / count(*) as ss_all
-  from dq_ref group by series_id, target_t
+  from dq_parts group by series_id, target_t, part
 ),
-dq_spread_all as (
-  select tr.series_id, tr.target_t, max(q.ss_all) as ss_all,
-    avg(cast(tr.target_t - tr.t as {{ d }})) as dist_all,
-    {{ "avg(case when tr.season = tr.target_season then cast(tr.target_t - tr.t as " ~ d ~ ") end)" if seasonal else "cast(null as " ~ d ~ ")" }} as dist_season
-  from dq_train tr left join dq_ss_all q on q.series_id = tr.series_id and q.target_t = tr.target_t
-  group by tr.series_id, tr.target_t
+dq_dist as (
+  select series_id, target_t, avg(cast(target_t - t as {{ d }})) as dist_all,
+    {{ "avg(case when season = target_season then cast(target_t - t as " ~ d ~ ") end)" if seasonal else "cast(null as " ~ d ~ ")" }} as dist_season
+  from dq_train group by series_id, target_t
 ),
 dq_model as (
   select
@@ -223,47 +251,57 @@ dq_model as (
     {%- set use_s = "ls.dq_count >= 2 and ss.dq_count >= 3" %}
     ({{ use_s }}) as seasonal,
     case when {{ use_s }} then ls.dq_median else la.dq_median end as expected,
-    case when {{ use_s }} then 1.0483 * ss.dq_median else 1.0483 * sa.dq_median end as scale,
+    case when {{ use_s }} then ss.dq_scale else sa.dq_scale end as scale,
     case when {{ use_s }} then ls.dq_count else la.dq_count end as level_count,
-    case when {{ use_s }} then df.n_ref - df.n_seasons else df.n_ref - 1 end - case when g.dq_trend then 1 else 0 end as dof,
+    case when {{ use_s }} then df.n_part - df.n_seasons else df.n_part - 1 end - case when g.dq_trend then 1 else 0 end as dof,
     case when not g.dq_trend then 0.0
-         when {{ use_s }} then sp.dist_season * sp.dist_season / nullif(sd.ss_season, 0)
-         else sp.dist_all * sp.dist_all / nullif(sp.ss_all, 0) end as trend_var,
+         when {{ use_s }} then dd.dist_season * dd.dist_season / nullif(sd.ss_season, 0)
+         else dd.dist_all * dd.dist_all / nullif(sq.ss_all, 0) end as trend_var,
+    case when {{ use_s }} then rss.dq_scale else rsa.dq_scale end as run_scale,
+    case when {{ use_s }} then rdf.n_part - rdf.n_seasons else rdf.n_part - 1 end - case when g.dq_trend then 1 else 0 end as run_dof,
     case when {{ use_s }} then rls.dq_median else rla.dq_median end as expected_ref,
-    case when {{ use_s }} then rss.m_ref else rsa.m_ref end as m_ref,
+    case when {{ use_s }} then rts.m_ref else rta.m_ref end as m_ref,
     case when not g.dq_trend then 0.0
-         when {{ use_s }} then rss.dist_ref * rss.dist_ref / nullif(sd.ss_season, 0)
-         else rsa.dist_ref * rsa.dist_ref / nullif(sp.ss_all, 0) end as run_trend_var,
+         when {{ use_s }} then rts.dist_ref * rts.dist_ref / nullif(rsd.ss_season, 0)
+         else rta.dist_ref * rta.dist_ref / nullif(rsq.ss_all, 0) end as run_trend_var,
     case when {{ use_s }} then rns.run_count else rna.run_count end as run_count,
     case when {{ use_s }} then rns.run_min else rna.run_min end as run_min,
     case when {{ use_s }} then rns.run_max else rna.run_max end as run_max
     {%- else %}
     false as seasonal,
     la.dq_median as expected,
-    1.0483 * sa.dq_median as scale,
+    sa.dq_scale as scale,
     la.dq_count as level_count,
-    df.n_ref - 1 - case when g.dq_trend then 1 else 0 end as dof,
-    case when not g.dq_trend then 0.0 else sp.dist_all * sp.dist_all / nullif(sp.ss_all, 0) end as trend_var,
+    df.n_part - 1 - case when g.dq_trend then 1 else 0 end as dof,
+    case when not g.dq_trend then 0.0 else dd.dist_all * dd.dist_all / nullif(sq.ss_all, 0) end as trend_var,
+    rsa.dq_scale as run_scale,
+    rdf.n_part - 1 - case when g.dq_trend then 1 else 0 end as run_dof,
     rla.dq_median as expected_ref,
-    rsa.m_ref as m_ref,
-    case when not g.dq_trend then 0.0 else rsa.dist_ref * rsa.dist_ref / nullif(sp.ss_all, 0) end as run_trend_var,
+    rta.m_ref as m_ref,
+    case when not g.dq_trend then 0.0 else rta.dist_ref * rta.dist_ref / nullif(rsq.ss_all, 0) end as run_trend_var,
     rna.run_count, rna.run_min, rna.run_max
     {%- endif %}
   from dq_targets g
   left join dq_count c on c.series_id = g.series_id and c.target_t = g.t
-  left join dq_dof df on df.series_id = g.series_id and df.target_t = g.t
-  left join dq_spread sd on sd.series_id = g.series_id and sd.target_t = g.t
-  left join dq_spread_all sp on sp.series_id = g.series_id and sp.target_t = g.t
-  left join dq_level la on la.series_id = g.series_id and la.target_t = g.t and la.kind = 'A'
-  left join dq_scale sa on sa.series_id = g.series_id and sa.target_t = g.t and sa.kind = 'A'
+  left join dq_dist dd on dd.series_id = g.series_id and dd.target_t = g.t
+  left join dq_dof df on df.series_id = g.series_id and df.target_t = g.t and df.part = 'F'
+  left join dq_dof rdf on rdf.series_id = g.series_id and rdf.target_t = g.t and rdf.part = 'R'
+  left join dq_spread sd on sd.series_id = g.series_id and sd.target_t = g.t and sd.part = 'F'
+  left join dq_spread rsd on rsd.series_id = g.series_id and rsd.target_t = g.t and rsd.part = 'R'
+  left join dq_ss_all sq on sq.series_id = g.series_id and sq.target_t = g.t and sq.part = 'F'
+  left join dq_ss_all rsq on rsq.series_id = g.series_id and rsq.target_t = g.t and rsq.part = 'R'
+  left join dq_level la on la.series_id = g.series_id and la.target_t = g.t and la.part = 'F' and la.kind = 'A'
+  left join dq_scale sa on sa.series_id = g.series_id and sa.target_t = g.t and sa.part = 'F' and sa.kind = 'A'
+  left join dq_scale rsa on rsa.series_id = g.series_id and rsa.target_t = g.t and rsa.part = 'R' and rsa.kind = 'A'
   left join dq_ref_level rla on rla.series_id = g.series_id and rla.target_t = g.t and rla.kind = 'A' and rla.season = -1
-  left join dq_ref_stats rsa on rsa.series_id = g.series_id and rsa.target_t = g.t and rsa.kind = 'A'
+  left join dq_ref_stats rta on rta.series_id = g.series_id and rta.target_t = g.t and rta.kind = 'A'
   left join dq_run rna on rna.series_id = g.series_id and rna.target_t = g.t and rna.kind = 'A'
   {%- if seasonal %}
-  left join dq_level ls on ls.series_id = g.series_id and ls.target_t = g.t and ls.kind = 'S'
-  left join dq_scale ss on ss.series_id = g.series_id and ss.target_t = g.t and ss.kind = 'S'
+  left join dq_level ls on ls.series_id = g.series_id and ls.target_t = g.t and ls.part = 'F' and ls.kind = 'S'
+  left join dq_scale ss on ss.series_id = g.series_id and ss.target_t = g.t and ss.part = 'F' and ss.kind = 'S'
+  left join dq_scale rss on rss.series_id = g.series_id and rss.target_t = g.t and rss.part = 'R' and rss.kind = 'S'
   left join dq_ref_level rls on rls.series_id = g.series_id and rls.target_t = g.t and rls.kind = 'S' and rls.season = g.season
-  left join dq_ref_stats rss on rss.series_id = g.series_id and rss.target_t = g.t and rss.kind = 'S'
+  left join dq_ref_stats rts on rts.series_id = g.series_id and rts.target_t = g.t and rts.kind = 'S'
   left join dq_run rns on rns.series_id = g.series_id and rns.target_t = g.t and rns.kind = 'S'
   {%- endif %}
 ),
@@ -271,10 +309,13 @@ dq_band as (
   select m.*,
     {{ dataplex_dq.anomaly_t_quantile(cfg.sensitivity, 'm.dof_eff') }}
       * m.scale * sqrt(1.0 + 1.571 / m.level_count + coalesce(m.trend_var, 0)) as half_width,
-    {{ dataplex_dq.anomaly_t_quantile(run_z, 'm.dof_eff') }}
-      * m.scale * sqrt(1.0 + 1.571 / m.m_ref + coalesce(m.run_trend_var, 0)) as run_half_width,
+    {{ dataplex_dq.anomaly_t_quantile(run_z, 'm.run_dof_eff') }}
+      * m.run_scale * sqrt(1.0 + 1.571 / m.m_ref + coalesce(m.run_trend_var, 0)) as run_half_width,
     (m.training_count < {{ cfg.min_training_buckets | int }} or m.expected is null or m.scale is null) as training
-  from (select dq_m.*, greatest(dq_m.dof * 0.86, 1.0) as dof_eff from dq_model dq_m) m
+  from (
+    select dq_m.*, greatest(dq_m.dof * 0.86, 1.0) as dof_eff, greatest(dq_m.run_dof * 0.86, 1.0) as run_dof_eff
+    from dq_model dq_m
+  ) m
 ),
 dq_verdict as (
   select b.*,
