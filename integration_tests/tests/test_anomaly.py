@@ -13,22 +13,24 @@ column created_at, daily buckets, seasonality day_of_week, training_buckets 21, 
   week of 03-08     22   5   6  20  21  20  21
   Friday 03-15      40                              <- judged
 
-Hand computation (macros/anomaly/detector.sql); row counts are modelled as x = ln(1 + rows):
-  reference part: all but the floor(21 / 4) = 5 most recent days (Sun 03-10 .. Thu 03-14), so 16 values:
-  Fri 20 80 22, Sat 5 6 5, Sun 5 5, Mon 20 21, Tue 20 20, Wed 21 20, Thu 20 21.
-  same-weekday reference pairs (Fri 3, Sat 3, Sun..Thu 1 each = 11); slopes dx/dt: Fri ln(81/21)/7,
-  ln(23/21)/14, ln(23/81)/7, Sat ln(7/6)/7, 0, ln(6/7)/7, Sun 0, Mon ln(22/21)/7, Tue 0, Wed ln(21/22)/7,
-  Thu ln(22/21)/7: three below 0, three 0, five above -> the 6th is 0: no trend.
-  scale: |dx| of the 11 pairs, sorted: 0 0 0, ln(22/21) x 3, ln(23/21), ln(7/6) x 2, ln(81/23), ln(81/21);
-  the 6th is ln(22/21) -> s = 1.0483 ln(22/21).
+Hand computation (macros/anomaly/detector.sql); row counts are modelled as x = ln(1 + rows).
+  The point test learns from all 21 training values; same-weekday pairs: 3 per weekday, 21 in all.
+  slopes dx/dt: Fri ln(81/21)/7, ln(23/21)/14, ln(23/81)/7; Sat ln(7/6)/7, 0, ln(6/7)/7; Sun 0, ln(7/6)/14,
+  ln(7/6)/7; Mon ln(22/21)/7, 0, ln(21/22)/7; Tue 0, ln(22/21)/14, ln(22/21)/7; Wed ln(21/22)/7,
+  ln(21/22)/14, 0; Thu ln(22/21)/7, ln(22/21)/14, 0: five below 0, six 0, ten above -> the 11th is 0: no trend.
+  scale: |dx| of the 21 pairs, sorted: 0 x 6, ln(22/21) x 8, ln(23/21), ln(7/6) x 4, ln(81/23), ln(81/21);
+  the trimmed mean keeps the smallest floor(0.9 x 21) = 18 -- the two pairs of the outlier (80) are left out:
+  s = 1.0757 x (8 ln(22/21) + ln(23/21) + 3 ln(7/6)) / 18 = 0.0553139.
   expected = median of the Fridays {ln 21, ln 81, ln 23} = ln 23 -> 22 rows (m = 3 values).
-  trend uncertainty: the Fridays are 7, 14, 21 days back (mean D = 14); within each reference weekday t
-  has the sum of squares Fri 98, Sat 98 (days 20, 13, 6 back), Sun..Thu 24.5 each: S = 318.5 -> D^2/S.
-  k: df = 0.86 x (16 values - 7 weekday levels - 1 trend) = 6.88, k = 3 + 30 / (4 df) + 1656 / (96 df^2)
-  = 4.45454 (the Student-t quantile for sensitivity 3 with a scale from so few values).
-  half width h = k s sqrt(1 + 1.571 / 3 + 196 / 318.5); band exp(ln 23 -/+ h) - 1 = [15.73961, 30.60168];
+  trend uncertainty: the Fridays are 7, 14, 21 days back (mean D = 14); within each weekday t has the sum of
+  squares 98 (3 values a week apart): S = 7 x 98 = 686 -> D^2/S = 196 / 686.
+  k: df = 0.86 x (21 values - 7 weekday levels - 1 trend) = 11.18, k = 3 + 30 / (4 df) + 1656 / (96 df^2)
+  = 3.80885 (the Student-t quantile for sensitivity 3 with a scale from so few values).
+  half width h = k s sqrt(1 + 1.571 / 3 + 196 / 686) = 0.283396; band exp(ln 23 -/+ h) - 1 = [16.32410, 29.53550];
   40 is above: ANOMALOUS. A mean/stddev model of the Fridays (mean 40.67, sd 34.1) would accept anything in
   [-61.6, 142.9]: the outlier it absorbed hides the anomaly.
+  run test (reference part: all but the 5 most recent days, 16 values): Wed 03-13 and Thu 03-14 sit
+  ln(22/21) / 2 above their reference medians -- far inside any band: no run.
   freshness: every day's newest row is at 18:00 -> 21600 s every day: band [21600, 21600], normal.
   null_fraction(email): 0 every training day, 0.5 on 03-15 -> band [0, 0]: ANOMALOUS.
   mean(amount): 10 every day -> band [10, 10], normal (a statistic_range_expectation MEAN 10..10).
@@ -58,10 +60,11 @@ WEEKS = [  # Fri .. Thu
     [22, 5, 6, 20, 21, 20, 21],
 ]
 TARGET_ROWS = 40
-TREND_VAR = 14**2 / (98 + 98 + 5 * 24.5)  # mean distance of the Fridays (7, 14, 21) squared / reference sum of squares
-DOF = 0.86 * (16 - 7 - 1)  # Shamos efficiency x (reference values - weekday levels - trend)
+TREND_VAR = 14**2 / (7 * 98)  # mean distance of the Fridays (7, 14, 21) squared / within-weekday sum of squares
+DOF = 0.86 * (21 - 7 - 1)  # robust scale efficiency x (training values - weekday levels - trend)
 K = 3 + (3**3 + 3) / (4 * DOF) + (5 * 3**5 + 16 * 3**3 + 3 * 3) / (96 * DOF**2)  # t quantile for sensitivity 3
-HALF_WIDTH = K * 1.0483 * math.log(22 / 21) * math.sqrt(1 + 1.571 / 3 + TREND_VAR)
+SCALE = 1.0757 * (8 * math.log(22 / 21) + math.log(23 / 21) + 3 * math.log(7 / 6)) / 18  # trimmed mean of 18 pairs
+HALF_WIDTH = K * SCALE * math.sqrt(1 + 1.571 / 3 + TREND_VAR)
 LOWER, UPPER = math.exp(math.log(23) - HALF_WIDTH) - 1, math.exp(math.log(23) + HALF_WIDTH) - 1
 
 
@@ -229,7 +232,7 @@ def test_volume_outlier_in_the_season_does_not_hide_the_anomaly(anomaly_build):
     assert v["expected"] == pytest.approx(22)
     assert v["lower_bound"] == pytest.approx(LOWER, abs=1e-9)
     assert v["upper_bound"] == pytest.approx(UPPER, abs=1e-9)
-    assert (round(v["lower_bound"], 5), round(v["upper_bound"], 5)) == (15.73961, 30.60168)
+    assert (round(v["lower_bound"], 5), round(v["upper_bound"], 5)) == (16.3241, 29.5355)
     assert v["training_count"] == 21
     assert bool(v["anomalous"]) is True and bool(v["training"]) is False and bool(v["seasonal"]) is True
 
@@ -263,7 +266,7 @@ def test_checks_are_ordinary_rules_with_their_band(anomaly_build):
         False,
     )
     spec = json.loads(vol["rule_spec"])
-    assert spec["table_condition_expectation"]["sql_expression"] == "count(*) >= 15.73961421 and count(*) <= 30.6016841"
+    assert spec["table_condition_expectation"]["sql_expression"] == "count(*) >= 16.3240986 and count(*) <= 29.53549927"
     attrs = json.loads(vol["rule_attributes"])
     assert attrs["anomaly_check"] == "volume" and attrs["anomaly_status"] == "anomalous"
     assert (attrs["value"], attrs["expected"], attrs["training_count"]) == ("40", "22", "21")
@@ -404,20 +407,64 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
     assert (training["rule_status"], training["rule_passed"]) == ("TRAINING", None)
 
 
-# A trending series whose last 7 training buckets drift away (+3 a bucket), judged by the detector's SQL
-# (a dbt model calling anomaly_detector_sql on DuckDB; the build test above runs the same SQL on all targets).
-# value(t) = 100 + 2 t + e(t), e = +1 at even t, -1 at odd t; the drifting series adds 3 (t - 20) for t > 20.
-# Training: t = 0..27 (28 buckets, no seasonality, trend on, no log); judged: t = 28.
-# Hand computation (macros/anomaly/detector.sql), both series:
-#   reference part: all but the floor(28 / 4) = 7 most recent values -> t = 0..20 (no drift in it).
-#   slope: of the 210 reference pairs, 100 have equal parity (slope exactly 2), 55 slope 2 - 2/dt and 55
-#   2 + 2/dt -> median 2. scale: |dv - 2 dt| is 0 for 100 pairs and 2 for 110 -> median 2, s = 1.0483 x 2.
-#   level: a_i = v_i - 2 (t_i - 28) = 156 + e_i (+ drift): steady: 14 x 155, 14 x 157 -> 156; drifting:
-#   10 x 155 (odd t <= 20), 11 x 157, 7 above (158, 163, ..) -> the 14th and 15th are 157 -> 157.
-#   k: df = 0.86 x (21 - 1 level - 1 trend) = 16.34, k = 3 + 30 / (4 df) + 1656 / (96 df^2) = 3.52361.
-#   D = mean distance of the 28 values = 14.5, S = sum over t = 0..20 of (t - 10)^2 = 770.
-#   half width = k s sqrt(1 + 1.571 / 28 + 14.5^2 / 770) = 8.51709.
-#   steady: 157 in 156 -/+ 8.51709 -> normal; drifting: 100 + 56 + 1 + 24 = 181 outside 157 -/+ 8.51709.
+# Two series judged by the detector's SQL (a dbt model calling anomaly_detector_sql on DuckDB; the build test above
+# runs the same SQL on all targets) at t = 28, trained on t = 0..27 (28 buckets, no seasonality, trend on, no log).
+# Their numbers come from _reference below: the detector's formulas (docs/SEMANTICS.md §13) written again in plain
+# Python, independently of the SQL, and checked by hand where they are simple:
+#   base(t) = 100 + 2 t + e(t) with e = +-1 alternating. Pairs of equal parity have slope exactly 2 and |dv - 2 dt| = 0;
+#   pairs of unequal parity have slope 2 -/+ 2 / dt and |dv - 2 dt| = 2. Over t = 0..27 that is 182 equal-parity pairs
+#   of 378 (105 below 2, 91 above): slope 2; the trimmed mean keeps the smallest floor(0.9 x 378) = 340 deviations,
+#   the 182 zeros and 158 twos: s = 1.0757 x 316 / 340 = 0.99976. Over the reference part t = 0..20 (the run test):
+#   100 equal-parity pairs of 210 (55 below, 55 above): slope 2; keeps 189: 100 zeros, 89 twos: s = 1.0757 x 178 / 189.
+#   k: df = 0.86 x (28 - 1 level - 1 trend) = 22.36 (point), 0.86 x (21 - 2) = 16.34 (run).
+#   band: D = mean distance of the 28 values = 14.5, S = sum over t = 0..27 of (t - 13.5)^2 = 1827 (point);
+#   run: D = 18 (the 21 reference values), S = 770 (t = 0..20).
+
+
+def _median(xs: list[float]) -> float:
+    ys = sorted(xs)
+    return (ys[(len(ys) - 1) // 2] + ys[len(ys) // 2]) / 2
+
+
+def _fit(ts: list[int], vs: list[float]) -> tuple[float, float]:
+    """Theil-Sen slope and the trimmed-mean pairwise scale of one part of the window (no seasons)."""
+    pairs = [(vs[j] - vs[i], ts[j] - ts[i]) for i in range(len(ts)) for j in range(i + 1, len(ts))]
+    slope = _median([dv / dt for dv, dt in pairs])
+    dev = sorted(abs(dv - slope * dt) for dv, dt in pairs)
+    return slope, 1.0757 * sum(dev[: max(9 * len(dev) // 10, 1)]) / max(9 * len(dev) // 10, 1)
+
+
+def _k(z: float, dof: float) -> float:
+    d = max(0.86 * dof, 1.0)
+    return z + (z**3 + z) / (4 * d) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * d * d)
+
+
+def _reference(values: list[float], target: int = 28, n: int = 28) -> dict[str, float | bool]:
+    """The verdict on values[target] (no seasonality, trend on, no log, sensitivity 3), in plain Python."""
+    ts = list(range(target - n, target))
+    vs = [values[t] for t in ts]
+    ref = n - n // 4
+    b, s = _fit(ts, vs)
+    level = _median([v - b * (t - target) for t, v in zip(ts, vs, strict=True)])
+    ss = sum((t - sum(ts) / n) ** 2 for t in ts)
+    half = _k(3, n - 2) * s * math.sqrt(1 + 1.571 / n + (sum(target - t for t in ts) / n) ** 2 / ss)
+    rb, rs = _fit(ts[:ref], vs[:ref])
+    ref_level = _median([v - rb * (t - target) for t, v in zip(ts[:ref], vs[:ref], strict=True)])
+    rss = sum((t - sum(ts[:ref]) / ref) ** 2 for t in ts[:ref])
+    run_half = _k(1.8, ref - 2) * rs * math.sqrt(1 + 1.571 / ref + (sum(target - t for t in ts[:ref]) / ref) ** 2 / rss)
+    residuals = [values[t] - rb * (t - target) - ref_level for t in (target - 2, target - 1, target)]
+    point = abs(values[target] - level) > half
+    run = min(residuals) > run_half or max(residuals) < -run_half
+    return {
+        "expected": level,
+        "half": half,
+        "ref_expected": ref_level,
+        "run_half": run_half,
+        "point": point,
+        "run": run,
+    }
+
+
 def _verdicts_at_28(tmp_path: Path, name: str, series: dict[str, Callable[[int], float]]) -> dict[str, dict]:
     """The detector's verdicts (anomaly_detector_sql, DuckDB) on t = 28 of each series, trained on t = 0..27
     (training_buckets 28, min 7, sensitivity 3, no seasonality, trend on, no log), by series id."""
@@ -441,72 +488,71 @@ def _verdicts_at_28(tmp_path: Path, name: str, series: dict[str, Callable[[int],
     return {r["series_id"]: r for r in project.query(f"select * from {project.relation(name + '_verdicts')}")}
 
 
-# A model learning trend and scale from the whole window (this detector before) takes the drift as trend:
-# expected 160.84 instead of 157, and a scale inflated by the drifting pairs.
-DRIFT_DOF = 0.86 * (21 - 1 - 1)
-DRIFT_K = 3 + 30 / (4 * DRIFT_DOF) + 1656 / (96 * DRIFT_DOF**2)
-DRIFT_HALF = DRIFT_K * 1.0483 * 2 * math.sqrt(1 + 1.571 / 28 + 14.5**2 / 770)
-
-
-def test_recent_drift_is_not_learned_as_trend(tmp_path):
+# A trending series whose last 7 training buckets drift away (+3 a bucket): the point test learns from the whole
+# window, so part of the drift is taken as trend (expected 160.84 instead of 157, a band widened by the drifting pairs)
+# -- and 181 still leaves it; the run test, judged against the reference part t = 0..20 (no drift in it), fires too.
+#   steady: value(t) = base(t) with e = +1 at even t: a_i = v_i - 2 (t_i - 28) = 156 + e_i -> expected 156, normal.
+def test_recent_drift_is_flagged(tmp_path):
     require_target("duckdb")
 
     def value(t: int, drift: bool) -> float:
         return 100 + 2 * t + (1 if t % 2 == 0 else -1) + (3 * (t - 20) if drift and t > 20 else 0)
 
-    got = _verdicts_at_28(tmp_path, "drift", {s: (lambda t, s=s: value(t, s == "drift")) for s in ("drift", "steady")})
-    assert round(DRIFT_HALF, 5) == 8.51709
+    series = {s: [value(t, s == "drift") for t in range(29)] for s in ("drift", "steady")}
+    got = _verdicts_at_28(tmp_path, "drift", {s: (lambda t, s=s: series[s][t]) for s in series})
+    ref = {s: _reference(v) for s, v in series.items()}
+    assert ref["steady"]["expected"] == 156 and round(ref["steady"]["half"], 5) == 3.64613
+    assert (round(ref["drift"]["expected"], 5), round(ref["drift"]["half"], 5)) == (160.84028, 14.77539)
+    assert ref["drift"]["point"] and ref["drift"]["run"] and not ref["steady"]["point"] and not ref["steady"]["run"]
     steady, drift = got["steady"], got["drift"]
     assert (steady["value"], steady["expected"], bool(steady["anomalous"])) == (157, 156, False)
-    assert (drift["value"], drift["expected"], bool(drift["anomalous"])) == (181, 157, True)
-    assert drift["lower_bound"] == pytest.approx(157 - DRIFT_HALF, abs=1e-9)
-    assert drift["upper_bound"] == pytest.approx(157 + DRIFT_HALF, abs=1e-9)
-    assert steady["upper_bound"] == pytest.approx(156 + DRIFT_HALF, abs=1e-9)
+    assert (drift["value"], bool(drift["anomalous"]), bool(drift["drift"])) == (181, True, False)
+    assert drift["expected"] == pytest.approx(ref["drift"]["expected"], abs=1e-9)
+    assert drift["lower_bound"] == pytest.approx(ref["drift"]["expected"] - ref["drift"]["half"], abs=1e-9)
+    assert drift["upper_bound"] == pytest.approx(ref["drift"]["expected"] + ref["drift"]["half"], abs=1e-9)
+    assert steady["upper_bound"] == pytest.approx(156 + ref["steady"]["half"], abs=1e-9)
     assert (drift["training_count"], bool(drift["training"]), bool(drift["seasonal"])) == (28, False, False)
 
 
 # The run test (macros/anomaly/detector.sql, step 6): a gradual drift whose every value stays inside the point band
 # is flagged when the target and the 2 values before it all leave a narrower band around the reference part's
-# forecast. Same series as above (training t = 0..27, no seasonality, trend on, no log; judged: t = 28):
-#   steady: value(t) = 100 + 2 t + e(t), e = +1 at even t, -1 at odd t (judged value 157);
-#   drift:  steady + 8 on t = 26, 27, 28 (judged value 165);
-#   bump2:  steady + 8 on t = 27, 28 only (judged value 165): a run of two is not a drift.
-# Reference part t = 0..20 for all three (no bump in it): slope 2, s = 1.0483 x 2, df = 16.34 (as above).
-# Point test: level = median of the 28 a_i = v_i - 2 (t_i - 28): drift: 13 x 155, 13 x 157, 163, 165 -> 157;
-#   bump2: 13 x 155, 14 x 157, 163 -> 157; half width 8.51709 (as above): 165 < 157 + 8.51709 -> no point anomaly.
-# Run test: reference forecast = median of the 21 reference a_i (11 x 157 at even t, 10 x 155) = 157, m = 21,
-#   D = mean distance of the reference values = 18, S = 770 -> trend term 18^2 / 770; sensitivity 0.6 x 3 = 1.8:
-#   k = 1.8 + (1.8^3 + 1.8) / (4 df) + (5 x 1.8^5 + 16 x 1.8^3 + 3 x 1.8) / (96 df^2) = 1.92431,
-#   run half width = k s sqrt(1 + 1.571 / 21 + 324 / 770) = 4.93396.
-#   residuals of t = 26, 27, 28 from 157 - 2 (28 - t): drift 8, 6, 8 -> all above 4.93396: ANOMALOUS (drift), reported
-#   with the band it was judged against, 157 -/+ 4.93396; steady 0, -2, 0 and bump2 0, 6, 8 -> normal.
-RUN_K = 1.8 + (1.8**3 + 1.8) / (4 * DRIFT_DOF) + (5 * 1.8**5 + 16 * 1.8**3 + 3 * 1.8) / (96 * DRIFT_DOF**2)
-RUN_HALF = RUN_K * 1.0483 * 2 * math.sqrt(1 + 1.571 / 21 + 18**2 / 770)
-
-
+# forecast. base(t) with e = -1 at even t, +1 at odd t (training t = 0..27; judged: t = 28):
+#   steady: base(t) (judged value 155); drift: base + 4 on t = 26, 27, 28 (judged 159); bump2: base + 4 on t = 27,
+#   28 only (judged 159): a run of two is not a drift.
+# Point test: a_i = v_i - 2 (t_i - 28) = 156 + e_i (+4): drift: 13 x 155, 13 x 157, 159, 161 -> 157; bump2: 14 x 155,
+#   13 x 157, 161 -> 156 (slope still 2); the bumped pairs raise the trimmed scale a little: half widths 4.26920 and
+#   3.94613 (steady 3.64613): 159 - 157 = 2 and 159 - 156 = 3 are inside them -> no point anomaly.
+# Run test: reference forecast = median of the 21 reference a_i (11 x 155 at even t, 10 x 157) = 155; residuals of
+#   t = 26, 27, 28 from 155 - 2 (28 - t): drift 4, 6, 4 -> all above the run half width, k(1.8, 16.34) = 1.92431
+#   x s_ref (1.0757 x 178 / 189) x sqrt(1 + 1.571 / 21 + 18^2 / 770) = 2.38413: ANOMALOUS (drift), reported with
+#   the band it was judged against, 155 -/+ 2.38413; steady -2, 0, -2 and bump2 -2, 4, 4 -> normal.
 def test_gradual_drift_inside_the_point_band_is_flagged_by_the_run(tmp_path):
     require_target("duckdb")
 
-    def value(t: int, series: str) -> float:
-        bump = {"drift": (26, 27, 28), "bump2": (27, 28)}.get(series, ())
-        return 100 + 2 * t + (1 if t % 2 == 0 else -1) + (8 if t in bump else 0)
+    def value(t: int, name: str) -> float:
+        bump = {"drift": (26, 27, 28), "bump2": (27, 28)}.get(name, ())
+        return 100 + 2 * t + (-1 if t % 2 == 0 else 1) + (4 if t in bump else 0)
 
-    got = _verdicts_at_28(tmp_path, "run", {s: (lambda t, s=s: value(t, s)) for s in ("drift", "steady", "bump2")})
-    assert (round(RUN_K, 5), round(RUN_HALF, 5)) == (1.92431, 4.93396)
+    series = {s: [value(t, s) for t in range(29)] for s in ("drift", "steady", "bump2")}
+    got = _verdicts_at_28(tmp_path, "run", {s: (lambda t, s=s: series[s][t]) for s in series})
+    ref = {s: _reference(v) for s, v in series.items()}
+    assert round(_k(1.8, 19), 5) == 1.92431 and round(ref["drift"]["run_half"], 5) == 2.38413
+    assert [(r["point"], r["run"]) for r in ref.values()] == [(False, True), (False, False), (False, False)]
+    assert (ref["drift"]["expected"], ref["bump2"]["expected"], ref["drift"]["ref_expected"]) == (157, 156, 155)
     drift, steady, bump2 = got["drift"], got["steady"], got["bump2"]
-    assert (drift["value"], drift["expected"], bool(drift["anomalous"]), bool(drift["drift"])) == (165, 157, True, True)
-    assert drift["lower_bound"] == pytest.approx(157 - RUN_HALF, abs=1e-9)
-    assert drift["upper_bound"] == pytest.approx(157 + RUN_HALF, abs=1e-9)
+    assert (drift["value"], drift["expected"], bool(drift["anomalous"]), bool(drift["drift"])) == (159, 155, True, True)
+    assert drift["lower_bound"] == pytest.approx(155 - ref["drift"]["run_half"], abs=1e-9)
+    assert drift["upper_bound"] == pytest.approx(155 + ref["drift"]["run_half"], abs=1e-9)
     assert (steady["value"], steady["expected"], bool(steady["anomalous"]), bool(steady["drift"])) == (
-        157,
+        155,
         156,
         False,
         False,
     )
     assert (bump2["value"], bump2["expected"], bool(bump2["anomalous"]), bool(bump2["drift"])) == (
-        165,
-        157,
+        159,
+        156,
         False,
         False,
     )
-    assert bump2["upper_bound"] == pytest.approx(157 + DRIFT_HALF, abs=1e-9)
+    assert bump2["upper_bound"] == pytest.approx(156 + ref["bump2"]["half"], abs=1e-9)

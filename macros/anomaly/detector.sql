@@ -8,53 +8,56 @@
     Each target row is judged against the history rows of its series with
       target.t - training_buckets <= t < target.t   (its training window).
 
-    The model, for one target (n = training values). The window is split: the reference part is
-    all but its most recent floor(n / 4) values; the trend and the scale are learned from the
-    reference part only, the level from every value. A change that builds up over the last days (a
-    gradual drift, a level shift on its first days) would otherwise be learned as trend and would
-    inflate the scale -- both widen the band around exactly the values that should leave it.
+    The model, for one target (n = training values). Two tests learn from two parts of the window: the
+    point test (1-5) from every training value; the run test (6) from the reference part, all but the
+    most recent floor(n / 4) values, which a change building up over the last days (a gradual drift)
+    has not reached yet -- the point test's trend and level follow such a drift, the reference does not.
       0. scale   with dq_log, every value v is read as ln(1 + v), and the band is mapped back;
       1. trend   (dq_trend) b = median of the pairwise slopes (v_j - v_i) / (t_j - t_i) over pairs i < j of the
-                 reference part (Theil-Sen); with seasonality only pairs of the same season, so the
-                 seasonal pattern cancels out of every slope; b = 0 without dq_trend;
+                 window (Theil-Sen); with seasonality only pairs of the same season, so the seasonal pattern
+                 cancels out of every slope; b = 0 without dq_trend;
       2. level   each training value is moved to the target's time, a_i = v_i - b (t_i - t);
                  expected = median of a_i over the target's season (all values without seasonality);
-      3. scale   s = 1.0483 x median |(v_j - v_i) - b (t_j - t_i)| over the same reference pairs (the
-                 Shamos estimator: the median pairwise difference of a normal sample is 0.954 sigma);
+      3. scale   s = 1.0757 x the mean of the smallest 90% of |(v_j - v_i) - b (t_j - t_i)| over the same pairs
+                 (for normal data that mean is 0.9296 sigma: |N(0, 2 sigma^2)| below its 90% quantile). A
+                 trimmed mean, not the median: with 3-4 values a season the median of the pairs is a noisy
+                 scale (too small a scale is what normal values cross), and the largest 10% -- all the pairs
+                 of one outlier in the window -- never enter it;
       4. band    expected -/+ k x s x sqrt(1 + 1.571 / m + D^2 / S), m = values behind the median
                  (pi/2 sigma^2/m is the variance of a median), D their mean distance to the target and
-                 S the sum of squares of t within the reference seasons (sigma^2/S is the variance of
+                 S the sum of squares of t within the seasons (sigma^2/S is the variance of
                  the slope, so D^2/S that of extrapolating it; 0 without trend): a prediction band.
                  k is the sensitivity z read as a Student-t quantile: s is estimated from few values,
                  so a band of z x s is crossed by normal data far more often than the normal tail
-                 promises (z = 3 with s from 13 values: 4x as often). k = the Cornish-Fisher expansion
+                 promises. k = the Cornish-Fisher expansion
                  of t_df at z: z + (z^3 + z) / (4 df) + (5 z^5 + 16 z^3 + 3 z) / (96 df^2), with
-                 df = 0.86 x (reference values - levels fitted (1, or the seasons) - 1 with a trend),
-                 0.86 being the Shamos estimator's efficiency (at least 1). So `sensitivity` keeps one
+                 df = 0.86 x (values - levels fitted (1, or the seasons) - 1 with a trend),
+                 0.86 being the efficiency of a pairwise robust scale (at least 1). So `sensitivity` keeps one
                  meaning -- the false-alarm rate of a |z| > sensitivity event -- with any history length;
       5. verdict training when n < min_training_buckets; else anomalous when the value is above the
                  upper bound (direction both|spike) or below the lower bound (both|drop), or when step 6 fires;
-      6. run     a gradual drift: the band of 4 is wide (k ~ 3.5-4.5 with few values, x 1.2-1.4 for the level and
-                 trend errors), so a drift of a few scales per bucket crosses it only late, and by then it has
-                 entered the window and pulled the level and the trend along. So the target and the 2 values
-                 just before it (the run) are also judged against the reference part alone: each value's
+      6. run     a gradual drift: the band of 4 follows a drift that has entered the window (its level and trend
+                 move with it), so a drift of about one scale a bucket can stay inside it. So the target and the
+                 2 values just before it (the run) are also judged against the reference part alone, with its
+                 own slope, scale and df (1-4 over the reference values): each value's
                  residual from the reference forecast of its season (the median of the same-season reference
-                 values moved along the trend, r_i = v_i - b (t_i - t) - median) must leave a narrower band,
-                 k_run x s x sqrt(1 + 1.571 / m_ref + D_ref^2 / S), on the same side, for all three; k_run is the
+                 values moved along the reference trend, r_i = v_i - b_ref (t_i - t) - median) must leave a narrower band,
+                 k_run x s_ref x sqrt(1 + 1.571 / m_ref + D_ref^2 / S_ref), on the same side, for all three; k_run is the
                  t quantile (as in 4) of 0.6 x sensitivity, m_ref the reference values of the target's season
                  and D_ref their mean distance to the target. Three values beyond 1.8 scales on one side are
                  rare in normal data (a single spike or a drop is one value: never a run), while a drift of
                  ~1 scale a bucket fills a run within days. When only the run fires, the reported expected
                  value and bounds are the run's (the reference forecast -/+ its half width): the band the
                  value was judged against, which it is outside of.
-    The seasonal model needs two values in the target's season and three same-season reference pairs;
-    until then the target is judged by the non-seasonal model (wider: it includes the seasonal swing).
+    The seasonal model needs two values in the target's season and three same-season pairs in the window
+    (without same-season reference pairs the run test does not fire); until then the target is judged by the
+    non-seasonal model (wider: it includes the seasonal swing).
 
     Why medians: a mean and a standard deviation learn from every training value, so one past outlier
     (a spike, an outage) moves the expected value and inflates the band for the whole training window,
-    hiding the next anomaly; a median moves by at most one rank, and the pairwise median scale keeps
-    its value until nearly 30% of the pairs are contaminated. Medians are exact, computed with
-    row_number() (median_sql below): the same SQL on DuckDB, PostgreSQL and BigQuery.
+    hiding the next anomaly; a median moves by at most one rank, and the trimmed pairwise scale leaves
+    out the largest 10% of the pairs. Medians and trimmed means are exact, computed with row_number()
+    (the two macros below): the same SQL on DuckDB, PostgreSQL and BigQuery.
 
     Output columns: series_id, t, season, value, expected, lower_bound, upper_bound (value, expected and
     bounds in the series' own unit), training_count, training, anomalous, seasonal, drift (the run test
