@@ -75,7 +75,13 @@
 {% macro column_sql(rule) %}
   {%- if not rule.column -%}{{ return(none) }}{%- endif -%}
   {#- quote characters inside the name escaped (adapter.quote does not): dataplex_dq.quote_column -#}
-  {%- if rule.get('column_resolved') -%}{{ return(adapter.dispatch('quote_column', 'dataplex_dq')(rule.get('column_resolved'))) }}{%- endif -%}
+  {%- if rule.get('column_resolved') -%}
+    {#- quoted once per rule (the rule's SQL asks for its column several times) -#}
+    {%- if rule.get('column_resolved_sql') is none -%}
+      {%- do rule.update({'column_resolved_sql': dataplex_dq.dispatched('quote_column')(rule.get('column_resolved'))}) -%}
+    {%- endif -%}
+    {{ return(rule.get('column_resolved_sql')) }}
+  {%- endif -%}
   {{ return(dataplex_dq.quote_column(rule.column)) }}
 {% endmacro %}
 

@@ -10,7 +10,11 @@
     costly in a project without macros of its own (dbt raises and catches an error per prefix tried
     in the missing project namespace), and compiling one rule dispatches ~20 times. -#}
 {% macro dispatched(name) %}
-  {%- set names = dataplex_dq.invocation_cache('dispatched') -%}
+  {#- the cache read in place (invocation_cache's own checks) rather than by a macro call: a rule
+      dispatches ~10 times, and every macro call costs dbt a copy of the node's whole context -#}
+  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}
+  {%- set names = root.get('dispatched') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
+  {%- if names is none -%}{%- set names = dataplex_dq.invocation_cache('dispatched') -%}{%- endif -%}
   {%- if name in names -%}{{ return(dataplex_dq.get(names[name])) }}{%- endif -%}
   {#- (through a variable: dbt's parser reads `adapter.dispatch(...)` calls and needs a literal name) -#}
   {%- set dispatch = adapter.dispatch -%}
@@ -220,9 +224,17 @@
 {% endmacro %}
 
 {#- The type family of a warehouse type name: integer, decimal, float, date, timestamp (also
-    DATETIME), time, boolean, text, or other. -#}
+    DATETIME), time, boolean, text, or other. Each type name is classified once per invocation (a rule
+    asks for its column's family up to five times; the cache is read as in dispatched). -#}
 {% macro type_family(data_type) %}
   {%- set t = (data_type | string | trim | lower) -%}
+  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}
+  {%- set known = root.get('type_family') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
+  {%- if known is none -%}{%- set known = dataplex_dq.invocation_cache('type_family') -%}{%- endif -%}
+  {%- if t not in known -%}{%- do known.update({t: dataplex_dq.type_family_of(t)}) -%}{%- endif -%}
+  {{ return(known[t]) }}
+{% endmacro %}
+{% macro type_family_of(t) %}
   {%- if modules.re.match('^(tinyint|smallint|integer|int|bigint|hugeint|ubigint|uinteger|usmallint|utinyint|uhugeint|int1|int2|int4|int8|int16|int32|int64|int128|long|short|signed|serial|bigserial|smallserial)\\b', t) -%}{{ return('integer') }}
   {%- elif modules.re.match('^(decimal|numeric|bignumeric|bigdecimal|number|dec)\\b', t) -%}{{ return('decimal') }}
   {%- elif modules.re.match('^(double|float|real|float4|float8|float64|float32)\\b', t) -%}{{ return('float') }}

@@ -8,8 +8,11 @@
 
 {% macro rule_test(rule_type, model, column_name, args, unknown_args) %}
   {%- set node = dataplex_dq.current_test_node() -%}
-  {{ dataplex_dq.metrics_test_config(node, none if execute else dataplex_dq.per_rule_identity(rule_type, node, column_name, args)) }}
-  {%- if not execute -%}{{ return("select 1 as passed") }}{%- endif -%}
+  {#- config() only counts when dbt parses the test (at execution it does nothing) -#}
+  {%- if not execute -%}
+    {{ dataplex_dq.metrics_test_config(node, dataplex_dq.per_rule_identity(rule_type, node, column_name, args)) }}
+    {{ return("select 1 as passed") }}
+  {%- endif -%}
 
   {%- set column = column_name if column_name else args.get('column') -%}
   {%- set rule = dataplex_dq.normalize_rule(rule_type, node, column, args) -%}
@@ -19,10 +22,16 @@
   {%- set where = dataplex_dq.raise_problems(where) -%}  {#- every problem at once; raising from here on -#}
 
   {#- incremental scans (macros/incremental.sql): the window joins the row filter of the scope -#}
-  {%- set window = dataplex_dq.incremental_window(source_node, declared.settings, where) -%}
+  {#- (without any incremental setting there is no window and nothing to check: no call) -#}
+  {%- set s = declared.settings -%}
+  {%- set window = none -%}
+  {%- if s.get('incremental_field') is not none or s.get('incrementalField') is not none
+         or s.get('incremental_lookback') is not none or s.get('incrementalLookback') is not none -%}
+    {%- set window = dataplex_dq.incremental_window(source_node, declared.settings, where) -%}
+  {%- endif -%}
   {%- set ctx = {
       'from_sql': model,
-      'row_filter': dataplex_dq.scope_filter_with_window(declared.settings.get('row_filter'), window),
+      'row_filter': declared.settings.get('row_filter') if window is none else dataplex_dq.scope_filter_with_window(declared.settings.get('row_filter'), window),
       'declared_row_filter': declared.settings.get('row_filter'),
       'incremental': window,
       'sampling_percent': declared.settings.get('sampling_percent'),
@@ -65,7 +74,9 @@
     settings are the same for every rule of the data source: once they checked without a problem, the
     other rules of the invocation reuse them (invocation_cache) instead of checking them again. -#}
 {% macro checked_source_settings(source_node, where) %}
-  {%- set checked = dataplex_dq.invocation_cache('checked_source_settings') -%}
+  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}  {#- read as in dispatched -#}
+  {%- set checked = root.get('checked_source_settings') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
+  {%- if checked is none -%}{%- set checked = dataplex_dq.invocation_cache('checked_source_settings') -%}{%- endif -%}
   {%- if source_node.unique_id in checked -%}{{ return(checked[source_node.unique_id]) }}{%- endif -%}
   {%- set own = dict(where, problems=[]) -%}
   {%- set settings = dataplex_dq.data_source_settings(source_node) -%}
@@ -140,7 +151,7 @@
     {{ dataplex_dq.raise_rule_error(where, 'column', "column '" ~ rule.column ~ "' does not exist in " ~ source_node.get('relation_name') ~ " (as " ~ adapter.type() ~ " matches column names); its columns are: " ~ (types.keys() | list | join(', '))) }}
     {{ return(none) }}
   {%- endif -%}
-  {%- do rule.update({'column_resolved': key}) -%}
+  {%- do rule.update({'column_resolved': key, 'column_resolved_sql': none}) -%}
   {%- set data_type = types[key] -%}
   {%- set checks = [] -%}
   {%- if rule.rule_type == 'range_expectation' or (rule.rule_type == 'statistic_range_expectation' and rule.params.statistic != 'MEAN') -%}
@@ -167,11 +178,12 @@
     rule. Every test of a data source runs after dbt built it, so the types read by the first are the
     types of all. A relation without columns (not built yet) is not kept: the next rule asks again. -#}
 {% macro cached_column_types(source_node) %}
-  {%- set relation = dataplex_dq.data_source_relation(source_node) -%}
-  {%- set cache = dataplex_dq.invocation_cache('column_types') -%}
-  {%- set key = relation | string -%}
+  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}  {#- read as in dispatched -#}
+  {%- set cache = root.get('column_types') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
+  {%- if cache is none -%}{%- set cache = dataplex_dq.invocation_cache('column_types') -%}{%- endif -%}
+  {%- set key = source_node.unique_id -%}
   {%- if key in cache -%}{{ return(cache[key]) }}{%- endif -%}
-  {%- set types = dataplex_dq.column_types(relation) -%}
+  {%- set types = dataplex_dq.column_types(dataplex_dq.data_source_relation(source_node)) -%}
   {%- if types -%}{%- do cache.update({key: types}) -%}{%- endif -%}
   {{ return(types) }}
 {% endmacro %}
@@ -205,7 +217,9 @@
     scan rule name: [unique ids of the tests holding it]}}}. A per-rule test without a `name:` holds one
     name that is not in `named` (its derived name, see other_rule_names). -#}
 {% macro rules_of_sources() %}
-  {%- set cache = dataplex_dq.invocation_cache('rules_of_sources') -%}
+  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}  {#- read as in dispatched -#}
+  {%- set cache = root.get('rules_of_sources') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
+  {%- if cache is none -%}{%- set cache = dataplex_dq.invocation_cache('rules_of_sources') -%}{%- endif -%}
   {%- if 'index' in cache -%}{{ return(cache['index']) }}{%- endif -%}
   {%- set index = {} -%}
   {%- for other in graph.nodes.values() if other.resource_type == 'test' and other.get('attached_node')

@@ -137,8 +137,11 @@
     (scan_rules), their columns' types (scan_column_types), then the SQL. -#}
 {% macro data_quality_scan_test(model, column_name, args, unknown_args) %}
   {%- set node = dataplex_dq.current_test_node() -%}
-  {{ dataplex_dq.metrics_test_config(node, none if execute else dataplex_dq.scan_identity(args, unknown_args)) }}
-  {%- if not execute -%}{{ return("select 1 as passed") }}{%- endif -%}
+  {#- config() only counts when dbt parses the test (at execution it does nothing) -#}
+  {%- if not execute -%}
+    {{ dataplex_dq.metrics_test_config(node, dataplex_dq.scan_identity(args, unknown_args)) }}
+    {{ return("select 1 as passed") }}
+  {%- endif -%}
 
   {%- set source_node = dataplex_dq.data_source_node(node) -%}
   {%- set test_name = dataplex_dq.short_test_name(node, 'data_quality_scan', source_node) -%}

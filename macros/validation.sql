@@ -63,12 +63,13 @@
 {#- Static checks of one normalized rule (see rule_test.sql for its shape), in named steps; each
     problem is reported (raise_rule_error), and a check that needs a valid value skips an invalid one. -#}
 {% macro validate_rule(rule, where) %}
+  {#- (an optional field that is not there has nothing to check: its step is not called) -#}
   {{ dataplex_dq.validate_rule_identity(rule, where) }}
-  {{ dataplex_dq.validate_rule_threshold(rule, where) }}
+  {%- if rule.threshold is not none -%}{{ dataplex_dq.validate_rule_threshold(rule, where) }}{%- endif -%}
   {{ dataplex_dq.validate_rule_flags_and_column(rule, where) }}
   {{ dataplex_dq.validate_rule_params(rule, where) }}
-  {{ dataplex_dq.validate_debug_queries(rule.debug_queries, where) }}
-  {{ dataplex_dq.validate_attributes(rule.attributes, where) }}
+  {%- if rule.debug_queries is not none -%}{{ dataplex_dq.validate_debug_queries(rule.debug_queries, where) }}{%- endif -%}
+  {%- if rule.attributes is not none -%}{{ dataplex_dq.validate_attributes(rule.attributes, where) }}{%- endif -%}
 {% endmacro %}
 
 {#- name, description, dimension -#}
@@ -98,11 +99,12 @@
 
 {#- ignore_null and suspended; the column (required by the rule types that need one, per the registry) -#}
 {% macro validate_rule_flags_and_column(rule, where) %}
-  {%- for field in ['ignore_null', 'suspended'] -%}{{ dataplex_dq._check_bool(rule, where, field) }}{%- endfor -%}
-  {%- if rule.ignore_null and not dataplex_dq.rule_type_facts(rule.rule_type).ignore_null -%}
+  {%- for field in ['ignore_null', 'suspended'] if rule.get(field) is not none and rule.get(field) is not boolean -%}{{ dataplex_dq._check_bool(rule, where, field) }}{%- endfor -%}
+  {%- set facts = dataplex_dq.rule_type_facts(rule.rule_type) -%}
+  {%- if rule.ignore_null and not facts.ignore_null -%}
     {{ dataplex_dq.raise_rule_error(where, 'ignore_null', "is only valid for range, regex, set and uniqueness rules, not " ~ rule.rule_type) }}
   {%- endif -%}
-  {%- if dataplex_dq.rule_type_facts(rule.rule_type).needs_column and not rule.column -%}
+  {%- if facts.needs_column and not rule.column -%}
     {{ dataplex_dq.raise_rule_error(where, 'column', "is required: declare this test under a column (columns: - name: ... data_tests:)") }}
   {%- endif -%}
   {%- if rule.column is not none and rule.column is not string -%}
@@ -150,7 +152,7 @@
       {{ dataplex_dq.raise_rule_error(where, field, "must be a single value, got " ~ params.get(field)) }}
     {%- endif -%}
   {%- endfor -%}
-  {%- for field in ['strict_min_enabled', 'strict_max_enabled'] -%}{{ dataplex_dq._check_bool(params, where, field) }}{%- endfor -%}
+  {%- for field in ['strict_min_enabled', 'strict_max_enabled'] if params.get(field) is not none and params.get(field) is not boolean -%}{{ dataplex_dq._check_bool(params, where, field) }}{%- endfor -%}
 {% endmacro %}
 
 {#- values of a set rule: a non-empty list of single values -#}

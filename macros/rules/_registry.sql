@@ -87,11 +87,17 @@
     row_level_<piece> in macros/rules/_row_level.sql (as dbt-expectations' _generalized/). This returns
     the macro to call. -#}
 {% macro rule_sql(rule_type, piece) %}
-  {%- set own = dataplex_dq.get(rule_type ~ '_' ~ piece) -%}
-  {%- if own is not none -%}{{ return(own) }}{%- endif -%}
+  {#- the name found is kept per invocation (read as in dispatched): a rule asks for ~4 pieces -#}
+  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}
+  {%- set found = root.get('rule_sql') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
+  {%- if found is none -%}{%- set found = dataplex_dq.invocation_cache('rule_sql') -%}{%- endif -%}
+  {%- set key = rule_type ~ '_' ~ piece -%}
+  {%- if key in found -%}{{ return(dataplex_dq.get(found[key])) }}{%- endif -%}
+  {%- set own = dataplex_dq.get(key) -%}
+  {%- if own is not none -%}{%- do found.update({key: key}) -%}{{ return(own) }}{%- endif -%}
   {%- if dataplex_dq.rule_type_facts(rule_type).row_level -%}
     {%- set shared = dataplex_dq.get('row_level_' ~ piece) -%}
-    {%- if shared is not none -%}{{ return(shared) }}{%- endif -%}
+    {%- if shared is not none -%}{%- do found.update({key: 'row_level_' ~ piece}) -%}{{ return(shared) }}{%- endif -%}
   {%- endif -%}
   {{ exceptions.raise_compiler_error("dataplex_dq: rule type " ~ rule_type ~ " has no SQL for '" ~ piece ~ "' (macros/rules/" ~ rule_type ~ ".sql)") }}
 {% endmacro %}

@@ -3,9 +3,26 @@
     type but uniqueness (macros/rules/uniqueness_expectation.sql) uses all of these; see
     rule_sql in macros/rules/_registry.sql for how a rule type's pieces are found. -#}
 
+{#- The rule type's predicate (<rule_type>_predicate) of `rule` over `data_sql`, kept in `ctx` (one per
+    rule) for the rule's next use with the same arguments: a per-rule test asks twice (its counts and
+    its failing-rows query, whose data_sql is the same scope when there is no sampling), and a
+    predicate with typed bounds or values costs a few dozen macro calls. -#}
+{% macro row_level_predicate(rule, ctx, column_sql, data_sql) %}
+  {%- set known = ctx.get('dq_predicates') -%}
+  {%- if known is not mapping or known.rule is not sameas rule -%}
+    {%- set known = {'rule': rule, 'sql': {}} -%}
+    {%- do ctx.update({'dq_predicates': known}) -%}
+  {%- endif -%}
+  {%- set key = (column_sql, ctx.data_type, data_sql) -%}
+  {%- if key not in known.sql -%}
+    {%- do known.sql.update({key: dataplex_dq.rule_sql(rule.rule_type, 'predicate')(rule, column_sql, ctx.data_type, data_sql)}) -%}
+  {%- endif -%}
+  {{ return(known.sql[key]) }}
+{% endmacro %}
+
 {#- The per-rule test's aggregates: row count, null count and the count of passing rows, over dq_scope. -#}
 {% macro row_level_counts(rule, ctx, column_sql, null_count, data_sql) %}
-  {%- set predicate = dataplex_dq.rule_sql(rule.rule_type, 'predicate')(rule, column_sql, ctx.data_type, data_sql) -%}
+  {%- set predicate = dataplex_dq.row_level_predicate(rule, ctx, column_sql, data_sql) -%}
   {%- set counts -%}
 dq_counts as (
   select
@@ -20,7 +37,7 @@ dq_counts as (
 
 {#- The fused scan's aggregate: the count of passing rows, one expression of the scan's aggregate row. -#}
 {% macro row_level_scan(rule, ctx, column_sql, data_sql, scan) %}
-  {%- set predicate = dataplex_dq.rule_sql(rule.rule_type, 'predicate')(rule, column_sql, ctx.data_type, data_sql) -%}
+  {%- set predicate = dataplex_dq.row_level_predicate(rule, ctx, column_sql, data_sql) -%}
   {%- set passed_count -%}sum(case when {{ predicate }} then 1 else 0 end){%- endset -%}
   {{ return({'passed_count': dataplex_dq.scan_aggregate(scan, passed_count)}) }}
 {% endmacro %}
@@ -49,7 +66,7 @@ case when {{ evaluated }} = 0 then 1.0 else cast(coalesce({{ refs.passed_count }
     (sampling is not reproduced). -#}
 {% macro row_level_failing_rows(rule, ctx, column_sql) %}
   {%- set base = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, none) -%}
-  {%- set predicate = dataplex_dq.rule_sql(rule.rule_type, 'predicate')(rule, column_sql, ctx.data_type, base) -%}
+  {%- set predicate = dataplex_dq.row_level_predicate(rule, ctx, column_sql, base) -%}
   {%- set failing -%}
     {%- if rule.ignore_null -%}({{ column_sql }} is null or {{ predicate }}){%- else -%}{{ predicate }}{%- endif -%}
   {%- endset -%}
