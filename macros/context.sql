@@ -89,7 +89,7 @@
     derived from the rule type, the column and the test's unique id. -#}
 {% macro rule_name_for(test_node, rule_type, column) %}
   {%- set name = test_node.get('name') or '' -%}
-  {%- if dataplex_dq.rule_name_is_given(test_node, rule_type) -%}{{ return(name) }}{%- endif -%}
+  {%- if not name.startswith('dataplex_dq_' ~ rule_type) -%}{{ return(name) }}{%- endif -%}  {#- rule_name_is_given -#}
   {%- set digest = local_md5(test_node.get('unique_id') or name)[:6] -%}
   {%- set base = rule_type.replace('_expectation', '').replace('_', '-') -%}
   {%- if column -%}

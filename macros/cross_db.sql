@@ -23,9 +23,22 @@
   {{ return(found) }}
 {% endmacro %}
 
+{#- The value of a dispatched macro that takes no arguments (a type name, the current-time expression,
+    a limit), kept per invocation when the variant is this package's own (those return constants);
+    a variant from another package or the project is called every time, as dispatched does. -#}
+{% macro dispatched_value(name) %}
+  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}  {#- read as in dispatched -#}
+  {%- set values = root.get('dispatched_values') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
+  {%- if values is none -%}{%- set values = dataplex_dq.invocation_cache('dispatched_values') -%}{%- endif -%}
+  {%- if name in values -%}{{ return(values[name]) }}{%- endif -%}
+  {%- set variant = dataplex_dq.dispatched(name) -%}
+  {%- set value = variant() -%}
+  {%- if variant.macro.package_name == 'dataplex_dq' -%}{%- do values.update({name: value}) -%}{%- endif -%}
+  {{ return(value) }}
+{% endmacro %}
 
 {#- A 64-bit float type (dbt.type_float() is a 32-bit REAL on DuckDB). -#}
-{% macro type_double() %}{{ return(dataplex_dq.dispatched('type_double')()) }}{% endmacro %}
+{% macro type_double() %}{{ return(dataplex_dq.dispatched_value('type_double')) }}{% endmacro %}
 {% macro default__type_double() %}double precision{% endmacro %}
 {% macro duckdb__type_double() %}double{% endmacro %}
 {% macro bigquery__type_double() %}float64{% endmacro %}
@@ -170,7 +183,7 @@
 {%- endmacro %}
 
 {#- A 64-bit integer type. -#}
-{% macro type_int64() %}{{ return(dataplex_dq.dispatched('type_int64')()) }}{% endmacro %}
+{% macro type_int64() %}{{ return(dataplex_dq.dispatched_value('type_int64')) }}{% endmacro %}
 {% macro default__type_int64() %}{{ return('bigint') }}{% endmacro %}
 {% macro bigquery__type_int64() %}{{ return('int64') }}{% endmacro %}
 
@@ -297,7 +310,7 @@
 {%- endmacro %}
 
 {#- The current time as a UTC timestamp without time zone. -#}
-{% macro current_timestamp_utc() %}{{ return(dataplex_dq.dispatched('current_timestamp_utc')()) }}{% endmacro %}
+{% macro current_timestamp_utc() %}{{ return(dataplex_dq.dispatched_value('current_timestamp_utc')) }}{% endmacro %}
 {% macro default__current_timestamp_utc() -%}{{- return("cast(current_timestamp as " ~ dbt.type_timestamp() ~ ")") -}}{%- endmacro %}
 {% macro duckdb__current_timestamp_utc() -%}{{- return("cast(now() at time zone 'UTC' as timestamp)") -}}{%- endmacro %}
 {% macro postgres__current_timestamp_utc() -%}{{- return("cast(now() at time zone 'UTC' as timestamp)") -}}{%- endmacro %}
@@ -320,7 +333,19 @@
 {% macro scope_select(from_sql, row_filter, sampling_percent) %}
   {#- Dataplex: sampling is not applied when sampling_percent is unset, 0 or 100. -#}
   {%- set sampling = sampling_percent if sampling_percent and sampling_percent < 100 else none -%}
-  {{ return(dataplex_dq.dispatched('scope_select')(from_sql, row_filter, sampling)) }}
+  {%- if sampling is not none -%}{{ return(dataplex_dq.dispatched('scope_select')(from_sql, row_filter, sampling)) }}{%- endif -%}
+  {#- Without sampling, this package's variants are text built from the arguments alone: kept per
+      invocation (a per-rule test asks twice, for its scope and its failing-rows query; the cache is
+      read as in dispatched). A variant from another package or the project is called every time. -#}
+  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}
+  {%- set known = root.get('scope_select') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
+  {%- if known is none -%}{%- set known = dataplex_dq.invocation_cache('scope_select') -%}{%- endif -%}
+  {%- set key = (from_sql | string, row_filter) -%}
+  {%- if key in known -%}{{ return(known[key]) }}{%- endif -%}
+  {%- set variant = dataplex_dq.dispatched('scope_select') -%}
+  {%- set sql = variant(from_sql, row_filter, none) -%}
+  {%- if variant.macro.package_name == 'dataplex_dq' -%}{%- do known.update({key: sql}) -%}{%- endif -%}
+  {{ return(sql) }}
 {% endmacro %}
 {% macro default__scope_select(from_sql, row_filter, sampling_percent) -%}
   {%- set sql = "select * from " ~ from_sql ~ (" where (" ~ row_filter ~ ")" if row_filter else "") -%}
