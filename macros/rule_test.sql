@@ -42,7 +42,10 @@
   } -%}
   {%- set sql = dataplex_dq.rule_metrics_sql(rule, ctx) -%}
   {{ dataplex_dq.check_statement_size(sql, where, 1) }}
-  {{ dataplex_dq.bytes_billed_guard(node, source_node, sql, where) }}
+  {#- (a test without meta.dataplex_dq has no cap to check: no call) -#}
+  {%- if ((node.get('config') or {}).get('meta') or {}).get('dataplex_dq') or (node.get('meta') or {}).get('dataplex_dq') -%}
+    {{ dataplex_dq.bytes_billed_guard(node, source_node, sql, where) }}
+  {%- endif -%}
   {{ return(sql) }}
 {% endmacro %}
 
@@ -108,7 +111,8 @@
     {%- if values is iterable and values is not string and values is not mapping -%}
       {#- scalars as the proto's strings; anything else is kept for validate_rule to name -#}
       {%- set items = [] -%}
-      {%- for v in values -%}{%- do items.append((v | string) if dataplex_dq._is_scalar(v) else v) -%}{%- endfor -%}
+      {#- (_is_scalar written in place: it runs once per value) -#}
+      {%- for v in values -%}{%- do items.append((v | string) if (v is not none and v is not mapping and (v is string or v is number or v is not iterable)) else v) -%}{%- endfor -%}
       {%- set values = items -%}
     {%- endif -%}
     {%- do params.update({'values': values}) -%}
@@ -166,8 +170,8 @@
     {%- set values = rule.params.get('values') -%}
     {%- for v in (values if values is iterable and values is not string and values is not mapping else []) -%}{%- do checks.append(('values[' ~ loop.index0 ~ ']', v, data_type)) -%}{%- endfor -%}
   {%- endif -%}
-  {%- for field, value, t in checks if dataplex_dq._is_scalar(value) -%}
-    {%- set problem = dataplex_dq.bound_problem(value, t) -%}
+  {%- for field, v, t in checks if (v is not none and v is not mapping and (v is string or v is number or v is not iterable)) -%}  {#- _is_scalar(v), written in place -#}
+    {%- set problem = dataplex_dq.bound_problem(v, t) -%}
     {%- if problem -%}{{ dataplex_dq.raise_rule_error(where, field, problem) }}{%- endif -%}
   {%- endfor -%}
   {{ return(data_type) }}

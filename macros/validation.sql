@@ -162,7 +162,7 @@
     {{ return('') }}
   {%- endif -%}
   {%- for v in values -%}
-    {%- if not dataplex_dq._is_scalar(v) -%}
+    {%- if not (v is not none and v is not mapping and (v is string or v is number or v is not iterable)) -%}  {#- _is_scalar(v), in place: once per value -#}
       {{ dataplex_dq.raise_rule_error(where, 'values', "item " ~ loop.index0 ~ " must be a single value, got " ~ v) }}
     {%- endif -%}
   {%- endfor -%}
