@@ -233,9 +233,11 @@ def compiled_strategies(scan_build):
 
 
 def _rows(db: Path, sql: str) -> list[tuple]:
+    """The metrics rows without the run's own columns (dq_row, the packed row, carries them too)."""
     con = duckdb.connect(str(db), read_only=True)
     try:
-        res = con.execute(f"select * exclude (dq_invocation_id, evaluated_at) from ({sql}) q order by rule_index")
+        run_columns = "dq_invocation_id, evaluated_at, dq_row"
+        res = con.execute(f"select * exclude ({run_columns}) from ({sql}) q order by rule_index")
         return res.fetchall()
     finally:
         con.close()
