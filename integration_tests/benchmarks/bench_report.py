@@ -260,11 +260,13 @@ def synthetic(work: Path, rules: int, sources: int) -> Path:
         r = copy.deepcopy(result)
         r.update(unique_id=uid, relation_name=rel, status="pass" if i % 10 else "fail", failures=0 if i % 10 else 1)
         results.append(r)
+        # the clone's row, packed again as DuckDB's metrics relations carry it (macros/metrics.sql, metrics_packed)
         con.execute(
-            f"create or replace table {rel} as select * replace ("
+            f"create or replace table {rel} as select dq_c.*, to_json(dq_c) as dq_row from ("
+            f"select * exclude (dq_row) replace ("
             f"'{uid}' as dq_test_unique_id, '{src}' as dq_data_source, 'rule-{i}' as rule_name, "
             f"{'true' if i % 10 else 'false'} as passed, '{'PASSED' if i % 10 else 'FAILED'}' as rule_status, "
-            f"replace(rule_spec, 'qty-small', 'rule-{i}') as rule_spec) from {base_rel}"
+            f"replace(rule_spec, 'qty-small', 'rule-{i}') as rule_spec) from {base_rel}) as dq_c"
         )
     con.execute("drop table if exists main.dataplex_dq_results")
     con.execute("commit")
