@@ -66,20 +66,8 @@
 {#- The exact median of `value_expr` per `keys` over `from_sql`, NULL values left out: a SELECT with
     the key columns, dq_median and dq_count. -#}
 {% macro anomaly_median_sql(from_sql, keys, value_expr) %}
-  {%- set k = keys | join(', ') -%}
-  {%- set sql -%}
-select {{ k }}, avg(dq_v) as dq_median, max(dq_cnt) as dq_count
-from (
-  select {{ k }}, dq_v,
-    row_number() over (partition by {{ k }} order by dq_v) as dq_rn,
-    count(*) over (partition by {{ k }}) as dq_cnt
-  from (select {{ k }}, {{ value_expr }} as dq_v from {{ from_sql }}) dq_m0
-  where dq_v is not null
-) dq_m1
-where dq_rn >= floor((dq_cnt + 1) / 2.0) and dq_rn <= floor((dq_cnt + 2) / 2.0)
-group by {{ k }}
-  {%- endset -%}
-  {{ return(sql) }}
+  {{ return(dataplex_dq.anomaly_ranked_mean_sql(from_sql, keys, value_expr, 'dq_median',
+      'dq_rn >= floor((dq_cnt + 1) / 2.0) and dq_rn <= floor((dq_cnt + 2) / 2.0)')) }}
 {% endmacro %}
 
 {#- The quantile of Student's t with `dof_expr` degrees of freedom at the normal quantile z (Cornish-Fisher). -#}
@@ -91,9 +79,17 @@ group by {{ k }}
     (at least one; NULL values left out), ranked by row_number(). A SELECT with the key columns, dq_trimmed and
     dq_count. -#}
 {% macro anomaly_trimmed_mean_sql(from_sql, keys, value_expr) %}
+  {{ return(dataplex_dq.anomaly_ranked_mean_sql(from_sql, keys, value_expr, 'dq_trimmed',
+      'dq_rn <= greatest(floor(dq_cnt * 9 / 10.0), 1)')) }}
+{% endmacro %}
+
+{#- The mean of the non-NULL values of `value_expr` per `keys` over `from_sql` whose rank (dq_rn, by
+    row_number() in ascending order; dq_cnt values per key) satisfies `rank_condition`: the median and the
+    trimmed mean above. A SELECT with the key columns, `name` and dq_count. -#}
+{% macro anomaly_ranked_mean_sql(from_sql, keys, value_expr, name, rank_condition) %}
   {%- set k = keys | join(', ') -%}
   {%- set sql -%}
-select {{ k }}, avg(dq_v) as dq_trimmed, max(dq_cnt) as dq_count
+select {{ k }}, avg(dq_v) as {{ name }}, max(dq_cnt) as dq_count
 from (
   select {{ k }}, dq_v,
     row_number() over (partition by {{ k }} order by dq_v) as dq_rn,
@@ -101,7 +97,7 @@ from (
   from (select {{ k }}, {{ value_expr }} as dq_v from {{ from_sql }}) dq_m0
   where dq_v is not null
 ) dq_m1
-where dq_rn <= greatest(floor(dq_cnt * 9 / 10.0), 1)
+where {{ rank_condition }}
 group by {{ k }}
   {%- endset -%}
   {{ return(sql) }}
