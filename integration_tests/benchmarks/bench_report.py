@@ -37,6 +37,9 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 PHASES = ("fetch_metrics", "assemble_sources", "write_result_files", "export_results")
+# also timed, outside those phases: reading manifest.json + run_results.json, and opening dbt's adapter
+# (importing dbt, the profile and project, the package's macros; DuckDB's file opens on the first query)
+SETUP = ("load_artifacts", "open_adapter")
 
 
 def load() -> str:
@@ -100,8 +103,18 @@ def child(proj: Path, code: Path) -> None:
 
         return wrapper
 
-    for name in PHASES:
+    for name in (*PHASES, "load_artifacts"):
         setattr(report_module, name, timed(name))
+    enter = report_module.Warehouse.__enter__
+
+    def open_adapter(self: Any) -> Any:
+        t = time.perf_counter()
+        try:
+            return enter(self)
+        finally:
+            spent["open_adapter"] = spent.get("open_adapter", 0.0) + time.perf_counter() - t
+
+    report_module.Warehouse.__enter__ = open_adapter  # type: ignore[method-assign]
     imported = time.perf_counter()
     out = io.StringIO()
     profile = None
@@ -141,9 +154,10 @@ def child(proj: Path, code: Path) -> None:
 
 def run_reports(proj: Path, repeat: int, expect_rules: int, code: Path = REPO) -> dict[str, list[float]]:
     """--repeat fresh processes of the report; per round its wall time, report time, phases, peak memory."""
-    out: dict[str, list[float]] = {k: [] for k in ("wall", "imports", "report", "maxrss_mb", *PHASES)}
+    out: dict[str, list[float]] = {k: [] for k in ("wall", "imports", "report", "maxrss_mb", "cpu", *SETUP, *PHASES)}
     for _ in range(repeat):
         t0 = time.perf_counter()
+        cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         proc = subprocess.run(
             [sys.executable, __file__, "--child", str(proj), "--code", str(code)],
             capture_output=True,
@@ -151,6 +165,7 @@ def run_reports(proj: Path, repeat: int, expect_rules: int, code: Path = REPO) -
             check=False,
         )
         wall = time.perf_counter() - t0
+        cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
         if proc.returncode != 0 or not lines:
             raise SystemExit(f"report failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
@@ -158,9 +173,10 @@ def run_reports(proj: Path, repeat: int, expect_rules: int, code: Path = REPO) -
         if got["code"] not in (0, 1):
             raise SystemExit(f"report exit {got['code']}:\n{got['summary_tail']}")
         out["wall"].append(wall)
+        out["cpu"].append(cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime)
         for key in ("imports", "report", "maxrss_mb"):
             out[key].append(got[key])
-        for name in PHASES:
+        for name in (*SETUP, *PHASES):
             out[name].append(got["phases"].get(name, 0.0))
     rows = exported_rows(proj)
     if rows != expect_rules:
@@ -186,9 +202,10 @@ def exported_rows(proj: Path) -> int:
 def print_reports(label: str, r: dict[str, list[float]]) -> None:
     print(f"  {label}: {len(r['wall'])} fresh processes, min / median / max")
     print(f"    whole process (wall)      {spread(r['wall'])}")
+    print(f"    whole process (CPU)       {spread(r['cpu'])}")
     print(f"      imports                 {spread(r['imports'])}")
     print(f"      report (in process)     {spread(r['report'])}")
-    for name in PHASES:
+    for name in (*SETUP, *PHASES):
         print(f"        {name:22}  {spread(r[name])}")
     print(f"    peak memory (ru_maxrss)   {spread(r['maxrss_mb'], ' MB')}")
 

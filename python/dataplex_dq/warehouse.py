@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 from argparse import Namespace
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -155,6 +157,34 @@ class Warehouse:
         except Exception as exc:
             raise WarehouseError(f"macro dataplex_dq.{name} failed on {self.adapter_type}: {exc}") from exc
 
+    @contextmanager
+    def duckdb_settings(self, settings: Mapping[str, str]) -> Iterator[None]:
+        """On DuckDB, ``settings`` (name -> value, constants of the package) for the duration of the block,
+        then each back to the value it had; elsewhere nothing. A setting DuckDB refuses is left as it was.
+        Restoring RESETs a setting when that gives its earlier value (DuckDB shows sizes rounded, '18.8 GiB':
+        setting that text back would not give the exact default), else sets the earlier value's text."""
+        before: dict[str, str] = {}
+        if self.adapter_type == "duckdb":
+            for name, value in settings.items():
+                try:
+                    was = self._duckdb_setting(name)
+                    self.execute(f"set {name} = {_sql_text(value)}")
+                except WarehouseError:
+                    continue
+                before[name] = was
+        try:
+            yield
+        finally:
+            for name, was in before.items():
+                with suppress(WarehouseError):
+                    self.execute(f"reset {name}")
+                    if self._duckdb_setting(name) != was:
+                        self.execute(f"set {name} = {_sql_text(was)}")
+
+    def _duckdb_setting(self, name: str) -> str:
+        rows = self.query(f"select cast(current_setting({_sql_text(name)}) as varchar) as dq_value")
+        return str(rows[0]["dq_value"])
+
     def begin(self) -> None:
         """Open a transaction on the post-hook's connection unless one is open.
 
@@ -187,6 +217,11 @@ class Warehouse:
 
     def relation(self, database: str | None, schema: str | None, identifier: str) -> Any:
         return self.adapter.Relation.create(database=database, schema=schema, identifier=identifier)
+
+
+def _sql_text(value: str) -> str:
+    """``value`` as a SQL string literal."""
+    return "'" + value.replace("'", "''") + "'"
 
 
 def _plain_dbt_logs() -> None:
