@@ -81,6 +81,7 @@ def child(proj: Path, code: Path) -> None:
     """Run `dataplex-dq report` in this (fresh) process, timing its phases; print one JSON line.
     ``code``: the checkout whose python/ runs (to compare two versions on one project)."""
     started = time.perf_counter()
+    started_at = time.time()
     sys.path.insert(0, str(code / "python"))
     import io
 
@@ -147,16 +148,22 @@ def child(proj: Path, code: Path) -> None:
                 "phases": spent,
                 "maxrss_mb": maxrss_kb / 1024,
                 "summary_tail": summary[-400:],
+                "started_at": started_at,
+                "done_at": time.time(),
             }
-        )
+        ),
+        flush=True,
     )
 
 
 def run_reports(proj: Path, repeat: int, expect_rules: int, code: Path = REPO) -> dict[str, list[float]]:
     """--repeat fresh processes of the report; per round its wall time, report time, phases, peak memory."""
-    out: dict[str, list[float]] = {k: [] for k in ("wall", "imports", "report", "maxrss_mb", "cpu", *SETUP, *PHASES)}
+    out: dict[str, list[float]] = {
+        k: [] for k in ("wall", "startup", "imports", "report", "exit", "maxrss_mb", "cpu", *SETUP, *PHASES)
+    }
     for _ in range(repeat):
         t0 = time.perf_counter()
+        t0_at = time.time()
         cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         proc = subprocess.run(
             [sys.executable, __file__, "--child", str(proj), "--code", str(code)],
@@ -165,6 +172,7 @@ def run_reports(proj: Path, repeat: int, expect_rules: int, code: Path = REPO) -
             check=False,
         )
         wall = time.perf_counter() - t0
+        t1_at = time.time()
         cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
         if proc.returncode != 0 or not lines:
@@ -174,6 +182,9 @@ def run_reports(proj: Path, repeat: int, expect_rules: int, code: Path = REPO) -
             raise SystemExit(f"report exit {got['code']}:\n{got['summary_tail']}")
         out["wall"].append(wall)
         out["cpu"].append(cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime)
+        # before the child's first line runs (Python's start) and after its report (freeing, closing, exit)
+        out["startup"].append(got["started_at"] - t0_at)
+        out["exit"].append(t1_at - got["done_at"])
         for key in ("imports", "report", "maxrss_mb"):
             out[key].append(got[key])
         for name in (*SETUP, *PHASES):
@@ -203,10 +214,12 @@ def print_reports(label: str, r: dict[str, list[float]]) -> None:
     print(f"  {label}: {len(r['wall'])} fresh processes, min / median / max")
     print(f"    whole process (wall)      {spread(r['wall'])}")
     print(f"    whole process (CPU)       {spread(r['cpu'])}")
+    print(f"      Python start            {spread(r['startup'])}")
     print(f"      imports                 {spread(r['imports'])}")
     print(f"      report (in process)     {spread(r['report'])}")
     for name in (*SETUP, *PHASES):
         print(f"        {name:22}  {spread(r[name])}")
+    print(f"      after the report (exit) {spread(r['exit'])}")
     print(f"    peak memory (ru_maxrss)   {spread(r['maxrss_mb'], ' MB')}")
 
 

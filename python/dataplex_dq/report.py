@@ -12,6 +12,7 @@ files       write_result_files: target/dataplex_dq/<data source>.json and .pb (a
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 from collections import defaultdict
@@ -303,6 +304,35 @@ def run_report(
 ) -> Report:
     """The report pipeline: artifacts -> metrics -> outcomes -> scores and protos -> export -> actions ->
     files (-> HTML). ``html``: an html_data.HtmlOptions to also write the HTML report (docs/SEMANTICS.md §15)."""
+    with _collector_paused():
+        return _run_report(project_dir, profiles_dir, target, target_path, export=export, html=html, profile=profile)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the report (on again after, when it was on). The report
+    allocates millions of objects that live until it ends (55 MB of manifest.json for 10,000 rules, rows,
+    protos) and drops almost no cycles: each collection would walk all of them again (loading such a
+    manifest.json: 1.3 s with the collector, 0.5 s without). Reference counting still frees everything."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def _run_report(
+    project_dir: Path,
+    profiles_dir: Path | None,
+    target: str | None,
+    target_path: Path | None,
+    *,
+    export: bool,
+    html: Any,
+    profile: str | None,
+) -> Report:
     target_path = Path(target_path) if target_path else Path(project_dir) / "target"
     artifacts = load_artifacts(target_path)
     out_dir = clean_output_dir(target_path / "dataplex_dq")

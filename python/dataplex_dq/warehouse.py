@@ -160,26 +160,26 @@ class Warehouse:
     @contextmanager
     def duckdb_settings(self, settings: Mapping[str, str]) -> Iterator[None]:
         """On DuckDB, ``settings`` (name -> value, constants of the package) for the duration of the block,
-        then each back to the value it had; elsewhere nothing. A setting DuckDB refuses is left as it was.
-        Restoring RESETs a setting when that gives its earlier value (DuckDB shows sizes rounded, '18.8 GiB':
-        setting that text back would not give the exact default), else sets the earlier value's text."""
-        before: dict[str, str] = {}
+        then RESET; elsewhere nothing. Only a setting still at DuckDB's default is changed (so that RESET
+        gives it back exactly: DuckDB shows sizes rounded, '18.8 GiB', and setting that text back would not);
+        one the profile chose, or one DuckDB refuses, is left as it is."""
+        changed: list[str] = []
         if self.adapter_type == "duckdb":
+            defaults = _duckdb_defaults(list(settings))
             for name, value in settings.items():
                 try:
-                    was = self._duckdb_setting(name)
+                    if name not in defaults or self._duckdb_setting(name) != defaults[name]:
+                        continue
                     self.execute(f"set {name} = {_sql_text(value)}")
                 except WarehouseError:
                     continue
-                before[name] = was
+                changed.append(name)
         try:
             yield
         finally:
-            for name, was in before.items():
+            for name in changed:
                 with suppress(WarehouseError):
                     self.execute(f"reset {name}")
-                    if self._duckdb_setting(name) != was:
-                        self.execute(f"set {name} = {_sql_text(was)}")
 
     def _duckdb_setting(self, name: str) -> str:
         rows = self.query(f"select cast(current_setting({_sql_text(name)}) as varchar) as dq_value")
@@ -217,6 +217,26 @@ class Warehouse:
 
     def relation(self, database: str | None, schema: str | None, identifier: str) -> Any:
         return self.adapter.Relation.create(database=database, schema=schema, identifier=identifier)
+
+
+def _duckdb_defaults(names: list[str]) -> dict[str, str]:
+    """DuckDB's default value of each of ``names`` (as current_setting shows it), read on a fresh in-memory
+    database; a name DuckDB does not know is left out."""
+    import duckdb
+
+    out: dict[str, str] = {}
+    con = duckdb.connect(":memory:")
+    try:
+        for name in names:
+            try:
+                row = con.execute("select cast(current_setting(?) as varchar)", [name]).fetchone()
+            except duckdb.Error:
+                continue
+            if row is not None:
+                out[name] = str(row[0])
+    finally:
+        con.close()
+    return out
 
 
 def _sql_text(value: str) -> str:

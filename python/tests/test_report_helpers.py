@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -164,3 +165,85 @@ def test_result_rows_record_target_declared_rules_and_not_evaluated_jobs():
         "job_declared_rule_count",
         "job_run_rule_count",
     ]
+
+
+class _DuckDBWarehouse:
+    """A Warehouse whose query/execute run on a bare DuckDB connection (no dbt project needed)."""
+
+    def __new__(cls, con):
+        import duckdb
+
+        from dataplex_dq.errors import WarehouseError
+        from dataplex_dq.warehouse import Warehouse
+
+        class W(Warehouse):
+            adapter_type = "duckdb"  # type: ignore[assignment]
+
+            def query(self, sql):
+                try:
+                    cur = con.execute(sql)
+                except duckdb.Error as exc:
+                    raise WarehouseError(str(exc)) from exc
+                names = [d[0] for d in cur.description]
+                return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+            def execute(self, sql):
+                try:
+                    con.execute(sql)
+                except duckdb.Error as exc:
+                    raise WarehouseError(str(exc)) from exc
+
+        return W(Path("."), None, None, Path("manifest.json"))
+
+
+def _setting(con, name: str) -> str:
+    return con.execute(f"select cast(current_setting('{name}') as varchar)").fetchone()[0]
+
+
+def test_duckdb_settings_hold_inside_and_are_restored_exactly():
+    """The report reads the metrics relations with one thread and a 256 MB buffer pool, then gives the
+    connection back as it was (DuckDB's defaults, a size it shows rounded); a setting the user chose is
+    left alone."""
+    duckdb = pytest.importorskip("duckdb")
+    from dataplex_dq.report import READ_MANY_DUCKDB_SETTINGS
+
+    con = duckdb.connect()
+    default_limit, threads = _setting(con, "memory_limit"), _setting(con, "threads")
+    wh = _DuckDBWarehouse(con)
+    with wh.duckdb_settings(READ_MANY_DUCKDB_SETTINGS):
+        assert (_setting(con, "threads"), _setting(con, "memory_limit")) == ("1", "244.1 MiB")
+    assert (_setting(con, "memory_limit"), _setting(con, "threads")) == (default_limit, threads)
+    con.execute("set memory_limit = '3GB'")
+    with wh.duckdb_settings(READ_MANY_DUCKDB_SETTINGS):
+        assert (_setting(con, "threads"), _setting(con, "memory_limit")) == ("1", "2.7 GiB")
+    assert (_setting(con, "memory_limit"), _setting(con, "threads")) == ("2.7 GiB", threads)
+
+
+def test_duckdb_settings_leave_a_refused_setting_and_other_warehouses_alone():
+    duckdb = pytest.importorskip("duckdb")
+    con = duckdb.connect()
+    wh = _DuckDBWarehouse(con)
+    with wh.duckdb_settings({"no_such_setting_dq": "1", "threads": "1"}):
+        assert _setting(con, "threads") == "1"
+    type(wh).adapter_type = "postgres"  # type: ignore[assignment]
+    wh.execute = lambda sql: pytest.fail(f"ran {sql} on postgres")  # type: ignore[method-assign]
+    with wh.duckdb_settings({"threads": "1"}):
+        pass
+
+
+def test_report_pauses_the_collector_and_turns_it_back_on():
+    import gc
+
+    from dataplex_dq.report import _collector_paused
+
+    assert gc.isenabled()
+    with _collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with _collector_paused():
+            pass
+        assert not gc.isenabled()  # off before, off after
+    finally:
+        gc.enable()
