@@ -9,8 +9,10 @@
    gives each clone its own metrics table (the way dbt leaves them: one relation per test). Then runs the
    whole report --repeat times, each in a fresh process (`dataplex-dq report` as the CLI runs it: imports,
    artifacts, fetching the metrics rows through dbt's adapter, scores, proto files, export of one row per
-   rule, the summary), and prints min / median / max of the process's wall time, of the report itself and
-   of each phase, and the process's peak memory (resource.getrusage ru_maxrss: Python and DuckDB).
+   rule, the summary), and prints min / median / max of the process's wall and CPU time, Python's start,
+   the imports, the report itself and each of its steps (reading the artifacts, opening dbt's adapter, the
+   phases), the time after the report until the process ended (DuckDB's checkpoint and close, Python's
+   teardown), and the process's peak memory (resource.getrusage ru_maxrss: Python and DuckDB).
 2. --one-source N (0 skips it): N rules on ONE data source (Dataplex's maximum per scan is 1,000), in both
    forms, each a real dbt project: N per-rule tests, and one data_quality_scan of N rules. Per form, fresh
    processes: `dbt compile` (compile), `dbt test` (query: wall, and the test nodes' execution time), and
