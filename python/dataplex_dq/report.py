@@ -50,6 +50,10 @@ from dataplex_dq.table_name import parse_table_name
 from dataplex_dq.warehouse import Warehouse
 
 MAX_RELATIONS_PER_QUERY = 500
+DUCKDB_RELATIONS_PER_QUERY = 100
+"""DuckDB binds a UNION ALL of n relations in more than n times the work of one: 10,000 one-row relations read
+in batches of 100 take ~15-20% less CPU than in batches of 500 (bare DuckDB, alternated). Elsewhere each query
+has its own latency (BigQuery: a job per query), so fewer, larger batches stay."""
 READ_MANY_DUCKDB_SETTINGS = {"threads": "1", "memory_limit": "256MB"}
 """DuckDB's settings while the report reads thousands of one-row metrics relations (restored after): one
 thread (a second one only adds scheduling to these tiny UNION ALLs) and a small buffer pool, so the block
@@ -84,14 +88,17 @@ def metrics_queries(relations: Sequence[str], columns: Sequence[str]) -> list[st
     return [sql for sql, _ in metrics_batches(relations, columns)]
 
 
-def metrics_batches(relations: Sequence[str], columns: Sequence[str]) -> list[tuple[str, list[str]]]:
-    """:func:`metrics_queries` with the relations each query reads (``columns``: what to select)."""
+def metrics_batches(
+    relations: Sequence[str], columns: Sequence[str], max_relations: int = MAX_RELATIONS_PER_QUERY
+) -> list[tuple[str, list[str]]]:
+    """:func:`metrics_queries` with the relations each query reads (``columns``: what to select), at most
+    ``max_relations`` relations per query."""
     select_list = ", ".join(columns)
     sep = "\nunion all\n"
     parts = [f"select {select_list} from {rel}" for rel in relations]
     out: list[tuple[str, list[str]]] = []
     start = 0
-    for batch in batches(parts, MAX_STATEMENT_CHARS, len(sep), MAX_RELATIONS_PER_QUERY):
+    for batch in batches(parts, MAX_STATEMENT_CHARS, len(sep), max_relations):
         out.append((sep.join(batch), list(relations[start : start + len(batch)])))
         start += len(batch)
     return out
@@ -112,7 +119,8 @@ def fetch_metrics(
     count = 0
     with _reading_many_relations(wh):
         read = [PACKED_ROW_COLUMN] if packed else columns
-        for sql, relations in metrics_batches([r for _, r in with_relation], read):
+        per_query = DUCKDB_RELATIONS_PER_QUERY if wh.adapter_type == "duckdb" else MAX_RELATIONS_PER_QUERY
+        for sql, relations in metrics_batches([r for _, r in with_relation], read, per_query):
             count += 1
             try:
                 rows.extend([RuleMetrics.from_row(r) for r in _unpacked(wh.query(sql), packed)])

@@ -12,7 +12,7 @@ from dataplex_dq.artifacts import RuleTest
 from dataplex_dq.declared import declared_rules, recorded_rules
 from dataplex_dq.errors import ArtifactsError
 from dataplex_dq.export import chunk_rows, job_id
-from dataplex_dq.report import MAX_RELATIONS_PER_QUERY, metrics_queries
+from dataplex_dq.report import DUCKDB_RELATIONS_PER_QUERY, MAX_RELATIONS_PER_QUERY, metrics_batches, metrics_queries
 
 
 def _test(name: str, test_name: str, column: str | None, kwargs: dict, uid: str | None = None) -> RuleTest:
@@ -26,6 +26,14 @@ def test_metrics_queries_are_bounded():
     assert sum(q.count("union all") + 1 for q in queries) == 10_000
     assert all(len(q) < 900_000 for q in queries)
     assert queries[0].startswith('select a, b from "db"."audit"."dq_rule_0"')
+
+
+def test_metrics_batches_of_a_given_size_keep_every_relation_in_order():
+    rels = [f'"audit"."dq_rule_{i}"' for i in range(1_050)]
+    got = metrics_batches(rels, ["dq_row"], DUCKDB_RELATIONS_PER_QUERY)
+    assert [len(r) for _, r in got] == [100] * 10 + [50]
+    assert [rel for _, r in got for rel in r] == rels
+    assert got[-1][0].startswith('select dq_row from "audit"."dq_rule_1000"\nunion all\n')
 
 
 def test_metrics_queries_split_by_statement_size():
