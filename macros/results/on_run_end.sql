@@ -51,18 +51,11 @@
 {#- Size bounds of one statement (BigQuery: 1,024K characters and 1,000 tables per query). The vars
     exist for tests, which force the staging path with tiny limits. -#}
 {% macro hook_limits() %}
-  {%- set given = var('dataplex_dq_hook_max_relations', none) -%}
   {{ return({
       'max_chars': var('dataplex_dq_hook_max_chars', adapter.dispatch('hook_max_chars', 'dataplex_dq')()) | int,
-      'max_relations': (given if given is not none else 200) | int,
-      'batch_relations': (given if given is not none else adapter.dispatch('hook_batch_relations', 'dataplex_dq')()) | int,
+      'max_relations': var('dataplex_dq_hook_max_relations', 200) | int,
   }) }}
 {% endmacro %}
-{#- Relations per staging batch when the run does not fit one statement: the statement bound, except on
-    DuckDB, where 1,000 relations staged in 2 batches took 0.45 s against 0.60 s in 5 (and 0.57 s in
-    10); its single statement stays at 200 relations (1,000 read inside the INSERT: 1.4 s). -#}
-{% macro default__hook_batch_relations() %}{{ return(200) }}{% endmacro %}
-{% macro duckdb__hook_batch_relations() %}{{ return(500) }}{% endmacro %}
 {#- BigQuery's bound (1,024K characters) with room for the INSERT's own text; PostgreSQL binds a long
     VALUES list row by row, so it keeps the same bound. DuckDB reads the tests' facts from one JSON
     literal whatever its length: only the number of relations per statement bounds its batches (its
@@ -609,9 +602,6 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
 {% macro hook_write(plan, relation) %}
   {%- set limits = dataplex_dq.hook_limits() -%}
   {%- set groups = dataplex_dq.hook_groups(plan.tests, limits.max_chars, limits.max_relations) -%}
-  {%- if groups | length > 1 and limits.batch_relations != limits.max_relations -%}
-    {%- set groups = dataplex_dq.hook_groups(plan.tests, limits.max_chars, limits.batch_relations) -%}
-  {%- endif -%}
   {%- do dataplex_dq.hook_check_columns(plan, relation) -%}
   {%- do dataplex_dq.hook_begin() -%}
   {%- set stages = [] -%}
