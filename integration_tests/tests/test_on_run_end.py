@@ -313,3 +313,27 @@ def test_report_from_the_results_table_without_artifacts(partial, tmp_path):
         assert sorted(
             [(x.name, x.value) for s in r.debug_queries_result_sets for x in s.results] for r in got.rules
         ) == sorted([(x.name, x.value) for s in r.debug_queries_result_sets for x in s.results] for r in want.rules)
+
+
+def test_duckdb_read_settings_are_set_back_exactly(tmp_path_factory, tmp_path):
+    """The hook reads hundreds of relations on one DuckDB thread with the optimizer passes off, then gives
+    the connection back as it found it: the thread count it had (3 here, not DuckDB's default) and no
+    disabled optimizer."""
+    from conftest import _build_integration_project, require_target
+
+    require_target("duckdb")
+    tb = _build_integration_project("duckdb", tmp_path_factory)
+    p = tb.project
+    ops = DbtProject(p.project_dir, p.profiles_dir, tmp_path / "target", p.env, p.target)
+    res = ops.run("run-operation", "probe_read_many_settings", "--args", "{threads: 3}", "--log-format", "json")
+    rendered = None
+    for line in res.output.splitlines():
+        try:
+            msg = (json.loads(line).get("data") or {}).get("msg") or ""
+        except (json.JSONDecodeError, AttributeError):
+            continue
+        if isinstance(msg, str) and msg.startswith("DATAPLEX_DQ_RENDERED "):
+            rendered = json.loads(msg[len("DATAPLEX_DQ_RENDERED ") :])
+    assert rendered is not None, res.output[-3000:]
+    assert rendered["inside"][0] == "1" and "filter_pushdown" in rendered["inside"][1], rendered
+    assert rendered["after"] == ["3", ""], rendered

@@ -688,8 +688,8 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
 {% macro default__hook_read_many_end(state=none) %}{{ return('') }}{% endmacro %}
 {% macro duckdb__hook_read_many_end(state=none) %}
   {%- do run_query("reset disabled_optimizers") -%}
-  {#- (a caller that kept no state, as the Python report: the default thread count) -#}
-  {%- do run_query(("set threads = " ~ (state.threads | int)) if state else "reset threads") -%}
+  {#- the thread count begin found (a caller that kept no state: left as begin set it) -#}
+  {%- if state -%}{%- do run_query("set threads = " ~ (state.threads | int)) -%}{%- endif -%}
   {{ return('') }}
 {% endmacro %}
 

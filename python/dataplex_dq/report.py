@@ -159,14 +159,15 @@ def _reading_many_relations(wh: Warehouse) -> Iterator[None]:
     A package without the macro reads as before."""
     with wh.duckdb_settings(READ_MANY_DUCKDB_SETTINGS):
         try:
-            wh.macro("hook_read_many_begin")
+            state = wh.macro("hook_read_many_begin")
         except DataplexDqError:
             yield
             return
         try:
             yield
         finally:
-            wh.macro("hook_read_many_end")
+            # what begin changed (DuckDB: the thread count it found), set back exactly
+            wh.macro("hook_read_many_end", state=state or None)
 
 
 def first_line(text: str, limit: int = 300) -> str:
