@@ -337,3 +337,45 @@ def test_duckdb_read_settings_are_set_back_exactly(tmp_path_factory, tmp_path):
     assert rendered is not None, res.output[-3000:]
     assert rendered["inside"][0] == "1" and "filter_pushdown" in rendered["inside"][1], rendered
     assert rendered["after"] == ["3", ""], rendered
+
+
+def _duckdb_execute(p: DbtProject, *statements: str) -> None:
+    """Statements on the project's DuckDB file (the harness's Db opens it read-only)."""
+    import duckdb
+
+    con = duckdb.connect(p.env["DBT_DUCKDB_PATH"])
+    try:
+        for sql in statements:
+            con.execute(sql)
+    finally:
+        con.close()
+
+
+def test_the_hook_creates_a_missing_results_table_and_refuses_an_old_one(partial):
+    """`dbt test` without the package model built: the hook creates the results table and writes its rows.
+    A results table of an older layout (lacking the hook's columns): the hook names what it cannot write
+    and how to fix it, in one line, and writes nothing."""
+    p = partial
+    p.run("build", check=False)  # the seeds and models the tests read (its tests fail by design)
+    _duckdb_execute(p, "drop table if exists main.dataplex_dq_results")
+    res = p.run("test", check=False)
+    invocation = _invocation(p)
+    with Db("duckdb", p.env) as db:
+        written = db.query(
+            f"select count(*) as n from main.dataplex_dq_results where dbt_invocation_id = '{invocation}'"
+        )
+    assert written == [{"n": 9}], res.output[-3000:]
+
+    _duckdb_execute(
+        p,
+        "drop table main.dataplex_dq_results",
+        "create table main.dataplex_dq_results (data_quality_job_id varchar, rule_name varchar)",
+    )
+    res = p.run("test", check=False)
+    assert res.returncode == 2, res.output[-3000:]
+    line = next(x for x in res.output.splitlines() if "cannot write the results" in x)
+    assert "it lacks the column(s) data_quality_scan, data_source" in line, line
+    assert "dbt build --select dataplex_dq_results" in line, line
+    with Db("duckdb", p.env) as db:
+        assert db.query("select count(*) as n from main.dataplex_dq_results") == [{"n": 0}]
+    _duckdb_execute(p, "drop table main.dataplex_dq_results")
