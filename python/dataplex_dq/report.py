@@ -166,8 +166,9 @@ def _reading_many_relations(wh: Warehouse) -> Iterator[None]:
         try:
             yield
         finally:
-            # what begin changed (DuckDB: the thread count it found), set back exactly
-            wh.macro("hook_read_many_end", state=state or None)
+            # what begin changed (DuckDB: the thread count it found), set back exactly; a package whose begin
+            # keeps no state (an older one, or a manifest.json parsed with it) has an end that takes none
+            wh.macro("hook_read_many_end", **({"state": state} if state else {}))
 
 
 def first_line(text: str, limit: int = 300) -> str:

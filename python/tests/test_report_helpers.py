@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -255,3 +256,34 @@ def test_report_pauses_the_collector_and_turns_it_back_on():
         assert not gc.isenabled()  # off before, off after
     finally:
         gc.enable()
+
+
+class _MacroWarehouse:
+    """Records the package macros the report calls; `begin_returns` is what hook_read_many_begin gives."""
+
+    adapter_type = "postgres"
+
+    def __init__(self, begin_returns):
+        self.begin_returns = begin_returns
+        self.calls: list[tuple[str, dict]] = []
+
+    def macro(self, name, **kwargs):
+        self.calls.append((name, kwargs))
+        return self.begin_returns if name == "hook_read_many_begin" else ""
+
+    @contextmanager
+    def duckdb_settings(self, settings):
+        yield
+
+
+def test_read_many_end_gets_the_state_begin_kept_and_none_from_an_older_package():
+    """The thread count hook_read_many_begin found goes back to hook_read_many_end; a package (or a
+    manifest.json parsed with one) whose begin keeps nothing has an end without a `state` argument,
+    and the report calls it as such (it failed with "takes no keyword argument 'state'")."""
+    from dataplex_dq.report import _reading_many_relations
+
+    for begin_returns, end_kwargs in [({"threads": 3}, {"state": {"threads": 3}}), ("", {}), (None, {})]:
+        wh = _MacroWarehouse(begin_returns)
+        with _reading_many_relations(wh):  # type: ignore[arg-type]
+            pass
+        assert wh.calls == [("hook_read_many_begin", {}), ("hook_read_many_end", end_kwargs)]
