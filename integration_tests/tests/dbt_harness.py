@@ -463,15 +463,24 @@ def render_results_sql(
         "json",
         check=False,
     )
-    for line in res.output.splitlines():
+    return rendered(res.output), res
+
+
+RENDERED = "DATAPLEX_DQ_RENDERED "
+
+
+def rendered(output: str) -> Any | None:
+    """What an integration_tests/macros/ operation logged as `DATAPLEX_DQ_RENDERED {json}` (dbt run with
+    `--log-format json`), decoded; None when it logged nothing."""
+    for line in output.splitlines():
         try:
             event = json.loads(line)
             msg = (event.get("data") or {}).get("msg") or (event.get("info") or {}).get("msg") or ""
         except (json.JSONDecodeError, AttributeError):
             continue
-        if isinstance(msg, str) and msg.startswith("DATAPLEX_DQ_RENDERED "):
-            return json.loads(msg[len("DATAPLEX_DQ_RENDERED ") :]), res
-    return None, res
+        if isinstance(msg, str) and msg.startswith(RENDERED):
+            return json.loads(msg[len(RENDERED) :])
+    return None
 
 
 def parse_bigquery(sql: str, what: str) -> list[exp.Expression]:

@@ -13,7 +13,7 @@ from collections import defaultdict
 import pytest
 import yaml
 
-from dbt_harness import Db, DbtProject, run_dataplex_dq, write_project
+from dbt_harness import Db, DbtProject, rendered, run_dataplex_dq, write_project
 from hook_compare import differences
 from test_report import EXPECTED, _score, reported  # noqa: F401  (reported: the shared report fixture)
 
@@ -326,17 +326,10 @@ def test_duckdb_read_settings_are_set_back_exactly(tmp_path_factory, tmp_path):
     p = tb.project
     ops = DbtProject(p.project_dir, p.profiles_dir, tmp_path / "target", p.env, p.target)
     res = ops.run("run-operation", "probe_read_many_settings", "--args", "{threads: 3}", "--log-format", "json")
-    rendered = None
-    for line in res.output.splitlines():
-        try:
-            msg = (json.loads(line).get("data") or {}).get("msg") or ""
-        except (json.JSONDecodeError, AttributeError):
-            continue
-        if isinstance(msg, str) and msg.startswith("DATAPLEX_DQ_RENDERED "):
-            rendered = json.loads(msg[len("DATAPLEX_DQ_RENDERED ") :])
-    assert rendered is not None, res.output[-3000:]
-    assert rendered["inside"][0] == "1" and "filter_pushdown" in rendered["inside"][1], rendered
-    assert rendered["after"] == ["3", ""], rendered
+    settings = rendered(res.output)
+    assert settings is not None, res.output[-3000:]
+    assert settings["inside"][0] == "1" and "filter_pushdown" in settings["inside"][1], settings
+    assert settings["after"] == ["3", ""], settings
 
 
 def _duckdb_execute(p: DbtProject, *statements: str) -> None:

@@ -29,7 +29,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import pytest
 
 from conftest import drop_target_schemas, require_target, target_env
-from dbt_harness import INTEGRATION_DIR, Db, DbtProject, parse_bigquery, run_dataplex_dq
+from dbt_harness import INTEGRATION_DIR, Db, DbtProject, parse_bigquery, rendered, run_dataplex_dq
 from test_bigquery_sql import _check_golden
 
 SCHEMA = """\
@@ -440,15 +440,9 @@ def test_bigquery_catalog_sql_golden(tmp_path):
     res = project.run(
         "run-operation", "render_catalog_sql", "--args", json.dumps(args), "--log-format", "json", check=False
     )
-    sql = None
-    for line in res.output.splitlines():
-        try:
-            msg = (json.loads(line).get("data") or {}).get("msg") or ""
-        except (json.JSONDecodeError, AttributeError):
-            continue
-        if isinstance(msg, str) and msg.startswith("DATAPLEX_DQ_RENDERED "):
-            sql = json.loads(msg[len("DATAPLEX_DQ_RENDERED ") :])["sql"]
-    assert sql is not None, res.output[-3000:]
+    out = rendered(res.output)
+    assert out is not None, res.output[-3000:]
+    sql = out["sql"]
     sql = sql.replace(env["DBT_BQ_DATASET"], "dq_it")
     parse_bigquery(sql, "catalog publishing")
     assert sql.startswith("alter table `dq-local`.`dq_it`.`orders` set options (description = ")
