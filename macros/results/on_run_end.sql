@@ -326,7 +326,6 @@
   {%- set tests = [] -%}
   {%- set source_ids = [] -%}
   {%- set nodes = graph.nodes -%}
-  {%- set seen = {} -%}
   {%- set ns = namespace(compile=none, execute=none) -%}
   {%- for r in results -%}
     {%- set uid = r.node.unique_id -%}
@@ -334,7 +333,7 @@
     {%- set meta = node['test_metadata'] if node and 'test_metadata' in node else none -%}
     {%- if meta and meta['namespace'] == 'dataplex_dq' -%}
       {%- set source_id = node['attached_node'] or ((node['depends_on']['nodes'] if node['depends_on'] else []) or ['unknown'])[0] -%}
-      {%- if source_id not in seen -%}{%- do seen.update({source_id: 1}) -%}{%- do source_ids.append(source_id) -%}{%- endif -%}
+      {%- if source_id not in source_ids -%}{%- do source_ids.append(source_id) -%}{%- endif -%}
       {%- set status = r.status | string | lower -%}
       {#- started: the compile step's start (else the execute step's), completed: the execute step's end
           (else the compile step's), as the report reads run_results.json -#}
