@@ -679,16 +679,15 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
 {% macro duckdb__hook_read_many_begin() %}
   {%- set found = run_query("select (select string_agg(name, ',') from duckdb_optimizers() where name <> 'expression_rewriter'), current_setting('threads')") -%}
   {%- set names = found.columns[0].values()[0] -%}
-  {%- if names -%}{%- do run_query("set disabled_optimizers = " ~ dataplex_dq.string_literal(names)) -%}{%- endif -%}
-  {%- do run_query("set threads = 1") -%}
+  {#- both settings in one statement (dbt-duckdb runs a statement list as DuckDB does): each statement costs dbt ~5 ms -#}
+  {%- do run_query(("set disabled_optimizers = " ~ dataplex_dq.string_literal(names) ~ ";\n" if names else "") ~ "set threads = 1") -%}
   {{ return({'threads': found.columns[1].values()[0]}) }}
 {% endmacro %}
 {% macro hook_read_many_end(state=none) %}{{ return(adapter.dispatch('hook_read_many_end', 'dataplex_dq')(state)) }}{% endmacro %}
 {% macro default__hook_read_many_end(state=none) %}{{ return('') }}{% endmacro %}
 {% macro duckdb__hook_read_many_end(state=none) %}
-  {%- do run_query("reset disabled_optimizers") -%}
   {#- the thread count begin found (a caller that kept no state: left as begin set it) -#}
-  {%- if state -%}{%- do run_query("set threads = " ~ (state.threads | int)) -%}{%- endif -%}
+  {%- do run_query("reset disabled_optimizers" ~ (";\nset threads = " ~ (state.threads | int) if state else "")) -%}
   {{ return('') }}
 {% endmacro %}
 
