@@ -8,7 +8,9 @@
     2. SQL (scan_metrics_sql): one aggregate query over the scope computes every row-level count,
        null count (one per column), statistic and table condition; uniqueness is counted in the same
        query, by window or grouped counts (scan_uniqueness_strategy, macros/scan_cross_db.sql); each
-       SQL assertion is one scalar subquery. The one aggregate row is then cross joined with the list
+       SQL assertion is one scalar subquery, except on DuckDB a duplicate-key statement provably over
+       the same rows as a uniqueness rule's grouping, which reads that one grouping
+       (scan_shared_groupings, macros/scan_cross_db.sql). The one aggregate row is then cross joined with the list
        of rule indexes, and each metrics column is a CASE over the rule index, so the rows are produced
        without reading the table again; the rule status follows from `passed` in an outer select. The
        per-rule metric formulas come from rule_metrics_exprs / metrics_columns (macros/metrics.sql),
@@ -168,6 +170,8 @@
       'sampling_percent': declared.sampling_percent,
       'test_unique_id': node.unique_id,
       'source_unique_id': source_node.unique_id,
+      'source_node': source_node,
+      'column_types': column_types.types,
   } -%}
   {%- set sql = dataplex_dq.scan_with_anomaly_checks(dataplex_dq.scan_metrics_sql(rules, ctx, column_types.data_types), declared.args, declared.meta_settings, source_node, scan_where, dict(ctx, row_filter=declared.row_filter), rules | length) -%}
   {{ dataplex_dq.check_statement_size(sql, scan_where, rules | length) }}
@@ -312,11 +316,15 @@
       assertions  the scalar subqueries of the SQL assertions (scan_assertion)
       unique      quoted column -> name of its uniqueness count
       window_sql  window items (uniqueness columns counted with the 'window' strategy)
-      grouped_sql grouped-count CTEs (the other uniqueness columns)
+      grouped_sql grouped-count CTEs (the other uniqueness columns, and the shared groupings)
+      groupings   quoted column -> its shared grouping (scan_key_grouping)
+      shared      {keys: {quoted column: true}, assertions: {rule index: {key, nulls_counted}}}: the keys
+                  whose one grouping serves several rules (scan_shared_groupings)
       strategy    scan_uniqueness_strategy() -#}
 {% macro scan_state() %}
   {{ return({'agg': {'aliases': {}, 'exprs': []}, 'assertions': {'aliases': {}, 'exprs': []},
-             'unique': {}, 'window_sql': [], 'grouped_sql': [], 'strategy': dataplex_dq.scan_uniqueness_strategy()}) }}
+             'unique': {}, 'window_sql': [], 'grouped_sql': [], 'groupings': {}, 'shared': {'keys': {}, 'assertions': {}},
+             'strategy': dataplex_dq.scan_uniqueness_strategy()}) }}
 {% endmacro %}
 
 {#- Register an expression once in `registry` (scan.agg or scan.assertions); returns its column name. -#}
@@ -327,6 +335,31 @@
   {%- do registry['exprs'].append(expr ~ " as " ~ alias) -%}
   {{ return(alias) }}
 {% endmacro %}
+{#- The null count of a column, one expression of the aggregate row (shared by every rule on it). -#}
+{% macro scan_null_count(scan, column_sql) %}
+  {{ return(dataplex_dq.scan_aggregate(scan, "coalesce(sum(case when " ~ column_sql ~ " is null then 1 else 0 end), 0)")) }}
+{% endmacro %}
+
+{#- The one grouping by `column_sql` over the scope that several rules share (scan.shared.keys): a CTE
+    dq_g<n> with the number of non-NULL values occurring once (dq_once: a uniqueness rule's passing rows)
+    and the number occurring more than once (dq_dups: the rows of a duplicate-key SQL assertion).
+    Returns {once, dups}, qualified column references. -#}
+{% macro scan_key_grouping(scan, column_sql) %}
+  {%- if column_sql not in scan.groupings -%}
+    {%- set g = 'dq_g' ~ (scan.groupings | length) -%}
+    {%- set cte -%}
+{{ g }} as (
+  select coalesce(sum(case when dq_n = 1 then 1 else 0 end), 0) as dq_once, coalesce(sum(case when dq_n > 1 then 1 else 0 end), 0) as dq_dups from (
+    select count(*) as dq_n from dq_scope where {{ column_sql }} is not null group by {{ column_sql }}
+  ) dq_groups
+)
+    {%- endset -%}
+    {%- do scan.grouped_sql.append(cte) -%}
+    {%- do scan.groupings.update({column_sql: {'once': g ~ '.dq_once', 'dups': g ~ '.dq_dups'}}) -%}
+  {%- endif -%}
+  {{ return(scan.groupings[column_sql]) }}
+{% endmacro %}
+
 {% macro scan_aggregate(scan, expr) %}{{ return(dataplex_dq._scan_add(scan.agg, expr, 'dq_m')) }}{% endmacro %}
 {% macro scan_assertion(scan, expr) %}{{ return(dataplex_dq._scan_add(scan.assertions, expr, 'dq_a')) }}{% endmacro %}
 
@@ -338,6 +371,8 @@
 {% macro scan_metrics_sql(rules, ctx, data_types) %}
   {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, ctx.sampling_percent) -%}
   {%- set scan = dataplex_dq.scan_state() -%}
+  {#- groupings by one key shared by several rules (macros/scan_cross_db.sql, scan_shared_groupings) -#}
+  {%- do scan.update({'shared': dataplex_dq.scan_shared_groupings(rules, ctx, scan.strategy)}) -%}
   {%- set per_rule_columns = dataplex_dq.scan_rule_columns(rules, ctx, data_types, scan, dataplex_dq.data_sql_in_scope(ctx, scope_sql)) -%}
   {%- set from = dataplex_dq.scan_from(rules, ctx, scan, scope_sql) -%}
   {{ return(dataplex_dq.scan_select(per_rule_columns, from.ctes, from.from_items)) }}
@@ -355,7 +390,7 @@
       {%- set col = dataplex_dq.column_sql(rule) -%}
       {%- set refs = {'row_count': row_count, 'null_count': 'null'} -%}
       {%- if col -%}
-        {%- do refs.update({'null_count': dataplex_dq.scan_aggregate(scan, "coalesce(sum(case when " ~ col ~ " is null then 1 else 0 end), 0)")}) -%}
+        {%- do refs.update({'null_count': dataplex_dq.scan_null_count(scan, col)}) -%}
       {%- endif -%}
       {#- the rule type's contribution (macros/rules/<rule_type>.sql, <rule_type>_scan) -#}
       {%- do refs.update(dataplex_dq.rule_sql(rule.rule_type, 'scan')(rule, rctx, col, data_sql, scan)) -%}

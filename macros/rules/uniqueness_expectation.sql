@@ -32,7 +32,10 @@
 {% macro uniqueness_expectation_scan(rule, ctx, column_sql, data_sql, scan) %}
   {%- if column_sql not in scan.unique -%}
     {%- set u = 'dq_u' ~ (scan.unique | length) -%}
-    {%- if dataplex_dq.scan_column_uniqueness_strategy(scan.strategy, ctx.data_type) == 'window' -%}
+    {%- if column_sql in scan.shared['keys'] -%}
+      {#- one grouping shared with a SQL assertion grouping by the same key (scan_shared_groupings) -#}
+      {%- do scan.unique.update({column_sql: dataplex_dq.scan_key_grouping(scan, column_sql).once}) -%}
+    {%- elif dataplex_dq.scan_column_uniqueness_strategy(scan.strategy, ctx.data_type) == 'window' -%}
       {%- do scan.window_sql.append("count(*) over (partition by " ~ column_sql ~ ") as " ~ u) -%}
       {%- set singletons -%}sum(case when {{ column_sql }} is not null and {{ u }} = 1 then 1 else 0 end){%- endset -%}
       {%- do scan.unique.update({column_sql: dataplex_dq.scan_aggregate(scan, singletons)}) -%}
