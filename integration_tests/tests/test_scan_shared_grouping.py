@@ -40,6 +40,16 @@ SEEDS = {
     "twin": ROWS,
 }
 DB_NAME = "shared_grouping"
+# regex rules on DuckDB: an anchored list of plain strings is an IN list (duckdb__regex_contains)
+STATUSES = ["ok", "OK", "o k", "retry", "fail", None, "failx", "xok", "ok-1", "ok"]
+PATTERNS = {
+    "rx-list": ("^(ok|retry|fail)$", True),
+    "rx-noncapturing": ("^(?:ok|o k|ok-1)$", True),
+    "rx-one": ("^retry$", True),
+    "rx-dot": ("^(ok|fai.)$", False),
+    "rx-unanchored": ("ok|retry", False),
+    "rx-flag": ("(?i)^(ok)$", False),
+}
 
 
 def _csv(rows: list[tuple]) -> str:
@@ -93,7 +103,15 @@ def shared(tmp_path_factory):
                 "          - dataplex_dq.uniqueness_expectation:\n"
                 "              {name: per-rule-uniq, arguments: {ignore_null: true}}\n"
             )
+    rx = ", ".join(
+        f"{{name: {n}-scan, column: s, regex_expectation: {{regex: '{p}'}}}}" for n, (p, _) in PATTERNS.items()
+    )
+    schema += "  - name: statuses\n    data_tests:\n      - dataplex_dq.data_quality_scan:\n          name: rx-scan\n"
+    schema += f"          arguments: {{rules: [{rx}]}}\n    columns:\n      - name: s\n        data_tests:\n"
+    for n, (p, _) in PATTERNS.items():
+        schema += f"          - dataplex_dq.regex_expectation: {{name: {n}, arguments: {{regex: '{p}'}}}}\n"
     files = {f"seeds/{seed}.csv": _csv(rows) for seed, rows in SEEDS.items()}
+    files["seeds/statuses.csv"] = "s\n" + "".join(f"{'' if v is None else v}\n" for v in STATUSES)
     files["seeds/schema.yml"] = schema
     files["models/twin_shadow.sql"] = "{{ config(alias='twin', schema='other') }}\nselect 1 as id, 'a' as cat\n"
     project = write_project(
@@ -104,7 +122,7 @@ def shared(tmp_path_factory):
         project_config="""\
         seeds:
           shared_grouping_project:
-            +column_types: {id: integer, cat: varchar}
+            +column_types: {id: integer, cat: varchar, s: varchar}
         """,
     )
     for step in (("seed",), ("run",), ("test",)):  # the shadow exists before any test compiles
@@ -194,3 +212,20 @@ def test_per_rule_tests_set_perfect_hashing_and_keep_their_statement(shared):
     want = _expected(db, "ids", None)
     assert metrics["per-rule-dups"]["assertion_row_count"] == want["dups"]
     assert metrics["per-rule-uniq"]["passed_count"] == want["uniq"]
+
+
+def test_an_anchored_list_of_strings_is_an_in_list_with_the_regex_counts(shared):
+    metrics, compiled, db = shared
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        values = [r[0] for r in con.execute("select s from main.statuses").fetchall()]
+        assert sorted(values, key=str) == sorted(STATUSES, key=str)
+        for name, (pattern, as_list) in PATTERNS.items():
+            (want,) = con.execute(
+                "select count(*) filter (regexp_matches(s, ?)) from main.statuses", [pattern]
+            ).fetchone()
+            for rule in (name, f"{name}-scan"):
+                assert metrics[rule]["passed_count"] == want, rule
+            assert ('collate "binary") in (' in compiled[name]) == as_list, name
+    finally:
+        con.close()
