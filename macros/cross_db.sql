@@ -38,22 +38,44 @@
 {% endmacro %}
 
 {#- A 64-bit float type (dbt.type_float() is a 32-bit REAL on DuckDB). -#}
-{% macro type_double() %}{{ return(dataplex_dq.dispatched_value('type_double')) }}{% endmacro %}
+{% macro type_double() %}
+  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}  {#- dispatched_value's cache, read in place -#}
+  {%- set values = root.get('dispatched_values') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
+  {{ return(values['type_double'] if values and 'type_double' in values else dataplex_dq.dispatched_value('type_double')) }}
+{% endmacro %}
 {% macro default__type_double() %}double precision{% endmacro %}
 {% macro duckdb__type_double() %}double{% endmacro %}
 {% macro bigquery__type_double() %}float64{% endmacro %}
 
-{#- A SQL string literal for any text coming from YAML. -#}
-{% macro string_literal(value) %}{{ return(dataplex_dq.dispatched('string_literal')(value)) }}{% endmacro %}
-{% macro default__string_literal(value) -%}
-  {{- return("'" ~ (value | string).replace("'", "''") ~ "'") -}}
-{%- endmacro %}
-{% macro postgres__string_literal(value) -%}
-  {#- An E'' string with backslashes doubled: read the same whatever `standard_conforming_strings` is
-      (with it off, a backslash in a plain '' string escapes the next character, so a value ending in
-      a backslash could close the literal early; E'' always reads backslash escapes). -#}
-  {{- return("E'" ~ (value | string).replace("\\", "\\\\").replace("'", "''") ~ "'") -}}
-{%- endmacro %}
+{#- A SQL string literal for any text coming from YAML: the warehouse's opening quote, the text with
+    string_literal_escapes' characters replaced, a closing quote. -#}
+{% macro string_literal(value) %}
+  {#- the escapes read from the invocation's cache in place (as in dispatched): a rule quotes ~15 texts -#}
+  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}
+  {%- set values = root.get('dispatched_values') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
+  {%- set e = values['string_literal_escapes'] if values and 'string_literal_escapes' in values else dataplex_dq.dispatched_value('string_literal_escapes') -%}
+  {{- return(e.open ~ (value | string).translate(e.table) ~ "'") -}}
+{% endmacro %}
+
+{#- How a text becomes a string literal on this warehouse, as data: {open: the opening quote, table: the
+    characters to replace, as str.translate's table (code point: replacement)}; the literal closes with
+    '. Data rather than a macro per warehouse, so the places that quote many texts at once (a rule's
+    metrics row, macros/metrics.sql; every value of the on-run-end hook) apply it inline: a macro call
+    costs dbt a copy of the node's context, str.translate one call for all the replacements (which
+    are the same at once as in any order: each replaces one character). -#}
+{% macro string_literal_escapes() %}{{ return(dataplex_dq.dispatched_value('string_literal_escapes')) }}{% endmacro %}
+{#- ' -> '' (39 = ') -#}
+{% macro default__string_literal_escapes() %}{{ return({'open': "'", 'table': {39: "''"}}) }}{% endmacro %}
+{#- PostgreSQL: an E'' string with backslashes doubled (92 = \), read the same whatever
+    `standard_conforming_strings` is (with it off, a backslash in a plain '' string escapes the next
+    character, so a value ending in a backslash could close the literal early; E'' always reads
+    backslash escapes). -#}
+{% macro postgres__string_literal_escapes() %}{{ return({'open': "E'", 'table': {92: "\\\\", 39: "''"}}) }}{% endmacro %}
+{#- GoogleSQL escapes: backslash (92), the quote (39) and the characters a quoted literal cannot hold:
+    newline (10), carriage return (13), tab (9). -#}
+{% macro bigquery__string_literal_escapes() %}
+  {{ return({'open': "'", 'table': {92: "\\\\", 39: "\\'", 10: "\\n", 13: "\\r", 9: "\\t"}}) }}
+{% endmacro %}
 
 {#- A column name from YAML without the quotes a user may have written ('"Mixed Case"', '`x`'); a
     doubled quote inside them is one quote. -#}
@@ -72,11 +94,6 @@
   {#- GoogleSQL quoted identifiers take backslash escapes, like its string literals. -#}
   {{ return('`' ~ name.replace('\\', '\\\\').replace('`', '\\`') ~ '`') }}
 {% endmacro %}
-{% macro bigquery__string_literal(value) -%}
-  {#- GoogleSQL escapes: backslash first, then the quote and the characters a quoted literal cannot hold. -#}
-  {%- set s = (value | string).replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t") -%}
-  {{- return("'" ~ s ~ "'") -}}
-{%- endmacro %}
 
 {#- Partial-match regular expression (GoogleSQL REGEXP_CONTAINS semantics, re2 syntax). -#}
 {% macro regex_contains(text_expr, pattern) %}{{ return(dataplex_dq.dispatched('regex_contains')(text_expr, pattern)) }}{% endmacro %}
@@ -200,7 +217,11 @@
 {%- endmacro %}
 
 {#- A 64-bit integer type. -#}
-{% macro type_int64() %}{{ return(dataplex_dq.dispatched_value('type_int64')) }}{% endmacro %}
+{% macro type_int64() %}
+  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}  {#- dispatched_value's cache, read in place -#}
+  {%- set values = root.get('dispatched_values') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
+  {{ return(values['type_int64'] if values and 'type_int64' in values else dataplex_dq.dispatched_value('type_int64')) }}
+{% endmacro %}
 {% macro default__type_int64() %}{{ return('bigint') }}{% endmacro %}
 {% macro bigquery__type_int64() %}{{ return('int64') }}{% endmacro %}
 

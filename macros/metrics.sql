@@ -55,7 +55,13 @@ dq_scope as (
   {%- for expr, type, name in dataplex_dq.metrics_columns(rule, ctx, m) -%}
     {%- do lines.append("  " ~ (("cast(" ~ expr ~ " as " ~ type ~ ")") if type else expr) ~ " as " ~ name) -%}
   {%- endfor -%}
-  {{ return(dataplex_dq.metrics_packed("select\n" ~ (lines | join(",\n")) ~ ("\nfrom " ~ from_clause if from_clause else ""))) }}
+  {#- metrics_packed's text around the SELECT, from metrics_columns' per-invocation cache (read in place,
+      as in dispatched) -#}
+  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}
+  {%- set cached = root.get('metrics_column_types') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
+  {%- set sql = "select\n" ~ (lines | join(",\n")) ~ ("\nfrom " ~ from_clause if from_clause else "") -%}
+  {%- if cached and cached.pack | length == 2 -%}{{ return(cached.pack[0] ~ sql ~ cached.pack[1]) }}{%- endif -%}
+  {{ return(dataplex_dq.metrics_packed(sql)) }}
 {% endmacro %}
 
 {#- The metrics row(s) of `sql` (a SELECT of the contract's columns) as the test stores them: on
@@ -75,25 +81,41 @@ dq_scope as (
     the column is `cast(expression as type)` (type none: the expression as is). The last three carry an
     incremental scan's window (macros/incremental.sql): field and bounds as text, NULL without one. -#}
 {% macro metrics_columns(rule, ctx, m) %}
-  {#- the column types depend on the adapter only: computed once per invocation (invocation_cache) -#}
+  {#- the column types, the escapes of string literals and the current time depend on the adapter only:
+      computed once per invocation (invocation_cache) -#}
   {%- set types = dataplex_dq.invocation_cache('metrics_column_types') -%}
   {%- if not types -%}
     {%- do types.update({'s': dbt.type_string(), 'b': dbt.type_bigint(), 'd': dataplex_dq.type_double(),
-                         'bool': dbt.type_boolean(), 'int': dbt.type_int()}) -%}
+                         'bool': dbt.type_boolean(), 'int': dbt.type_int(), 'now': dataplex_dq.current_timestamp_utc(),
+                         'e': dataplex_dq.string_literal_escapes(),
+                         'pack': dataplex_dq.metrics_packed('\x01').split('\x01')}) -%}
   {%- endif -%}
   {%- set s, b, d, bool = types.s, types.b, types.d, types.bool -%}
-  {#- string_literal's variant, dispatched once for the whole row (not once per literal) -#}
-  {%- set lit = dataplex_dq.dispatched('string_literal') -%}
+  {#- the row's texts as string literals (string_literal, written in place: ~12 per rule) -#}
+  {%- set open, table = types.e.open, types.e.table -%}
+  {%- set row_filter = ctx.declared_row_filter if 'declared_row_filter' in ctx else ctx.row_filter -%}
+  {%- set incremental = ctx.get('incremental') -%}
+  {%- set texts = [invocation_id, ctx.test_unique_id, ctx.source_unique_id, rule.name, rule.rule_type,
+                   rule.column or none, rule.dimension or none,
+                   tojson(dataplex_dq.rule_proto_dict(rule)),
+                   tojson(dataplex_dq.string_map(rule.attributes)) if rule.attributes else none,
+                   tojson(dataplex_dq.debug_queries_sql(rule, ctx)) if rule.debug_queries else none,
+                   row_filter or none,
+                   incremental.field if incremental else none,
+                   incremental.start if incremental else none,
+                   incremental.end if incremental else none] -%}
+  {%- set lits = [] -%}
+  {%- for v in texts -%}{%- do lits.append("null" if v is none else open ~ (v | string).translate(table) ~ "'") -%}{%- endfor -%}
   {%- set threshold = m.get('threshold') -%}
   {%- set cols = [
-      (lit(invocation_id), s, "dq_invocation_id"),
-      (lit(ctx.test_unique_id), s, "dq_test_unique_id"),
-      (lit(ctx.source_unique_id), s, "dq_data_source"),
+      (lits[0], s, "dq_invocation_id"),
+      (lits[1], s, "dq_test_unique_id"),
+      (lits[2], s, "dq_data_source"),
       ((ctx.rule_index or 0), types.int, "rule_index"),
-      (lit(rule.name), s, "rule_name"),
-      (lit(rule.rule_type), s, "rule_type"),
-      ((lit(rule.column) if rule.column else "null"), s, "rule_column"),
-      ((lit(rule.dimension) if rule.dimension else "null"), s, "rule_dimension"),
+      (lits[3], s, "rule_name"),
+      (lits[4], s, "rule_type"),
+      (lits[5], s, "rule_column"),
+      (lits[6], s, "rule_dimension"),
       ((threshold if threshold is not none else "null"), d, "rule_threshold"),
       (("true" if rule.ignore_null else "false"), bool, "rule_ignore_null"),
       (("true" if rule.suspended else "false"), bool, "rule_suspended"),
@@ -107,15 +129,15 @@ dq_scope as (
       (m.get('assertion_row_count', 'null'), b, "assertion_row_count"),
       (m.get('statistic_value', 'null'), d, "statistic_value"),
       (m.get('failing_rows_query', 'null'), s, "failing_rows_query"),
-      (lit(tojson(dataplex_dq.rule_proto_dict(rule))), s, "rule_spec"),
-      ((lit(tojson(dataplex_dq.string_map(rule.attributes))) if rule.attributes else "null"), s, "rule_attributes"),
-      ((lit(tojson(dataplex_dq.debug_queries_sql(rule, ctx))) if rule.debug_queries else "null"), s, "debug_queries_sql"),
-      ((lit(ctx.declared_row_filter) if ctx.get('declared_row_filter') else "null") if 'declared_row_filter' in ctx else ((lit(ctx.row_filter) if ctx.row_filter else "null")), s, "scope_row_filter"),
+      (lits[7], s, "rule_spec"),
+      (lits[8], s, "rule_attributes"),
+      (lits[9], s, "debug_queries_sql"),
+      (lits[10], s, "scope_row_filter"),
       ((ctx.sampling_percent if ctx.sampling_percent else "null"), d, "scope_sampling_percent"),
-      (dataplex_dq.current_timestamp_utc(), none, "evaluated_at"),
-      ((lit(ctx.incremental.field) if ctx.get('incremental') else "null"), s, "incremental_field"),
-      ((lit(ctx.incremental.start) if ctx.get('incremental') and ctx.incremental.start is not none else "null"), s, "incremental_start"),
-      ((lit(ctx.incremental.end) if ctx.get('incremental') and ctx.incremental.end is not none else "null"), s, "incremental_end"),
+      (types.now, none, "evaluated_at"),
+      (lits[11], s, "incremental_field"),
+      (lits[12], s, "incremental_start"),
+      (lits[13], s, "incremental_end"),
       (m.get('statistic_value_text', 'null'), s, "statistic_value_text"),
   ] -%}
   {{ return(cols) }}

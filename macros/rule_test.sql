@@ -53,7 +53,7 @@
     heads its SQL, as the scan's: scan_prepare_session, macros/scan_cross_db.sql), or ''. -#}
 {% macro rule_session_prefix(rule, data_type, source_node) %}
   {%- if rule.suspended -%}{{ return('') }}{%- endif -%}
-  {{ return(adapter.dispatch('rule_session_prefix', 'dataplex_dq')(rule, data_type, source_node)) }}
+  {{ return(dataplex_dq.dispatched('rule_session_prefix')(rule, data_type, source_node)) }}
 {% endmacro %}
 {% macro default__rule_session_prefix(rule, data_type, source_node) %}{{ return('') }}{% endmacro %}
 {#- DuckDB: a uniqueness rule groups by its column, and a duplicate-key SQL assertion
@@ -62,6 +62,7 @@
     key's range fits perfect_ht_threshold; the same bounded setting as the scan's. A setting only: the
     query and its counts are the same either way (the assertion is never rewritten here). -#}
 {% macro duckdb__rule_session_prefix(rule, data_type, source_node) %}
+  {%- if rule.rule_type not in ('uniqueness_expectation', 'sql_assertion') -%}{{ return('') }}{%- endif -%}
   {%- set relation = dataplex_dq.data_source_relation(source_node) -%}
   {%- if rule.rule_type == 'uniqueness_expectation' -%}
     {{ return(dataplex_dq.scan_prepare_session(relation, [dataplex_dq.column_sql(rule)], [data_type])) }}
@@ -124,7 +125,8 @@
   {%- set params = {} -%}
   {%- for key in ['min_value', 'max_value'] -%}
     {%- if key in args and args.get(key) is not none -%}
-      {%- do params.update({key: dataplex_dq.scalar_text(args.get(key)) if dataplex_dq._is_scalar(args.get(key)) else args.get(key)}) -%}
+      {%- set v = args.get(key) -%}  {#- _is_scalar(v), written in place: ~2 per rule -#}
+      {%- do params.update({key: dataplex_dq.scalar_text(v) if (v is not mapping and (v is string or v is number or v is not iterable)) else v}) -%}
     {%- endif -%}
   {%- endfor -%}
   {%- for key in ['strict_min_enabled', 'strict_max_enabled', 'regex', 'sql_expression', 'sql_statement'] -%}

@@ -401,7 +401,7 @@
     rules of a test that left none (errored or skipped). -#}
 {% macro hook_declared_rows(node, uid, source_id) %}
   {%- set sql_types = dataplex_dq.hook_types() -%}
-  {%- set lit = adapter.dispatch('string_literal', 'dataplex_dq') -%}
+  {%- set lit = dataplex_dq.string_literal -%}
   {%- set out = [] -%}
   {%- for index, spec, attributes in dataplex_dq.hook_declared_rules(node) -%}
     {%- set rule_type = (spec.keys() | select('in', dataplex_dq.hook_rule_type_display().keys() | list) | list | first) -%}
@@ -460,32 +460,20 @@
   {{ return('select ' ~ (casts | join(', ')) ~ '\nfrom (\nselect ' ~ (first | join(', ')) ~ ' from unnest([1]) where false\nunion all\nselect ' ~ (texts | join('\nunion all\nselect ')) ~ '\n) as dq_v') }}
 {% endmacro %}
 
-{#- One row's values (texts or none) as SQL string literals 'a, b, ...' (string_literal's escaping,
-    inlined: this runs once per value of every test). -#}
+{#- One row's values (texts or none) as SQL string literals 'a, b, ...' (string_literal's escapes,
+    applied in place: this runs once per value of every test); `null` the text of a NULL. -#}
 {% macro hook_literals(values) %}{{ return(adapter.dispatch('hook_literals', 'dataplex_dq')(values)) }}{% endmacro %}
-{% macro default__hook_literals(values) %}
+{% macro default__hook_literals(values, null='null') %}
+  {%- set e = dataplex_dq.string_literal_escapes() -%}
+  {%- set open, table = e.open, e.table -%}
   {%- set parts = [] -%}
   {%- for v in values -%}
-    {%- do parts.append('null' if v is none else "'" ~ (v | string | replace("'", "''")) ~ "'") -%}
+    {%- do parts.append(null if v is none else open ~ (v | string).translate(table) ~ "'") -%}
   {%- endfor -%}
   {{ return(parts | join(', ')) }}
 {% endmacro %}
-{#- PostgreSQL: E'' strings (postgres__string_literal: the same whatever standard_conforming_strings is). -#}
-{% macro postgres__hook_literals(values) %}
-  {%- set parts = [] -%}
-  {%- for v in values -%}
-    {%- do parts.append('null' if v is none else "E'" ~ (v | string | replace('\\', '\\\\') | replace("'", "''")) ~ "'") -%}
-  {%- endfor -%}
-  {{ return(parts | join(', ')) }}
-{% endmacro %}
-{#- BigQuery: backslash escapes (bigquery__string_literal); NULL typed as STRING. -#}
-{% macro bigquery__hook_literals(values) %}
-  {%- set parts = [] -%}
-  {%- for v in values -%}
-    {%- do parts.append('cast(null as string)' if v is none else "'" ~ (v | string | replace('\\', '\\\\') | replace("'", "\\'") | replace('\n', '\\n') | replace('\r', '\\r') | replace('\t', '\\t')) ~ "'") -%}
-  {%- endfor -%}
-  {{ return(parts | join(', ')) }}
-{% endmacro %}
+{#- BigQuery: NULL typed as STRING (an untyped NULL is INT64 there). -#}
+{% macro bigquery__hook_literals(values) %}{{ return(dataplex_dq.default__hook_literals(values, 'cast(null as string)')) }}{% endmacro %}
 
 {#- The metrics rows of some tests: a UNION ALL of their relations' rows of this invocation (and of
     the declared rules' literal rows of the tests that left none), in the order of hook_metrics_columns. -#}
@@ -730,7 +718,7 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
       texts filled into templates by a filter (two macro calls per rule type cost more than the rest of
       the statement's text): the registry's names and display names need no escaping; one that would
       takes string_literal's way -#}
-  {%- set lit = dataplex_dq.dispatched('string_literal') -%}
+  {%- set lit = dataplex_dq.string_literal -%}
   {%- set json_text = dataplex_dq.dispatched('hook_json_text') -%}
   {%- set json_string = dataplex_dq.dispatched('hook_json_string') -%}
   {%- set struct_of = dataplex_dq.dispatched('hook_struct') -%}
