@@ -19,7 +19,10 @@ dq_scope as (
   {{ scope_sql }}
 )
   {%- endset -%}
-  {%- set counts = dataplex_dq.rule_sql(rule.rule_type, 'counts')(rule, ctx, col, null_count, dataplex_dq.data_sql_in_scope(ctx, scope_sql)) -%}
+  {#- the rule type's SQL pieces resolved once for the rule (rule_sql_pieces) -#}
+  {%- do ctx.update({'dq_sql': dataplex_dq.rule_sql_pieces(rule.rule_type)}) -%}
+  {%- set counts_of = ctx.dq_sql.counts if 'counts' in ctx.dq_sql else dataplex_dq.rule_sql(rule.rule_type, 'counts') -%}
+  {%- set counts = counts_of(rule, ctx, col, null_count, dataplex_dq.data_sql_in_scope(ctx, scope_sql)) -%}
   {%- set refs = {'row_count': 'row_count', 'null_count': 'null_count', 'passed_count': 'passed_count',
                   'stat_value': 'stat_value', 'condition_ok': 'condition_ok', 'assertion_row_count': 'assertion_row_count'} -%}
   {%- set m = dataplex_dq.rule_metrics_exprs(rule, ctx, refs) -%}
@@ -43,7 +46,9 @@ dq_scope as (
     with the very same SQL. -#}
 {% macro rule_metrics_exprs(rule, ctx, refs) %}
   {%- set m = {'row_count': refs.row_count, 'null_count': refs.null_count} -%}
-  {%- do m.update(dataplex_dq.rule_sql(rule.rule_type, 'metrics')(rule, ctx, refs, dataplex_dq.column_sql(rule))) -%}
+  {%- set pieces = ctx.get('dq_sql') or {} -%}
+  {%- set metrics_of = pieces.metrics if 'metrics' in pieces else dataplex_dq.rule_sql(rule.rule_type, 'metrics') -%}
+  {%- do m.update(metrics_of(rule, ctx, refs, dataplex_dq.column_sql(rule))) -%}
   {%- do m.update({'status': "case when " ~ m.passed ~ " then 'PASSED' else 'FAILED' end"}) -%}
   {{ return(m) }}
 {% endmacro %}

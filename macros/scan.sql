@@ -393,7 +393,9 @@
         {%- do refs.update({'null_count': dataplex_dq.scan_null_count(scan, col)}) -%}
       {%- endif -%}
       {#- the rule type's contribution (macros/rules/<rule_type>.sql, <rule_type>_scan) -#}
-      {%- do refs.update(dataplex_dq.rule_sql(rule.rule_type, 'scan')(rule, rctx, col, data_sql, scan)) -%}
+      {%- do rctx.update({'dq_sql': dataplex_dq.rule_sql_pieces(rule.rule_type)}) -%}  {#- resolved once for the rule -#}
+      {%- set scan_of = rctx.dq_sql.scan if 'scan' in rctx.dq_sql else dataplex_dq.rule_sql(rule.rule_type, 'scan') -%}
+      {%- do refs.update(scan_of(rule, rctx, col, data_sql, scan)) -%}
       {%- set m = dataplex_dq.rule_metrics_exprs(rule, rctx, refs) -%}
     {%- endif -%}
     {%- do per_rule_columns.append(dataplex_dq.metrics_columns(rule, rctx, m)) -%}

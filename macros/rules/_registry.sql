@@ -101,3 +101,27 @@
   {%- endif -%}
   {{ exceptions.raise_compiler_error("dataplex_dq: rule type " ~ rule_type ~ " has no SQL for '" ~ piece ~ "' (macros/rules/" ~ rule_type ~ ".sql)") }}
 {% endmacro %}
+
+{#- Every piece of a rule type's SQL at once: {piece: the macro rule_sql returns} for the pieces it has
+    (predicate, counts, scan, metrics, failing_rows). A rule's SQL is built from 3 or 4 of them, and each
+    macro call costs dbt a copy of the node's context: the per-rule test and the scan resolve them once
+    per rule and keep them in the rule's ctx as `dq_sql`, which the pieces' callers read in place (falling
+    back to rule_sql, which names a missing piece). -#}
+{% macro rule_sql_pieces(rule_type) %}
+  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}  {#- read as in dispatched -#}
+  {%- set found = root.get('rule_sql') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
+  {%- if found is none -%}{%- set found = dataplex_dq.invocation_cache('rule_sql') -%}{%- endif -%}
+  {%- set pieces = {} -%}
+  {%- set get = dataplex_dq.get -%}
+  {%- for piece in ['predicate', 'counts', 'scan', 'metrics', 'failing_rows'] -%}
+    {%- set key = rule_type ~ '_' ~ piece -%}
+    {%- if key not in found -%}
+      {%- if get(key) is not none -%}{%- do found.update({key: key}) -%}
+      {%- elif get('row_level_' ~ piece) is not none and dataplex_dq.rule_type_facts(rule_type).row_level -%}{%- do found.update({key: 'row_level_' ~ piece}) -%}
+      {%- endif -%}
+    {%- endif -%}
+    {%- if key in found -%}{%- do pieces.update({piece: get(found[key])}) -%}{%- endif -%}
+  {%- endfor -%}
+  {{ return(pieces) }}
+{% endmacro %}
+

@@ -15,7 +15,9 @@
   {%- endif -%}
   {%- set key = (column_sql, ctx.data_type, data_sql) -%}
   {%- if key not in known.sql -%}
-    {%- do known.sql.update({key: dataplex_dq.rule_sql(rule.rule_type, 'predicate')(rule, column_sql, ctx.data_type, data_sql)}) -%}
+    {%- set pieces = ctx.get('dq_sql') or {} -%}
+    {%- set predicate_of = pieces.predicate if 'predicate' in pieces else dataplex_dq.rule_sql(rule.rule_type, 'predicate') -%}
+    {%- do known.sql.update({key: predicate_of(rule, column_sql, ctx.data_type, data_sql)}) -%}
   {%- endif -%}
   {{ return(known.sql[key]) }}
 {% endmacro %}
@@ -55,7 +57,9 @@ dq_counts as (
 case when {{ evaluated }} = 0 then 1.0 else cast(coalesce({{ refs.passed_count }}, 0) as {{ double }}) / {{ evaluated }} end
   {%- endset -%}
   {%- set passed -%}({{ ratio }}) >= cast({{ threshold }} as {{ double }}){%- endset -%}
-  {%- set failing_rows_query = dataplex_dq.rule_sql(rule.rule_type, 'failing_rows')(rule, ctx, column_sql) -%}
+  {%- set pieces = ctx.get('dq_sql') or {} -%}
+  {%- set failing_rows_of = pieces.failing_rows if 'failing_rows' in pieces else dataplex_dq.rule_sql(rule.rule_type, 'failing_rows') -%}
+  {%- set failing_rows_query = failing_rows_of(rule, ctx, column_sql) -%}
   {{ return({
       'evaluated_count': evaluated, 'passed_count': 'coalesce(' ~ refs.passed_count ~ ', 0)', 'pass_ratio': ratio,
       'passed': passed, 'threshold': threshold,
