@@ -38,11 +38,7 @@
 {% endmacro %}
 
 {#- A 64-bit float type (dbt.type_float() is a 32-bit REAL on DuckDB). -#}
-{% macro type_double() %}
-  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}  {#- dispatched_value's cache, read in place -#}
-  {%- set values = root.get('dispatched_values') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
-  {{ return(values['type_double'] if values and 'type_double' in values else dataplex_dq.dispatched_value('type_double')) }}
-{% endmacro %}
+{% macro type_double() %}{{ return(dataplex_dq.dispatched_value('type_double')) }}{% endmacro %}
 {% macro default__type_double() %}double precision{% endmacro %}
 {% macro duckdb__type_double() %}double{% endmacro %}
 {% macro bigquery__type_double() %}float64{% endmacro %}
@@ -217,11 +213,7 @@
 {%- endmacro %}
 
 {#- A 64-bit integer type. -#}
-{% macro type_int64() %}
-  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}  {#- dispatched_value's cache, read in place -#}
-  {%- set values = root.get('dispatched_values') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
-  {{ return(values['type_int64'] if values and 'type_int64' in values else dataplex_dq.dispatched_value('type_int64')) }}
-{% endmacro %}
+{% macro type_int64() %}{{ return(dataplex_dq.dispatched_value('type_int64')) }}{% endmacro %}
 {% macro default__type_int64() %}{{ return('bigint') }}{% endmacro %}
 {% macro bigquery__type_int64() %}{{ return('int64') }}{% endmacro %}
 

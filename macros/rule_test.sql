@@ -125,8 +125,7 @@
   {%- set params = {} -%}
   {%- for key in ['min_value', 'max_value'] -%}
     {%- if key in args and args.get(key) is not none -%}
-      {%- set v = args.get(key) -%}  {#- _is_scalar(v), written in place: ~2 per rule -#}
-      {%- do params.update({key: dataplex_dq.scalar_text(v) if (v is not mapping and (v is string or v is number or v is not iterable)) else v}) -%}
+      {%- do params.update({key: dataplex_dq.scalar_text(args.get(key)) if dataplex_dq._is_scalar(args.get(key)) else args.get(key)}) -%}
     {%- endif -%}
   {%- endfor -%}
   {%- for key in ['strict_min_enabled', 'strict_max_enabled', 'regex', 'sql_expression', 'sql_statement'] -%}

@@ -4,11 +4,7 @@
     how many rules to move to another data_quality_scan (or per-rule tests) on the same data source. -#}
 
 {#- Characters one statement may have on the target warehouse, or none when there is no limit to check. -#}
-{% macro max_statement_chars() %}
-  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}  {#- dispatched_value's cache, read in place -#}
-  {%- set values = root.get('dispatched_values') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
-  {{ return(values['max_statement_chars'] if values and 'max_statement_chars' in values else dataplex_dq.dispatched_value('max_statement_chars')) }}
-{% endmacro %}
+{% macro max_statement_chars() %}{{ return(dataplex_dq.dispatched_value('max_statement_chars')) }}{% endmacro %}
 {% macro default__max_statement_chars() %}{{ return(none) }}{% endmacro %}
 {% macro bigquery__max_statement_chars() %}{{ return(1024000) }}{% endmacro %}
 

@@ -148,8 +148,7 @@
     {{ dataplex_dq.raise_rule_error(where, 'min_value', "at least one of min_value and max_value must be given") }}
   {%- endif -%}
   {%- for field in ['min_value', 'max_value'] -%}
-    {%- set v = params.get(field) -%}  {#- not _is_scalar(v), written in place -#}
-    {%- if v is not none and not (v is not mapping and (v is string or v is number or v is not iterable)) -%}
+    {%- if params.get(field) is not none and not dataplex_dq._is_scalar(params.get(field)) -%}
       {{ dataplex_dq.raise_rule_error(where, field, "must be a single value, got " ~ params.get(field)) }}
     {%- endif -%}
   {%- endfor -%}

@@ -87,26 +87,17 @@
     row_level_<piece> in macros/rules/_row_level.sql (as dbt-expectations' _generalized/). This returns
     the macro to call. -#}
 {% macro rule_sql(rule_type, piece) %}
-  {#- the name found is kept per invocation (read as in dispatched): a rule asks for ~4 pieces -#}
-  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}
-  {%- set found = root.get('rule_sql') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
-  {%- if found is none -%}{%- set found = dataplex_dq.invocation_cache('rule_sql') -%}{%- endif -%}
-  {%- set key = rule_type ~ '_' ~ piece -%}
-  {%- if key in found -%}{{ return(dataplex_dq.get(found[key])) }}{%- endif -%}
-  {%- set own = dataplex_dq.get(key) -%}
-  {%- if own is not none -%}{%- do found.update({key: key}) -%}{{ return(own) }}{%- endif -%}
-  {%- if dataplex_dq.rule_type_facts(rule_type).row_level -%}
-    {%- set shared = dataplex_dq.get('row_level_' ~ piece) -%}
-    {%- if shared is not none -%}{%- do found.update({key: 'row_level_' ~ piece}) -%}{{ return(shared) }}{%- endif -%}
-  {%- endif -%}
+  {%- set pieces = dataplex_dq.rule_sql_pieces(rule_type) -%}
+  {%- if piece in pieces -%}{{ return(pieces[piece]) }}{%- endif -%}
   {{ exceptions.raise_compiler_error("dataplex_dq: rule type " ~ rule_type ~ " has no SQL for '" ~ piece ~ "' (macros/rules/" ~ rule_type ~ ".sql)") }}
 {% endmacro %}
 
-{#- Every piece of a rule type's SQL at once: {piece: the macro rule_sql returns} for the pieces it has
-    (predicate, counts, scan, metrics, failing_rows). A rule's SQL is built from 3 or 4 of them, and each
-    macro call costs dbt a copy of the node's context: the per-rule test and the scan resolve them once
-    per rule and keep them in the rule's ctx as `dq_sql`, which the pieces' callers read in place (falling
-    back to rule_sql, which names a missing piece). -#}
+{#- Every piece of a rule type's SQL at once: {piece: macro} for the pieces it has (predicate, counts,
+    scan, metrics, failing_rows), found as rule_sql describes; the names found are kept per invocation
+    (read as in dispatched). A rule's SQL is built from 3 or 4 pieces, and each macro call costs dbt a
+    copy of the node's context: the per-rule test and the scan resolve them once per rule and keep them
+    in the rule's ctx as `dq_sql`, which the pieces' callers read in place (falling back to rule_sql,
+    which names a missing piece). -#}
 {% macro rule_sql_pieces(rule_type) %}
   {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}  {#- read as in dispatched -#}
   {%- set found = root.get('rule_sql') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
@@ -124,4 +115,3 @@
   {%- endfor -%}
   {{ return(pieces) }}
 {% endmacro %}
-
