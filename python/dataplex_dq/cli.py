@@ -182,6 +182,7 @@ def _run_report(
     results table ("" = the latest). Paths are resolved as dbt resolves them (paths.py)."""
     from dataplex_dq.paths import resolve_paths
     from dataplex_dq.report import run_report
+    from dataplex_dq.template_cache import compiled_templates
 
     started = time.perf_counter()
     try:
@@ -198,15 +199,16 @@ def _run_report(
                 export=export,
             )
         else:
-            report = run_report(
-                paths.project_dir,
-                paths.profiles_dir,
-                paths.target,
-                paths.target_path,
-                export=export,
-                profile=paths.profile,
-                html=_html_options(html, samples, paths.project_dir, paths.target_path),
-            )
+            with compiled_templates(paths.target_path):
+                report = run_report(
+                    paths.project_dir,
+                    paths.profiles_dir,
+                    paths.target,
+                    paths.target_path,
+                    export=export,
+                    profile=paths.profile,
+                    html=_html_options(html, samples, paths.project_dir, paths.target_path),
+                )
     except DataplexDqError as exc:
         console.print(f"[red]dataplex-dq report failed:[/red] {exc}", markup=True)
         return EXIT_ERROR
@@ -404,6 +406,7 @@ def build(
 
     from dataplex_dq import lean_build
     from dataplex_dq.paths import resolve_paths
+    from dataplex_dq.template_cache import compiled_templates
 
     console = _console()
     args = list(dbt_args)
@@ -452,7 +455,8 @@ def build(
         runner = dbtRunner(callbacks=[on_event])
         try:
             excludes = [a for e in lean.excludes for a in ("--exclude", e)]
-            result = runner.invoke(["build", "--quiet", *args, *excludes])
+            with compiled_templates(paths.target_path):
+                result = runner.invoke(["build", "--quiet", *args, *excludes])
         except Exception as exc:  # noqa: BLE001 - dbt raised before producing a result: one line, no traceback
             console.print(f"[red]dbt build could not run:[/red] {exc}")
             sys.exit(EXIT_ERROR)
