@@ -75,9 +75,7 @@ def environment_key(env: Any) -> bytes:
         ",".join(sorted(_callable_id(type(e)) for e in env.extensions.values())),
     ]
     for kind, mapping in (("filter", env.filters), ("test", env.tests)):
-        parts.extend(
-            f"{kind}:{name}={_callable_id(f)}:{_PassArg.from_obj(f)}" for name, f in sorted(mapping.items())
-        )
+        parts.extend(f"{kind}:{name}={_callable_id(f)}:{_PassArg.from_obj(f)}" for name, f in sorted(mapping.items()))
     return "\n".join(parts).encode()
 
 
@@ -97,7 +95,7 @@ def compiled_templates(target_path: Path) -> Iterator[CacheStats]:
     import jinja2
 
     folder = Path(target_path) / CACHE_DIR
-    original = jinja2.Environment.compile
+    original: Any = jinja2.Environment.compile
     used: set[str] = set()
 
     def key_of(env: Any, source: str, name: str | None, filename: str | None, defer_init: bool) -> str:
@@ -107,7 +105,7 @@ def compiled_templates(target_path: Path) -> Iterator[CacheStats]:
         digest.update(source.encode("utf-8", "surrogatepass"))
         return digest.hexdigest()
 
-    def compile(  # noqa: A001 - Jinja's name
+    def compile(  # noqa: PLR0917 - the signature of jinja2.Environment.compile
         self: Any,
         source: Any,
         name: str | None = None,
@@ -129,7 +127,7 @@ def compiled_templates(target_path: Path) -> Iterator[CacheStats]:
         _write(path, code)
         return code
 
-    jinja2.Environment.compile = compile  # type: ignore[method-assign,assignment]
+    jinja2.Environment.compile = compile  # type: ignore[method-assign]
     try:
         yield stats
     finally:

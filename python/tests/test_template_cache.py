@@ -90,7 +90,7 @@ def test_jinja_compile_is_restored_after_the_block(tmp_path: Path) -> None:
 
 
 def test_syntax_errors_are_raised_as_before_and_not_cached(tmp_path: Path) -> None:
-    with compiled_templates(tmp_path), pytest.raises(Exception, match="(?i)unexpected end of template"):
+    with compiled_templates(tmp_path), pytest.raises(Exception, match=r"(?i)unexpected end of template"):
         render("{% if x %}")
     assert files(tmp_path) == []
 
@@ -109,5 +109,7 @@ def test_a_cached_template_is_used_by_a_fresh_process(tmp_path: Path) -> None:
         print(stats.hits, stats.misses, out)
         """
     )
-    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True) for _ in range(2)]
+    runs = [
+        subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True) for _ in range(2)
+    ]
     assert [r.stdout.strip() for r in runs] == ["0 1 'x0', 'x1', 'x2' '1", "1 0 'x0', 'x1', 'x2' '1"]
