@@ -129,6 +129,10 @@ def test_build_in_the_project_directory_without_flags(user_project):
         assert con.execute("select count(*) from main.victim").fetchone() == (1,)
     finally:
         con.close()
+    # the process ends without the interpreter's teardown (cli.exit_now), its database closed first: checkpointed,
+    # no write-ahead log left; dbt's compiled templates kept for the next build (template_cache.py)
+    assert not (proj / "user.duckdb.wal").exists()
+    assert list((proj / "target" / "dataplex_dq_template_cache").glob("*/*.code"))
 
 
 def test_report_from_a_subdirectory_with_home_profiles_and_a_dropped_metrics_table(user_project):

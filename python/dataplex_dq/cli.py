@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
@@ -501,24 +503,31 @@ for _command in (import_spec_command, export_spec_command, diff_command):
 
 
 def run() -> None:
-    """The console script: `main`, with Ctrl-C exiting 130 (as dbt) and no traceback for a user."""
+    """The console script: `main`, with Ctrl-C exiting 130 (as dbt) and no traceback for a user; the process
+    then ends without the interpreter's teardown (:func:`exit_now`)."""
+    exit_now(_exit_code_of_main())
+
+
+def _exit_code_of_main() -> int:
     try:
         code = main(standalone_mode=False)  # a command's exit code (click returns it when not standalone)
-        if isinstance(code, int):
-            sys.exit(code)
+        return code if isinstance(code, int) else EXIT_OK
     except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+        return exc.exit_code
     except click.ClickException as exc:
         exc.show()
-        sys.exit(EXIT_ERROR)
+        return EXIT_ERROR
     except click.exceptions.Abort:  # click's form of Ctrl-C
         print("dataplex-dq: interrupted", file=sys.stderr)
-        sys.exit(EXIT_INTERRUPTED)
+        return EXIT_INTERRUPTED
     except KeyboardInterrupt:
         print("dataplex-dq: interrupted", file=sys.stderr)
-        sys.exit(EXIT_INTERRUPTED)
-    except SystemExit:
-        raise
+        return EXIT_INTERRUPTED
+    except SystemExit as exc:
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or EXIT_OK
+        print(exc.code, file=sys.stderr)
+        return EXIT_ERROR
     except Exception as exc:  # a bug, or input nothing above anticipated: one line, not a traceback
         if os.environ.get("DATAPLEX_DQ_DEBUG"):
             raise
@@ -527,7 +536,27 @@ def run() -> None:
             "for the traceback)",
             file=sys.stderr,
         )
-        sys.exit(EXIT_ERROR)
+        return EXIT_ERROR
+
+
+def exit_now(code: int) -> NoReturn:
+    """End the process with ``code`` without the interpreter's teardown. After dbt ran in the process, finalizing
+    its thousands of modules and objects took 0.5-2.3 s of a ~6 s `dataplex-dq build` (alternated, fresh
+    processes, 1M rows). What the teardown would do that matters is done first: dbt's warehouse connections
+    are closed, the exit handlers run (dbt-duckdb's closes its database, which checkpoints it; logging
+    flushes dbt.log), and the output is flushed."""
+    if "dbt.adapters.factory" in sys.modules:
+        try:
+            from dbt.adapters.factory import cleanup_connections
+
+            cleanup_connections()  # type: ignore[no-untyped-call]
+        except Exception as exc:  # noqa: BLE001 - the exit goes on; the warehouse ends the sessions itself
+            print(f"dataplex-dq: closing the warehouse connections failed: {exc}", file=sys.stderr)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing left to tell
+            stream.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

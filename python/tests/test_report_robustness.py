@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -165,8 +167,36 @@ def test_exit_codes_follow_dbt_severity():
     assert exit_code(failed, True) == EXIT_ERROR
 
 
+def _exit_raises(monkeypatch, cli):
+    """cli.run ends the process with os._exit (cli.exit_now): here it raises SystemExit instead."""
+
+    def exit_now(code):
+        raise SystemExit(code)
+
+    monkeypatch.setattr(cli, "exit_now", exit_now)
+
+
+def test_exit_now_runs_the_exit_handlers_and_flushes_before_ending(tmp_path):
+    """exit_now skips the interpreter's teardown, not what it must do: the exit handlers run (dbt-duckdb's
+    closes its database; logging flushes dbt.log) and buffered output reaches the pipe, with the code."""
+    script = (
+        "import atexit, sys\n"
+        "from dataplex_dq.cli import exit_now\n"
+        f"atexit.register(lambda: open({str(tmp_path / 'handler_ran')!r}, 'w').write('yes'))\n"
+        "sys.stdout.write('no newline, still buffered')\n"
+        "sys.stderr.write('err')\n"
+        "exit_now(3)\n"
+        "print('never')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (3, "no newline, still buffered", "err")
+    assert (tmp_path / "handler_ran").read_text() == "yes"
+
+
 def test_ctrl_c_exits_130(monkeypatch):
     from dataplex_dq import cli
+
+    _exit_raises(monkeypatch, cli)
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt
@@ -179,6 +209,8 @@ def test_ctrl_c_exits_130(monkeypatch):
 
 def test_unexpected_errors_are_one_line_without_traceback(monkeypatch, capsys):
     from dataplex_dq import cli
+
+    _exit_raises(monkeypatch, cli)
 
     def broken(*a, **k):
         raise KeyError("surprise")
