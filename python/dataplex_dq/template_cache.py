@@ -45,12 +45,13 @@ def _callable_id(f: Any) -> str:
 
 def environment_key(env: Any) -> bytes:
     """What of ``env`` the generated code depends on, besides the source."""
+    import jinja2
     from jinja2.utils import _PassArg
 
     parts = [
         sys.version,
         importlib.util.MAGIC_NUMBER.hex(),
-        _jinja_version(),
+        str(jinja2.__version__),
         _callable_id(type(env)),
         repr(
             (
@@ -77,12 +78,6 @@ def environment_key(env: Any) -> bytes:
     for kind, mapping in (("filter", env.filters), ("test", env.tests)):
         parts.extend(f"{kind}:{name}={_callable_id(f)}:{_PassArg.from_obj(f)}" for name, f in sorted(mapping.items()))
     return "\n".join(parts).encode()
-
-
-def _jinja_version() -> str:
-    import jinja2
-
-    return str(jinja2.__version__)
 
 
 @contextmanager
@@ -144,15 +139,19 @@ def _read(path: Path) -> CodeType | None:
 
 
 def _write(path: Path, code: CodeType) -> None:
-    """Atomically (another process may read the same file); a cache that cannot be written is no cache."""
+    """Atomically (another process may read the same file); a cache that cannot be written is no cache, and
+    leaves no partial file behind (a full disk)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    except OSError:
+        return
+    try:
         with os.fdopen(fd, "wb") as out:
             out.write(marshal.dumps(code))
         os.replace(tmp, path)
     except OSError:
-        pass
+        Path(tmp).unlink(missing_ok=True)
 
 
 def _prune(folder: Path, used: set[str]) -> None:
