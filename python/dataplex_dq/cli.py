@@ -73,7 +73,7 @@ def print_summary(report: Report, console: Console) -> None:
             f"{card.passed_rules}/{card.evaluated_rules}"
             + (f" (+{card.suspended_rules} suspended)" if card.suspended_rules else "")
             + (f" (+{len(training)} training)" if training else ""),
-            ", ".join(failed + errored) or "—",
+            _names_cell(failed + errored),
             _job_cost_text(s),
         )
     console.print(table)
@@ -112,6 +112,20 @@ def print_summary(report: Report, console: Console) -> None:
     for err in getattr(report, "action_errors", []):
         console.print(f"[red]post-scan action failed:[/red] {err}")
     console.print(summary_line(report))
+
+
+SUMMARY_NAMES = 10  # rule names in a data source's "failed / errors" cell; the rest are counted
+
+
+def _names_cell(names: list[str]) -> str:
+    """The failed and errored rules of a data source, at most SUMMARY_NAMES of them by name and the others
+    counted: a cell of hundreds of names (1,000 rules on a table) makes the table unreadable, and each
+    rule is in the result files, the results table and the HTML report (errors are also printed below)."""
+    if not names:
+        return "—"
+    shown = ", ".join(names[:SUMMARY_NAMES])
+    more = len(names) - SUMMARY_NAMES
+    return shown + (f" and {more} more" if more > 0 else "")
 
 
 def _job_cost_text(s: SourceReport) -> str:

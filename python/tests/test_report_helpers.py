@@ -287,3 +287,15 @@ def test_read_many_end_gets_the_state_begin_kept_and_none_from_an_older_package(
         with _reading_many_relations(wh):  # type: ignore[arg-type]
             pass
         assert wh.calls == [("hook_read_many_begin", {}), ("hook_read_many_end", end_kwargs)]
+
+
+def test_summary_names_cell_counts_what_it_does_not_name() -> None:
+    from dataplex_dq.cli import SUMMARY_NAMES, _names_cell
+
+    assert _names_cell([]) == "—"
+    assert _names_cell(["a", "b (error)"]) == "a, b (error)"
+    names = [f"rule-{i}" for i in range(SUMMARY_NAMES + 490)]
+    cell = _names_cell(names)
+    assert cell == ", ".join(names[:SUMMARY_NAMES]) + " and 490 more"
+    assert f"rule-{SUMMARY_NAMES}," not in cell and f"rule-{SUMMARY_NAMES} " not in cell
+    assert _names_cell(names[:SUMMARY_NAMES]) == ", ".join(names[:SUMMARY_NAMES])
