@@ -69,9 +69,9 @@
     '. Data rather than a macro per warehouse, so the places that quote many texts at once (a rule's
     metrics row, macros/metrics.sql; every value of the on-run-end hook) apply it inline: a macro call
     costs dbt a copy of the node's context, str.translate one call for all the replacements of a short
-    text. Sequential replacement (string_literal, for texts of any length) gives the same text when the
-    backslash comes first in the table: the other replacements insert backslashes, not each other's
-    characters. -#}
+    text. Sequential replacement (string_literal, for texts of 1,000 characters and more) gives the same
+    text when the backslash comes first in the table: the other replacements insert backslashes, not each
+    other's characters. -#}
 {% macro string_literal_escapes() %}{{ return(dataplex_dq.dispatched_value('string_literal_escapes')) }}{% endmacro %}
 {#- ' -> '' (39 = ') -#}
 {% macro default__string_literal_escapes() %}{{ return({'open': "'", 'table': {39: "''"}}) }}{% endmacro %}
