@@ -13,6 +13,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -116,6 +117,19 @@ def _visible_rules(driver) -> list[str]:
         "return Array.from(document.querySelectorAll('tr.rule')).filter(r => r.offsetParent !== null).map(r => "
         "r.dataset.rule)"
     )
+
+
+def _settled(read, expected, timeout: float = 5.0):
+    """What ``read()`` returns once it equals ``expected``, or its last value after ``timeout`` seconds.
+
+    The page answers some actions later: the search box after a 120 ms debounce, the copy button after
+    the clipboard's promise resolves. Polling keeps the tests from racing them on a loaded machine."""
+    deadline = time.monotonic() + timeout
+    value = read()
+    while value != expected and time.monotonic() < deadline:
+        time.sleep(0.05)
+        value = read()
+    return value
 
 
 def test_overview_matches_result_files(page, report_page):
@@ -229,7 +243,8 @@ def test_failing_rule_has_query_copy_button_and_samples(page, report_page):
     # the copy button puts the query on the clipboard (or says how to copy it) and tells so
     detail = page.find_element("css selector", "tr.detail")
     detail.find_element("css selector", "button.copy").click()
-    assert detail.find_element("css selector", ".copied").text in {"copied"}
+    note = detail.find_element("css selector", ".copied")
+    assert _settled(lambda: note.text, "copied") == "copied"
 
 
 def test_filters_and_search(page, report_page):
@@ -258,24 +273,20 @@ def test_filters_and_search(page, report_page):
     search = page.find_element("id", "search")
     search.send_keys("CRM-142")  # a rule attribute value
     page.implicitly_wait(0)
-    import time
-
-    time.sleep(0.4)
-    assert _visible_rules(page) == ["customer-email-unique"]
+    assert _settled(lambda: _visible_rules(page), ["customer-email-unique"]) == ["customer-email-unique"]
     search.clear()
     search.send_keys("payment")
-    time.sleep(0.4)
     expected = sorted(
         r["rule_name"]
         for r in table
         if "payment"
         in " ".join(str(r[k] or "") for k in ("rule_name", "rule_description", "rule_column", "rule_message")).lower()
     )
-    assert sorted(_visible_rules(page)) == expected and len(expected) >= 3
+    assert len(expected) >= 3
+    assert _settled(lambda: sorted(_visible_rules(page)), expected) == expected
     search.clear()
     page.execute_script("document.getElementById('search').dispatchEvent(new Event('input'))")
-    time.sleep(0.4)
-    assert sorted(_visible_rules(page)) == everything
+    assert _settled(lambda: sorted(_visible_rules(page)), everything) == everything
 
 
 def test_nothing_fetched_from_network(page):
