@@ -163,6 +163,31 @@ COLUMN_CASES = [
         "dataplex_dq.set_expectation: {name: nested-set-map, arguments: {values: [1, {a: 2}]}}",
         ["field 'values'", "item 1 must be a single value"],
     ),
+    # the rule types whose column is optional, declared under a column: that column is theirs
+    (
+        "row-condition-under-column",
+        "dataplex_dq.row_condition_expectation: {name: row-condition-under-column, arguments: {sql_expression: "
+        "'amount > 0'}}",
+        None,
+    ),
+    (
+        "table-condition-under-column",
+        "dataplex_dq.table_condition_expectation: {name: table-condition-under-column, arguments: {sql_expression: "
+        "'count(amount) = 1'}}",
+        None,
+    ),
+    (
+        "assertion-under-column",
+        "dataplex_dq.sql_assertion: {name: assertion-under-column, arguments: {sql_statement: 'select * from "
+        "${data()} where amount < 0', column: AMOUNT}}",
+        None,
+    ),
+    (
+        "assertion-other-column",
+        "dataplex_dq.sql_assertion: {name: assertion-other-column, arguments: {sql_statement: 'select 1', column: "
+        "name}}",
+        ["rule 'assertion-other-column'", "field 'column'", "declared under column 'amount'", "says 'name'"],
+    ),
 ]
 
 MODEL_CASES = [
@@ -367,8 +392,12 @@ def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
 
 
 @pytest.fixture(scope="module")
-def compiled(tmp_path_factory):
-    project = _project(tmp_path_factory.mktemp("validation"))
+def project(tmp_path_factory):
+    return _project(tmp_path_factory.mktemp("validation"))
+
+
+@pytest.fixture(scope="module")
+def compiled(project):
     assert project.run("deps").returncode == 0
     seed = project.run("seed")
     assert seed.returncode == 0, seed.output
@@ -394,6 +423,27 @@ def test_valid_declaration_compiles(compiled):
     # it compiles and runs: 1 of 2 rows has amount > 0, so the rule fails on data, not on declaration
     assert results["valid-row-condition"]["status"] == "fail", results["valid-row-condition"]["message"]
     assert results["valid-row-condition"]["failures"] == 1
+
+
+def test_rules_with_an_optional_column_take_the_column_they_are_declared_under(project, compiled):
+    result, results = compiled
+    rows = {}
+    for name in ("row-condition-under-column", "table-condition-under-column", "assertion-under-column"):
+        assert results[name]["status"] in {"pass", "fail"}, results[name]["message"]
+        node = result.manifest["nodes"][results[name]["unique_id"]]
+        # recorded at parse time with the column (export-spec and the report read it from here)
+        assert [r["rule"]["column"] for r in node["config"]["meta"]["dataplex_dq_rules"]] == ["amount"]
+        (rows[name],) = project.query(f"select * from {node['relation_name']}")
+    # amount is 5 and NULL: the NULL row fails `amount > 0` and is the column's null count
+    row = rows["row-condition-under-column"]
+    assert (row["rule_column"], row["evaluated_count"], row["passed_count"], row["null_count"]) == ("amount", 2, 1, 1)
+    assert results["row-condition-under-column"]["failures"] == 1
+    assert (rows["table-condition-under-column"]["rule_column"], rows["table-condition-under-column"]["passed"]) == (
+        "amount",
+        True,
+    )
+    row = rows["assertion-under-column"]
+    assert (row["rule_column"], row["assertion_row_count"], row["passed"]) == ("amount", 0, True)
 
 
 @pytest.mark.parametrize("name", ["leap-day-ok", "timestamp-ok"])
