@@ -180,7 +180,7 @@
   {%- endif -%}
   {%- set key = dataplex_dq.resolve_column(rule.column, types.keys() | list) -%}
   {%- if key is none -%}
-    {{ dataplex_dq.raise_rule_error(where, 'column', "column '" ~ rule.column ~ "' does not exist in " ~ source_node.get('relation_name') ~ " (as " ~ adapter.type() ~ " matches column names); its columns are: " ~ (types.keys() | list | join(', '))) }}
+    {{ dataplex_dq.raise_rule_error(where, 'column', dataplex_dq.missing_column_message(rule.column, source_node.get('relation_name'), types, " (as " ~ adapter.type() ~ " matches column names)")) }}
     {{ return(none) }}
   {%- endif -%}
   {%- do rule.update({'column_resolved': key, 'column_resolved_sql': none}) -%}

@@ -24,6 +24,17 @@
   {{ return(msg ~ ": " ~ (message | string).replace('\n', ' ')) }}
 {% endmacro %}
 
+{#- The message for a declared column the relation lacks (`types`: {column: data type} as the warehouse
+    reports them). A relation with no columns at all was not found (not built yet, or a source whose
+    database, schema or identifier is wrong): say that, not "its columns are: " and nothing. `how`: how
+    the names were matched, or ''. -#}
+{% macro missing_column_message(column, relation_name, types, how='') %}
+  {%- if not types -%}
+    {{ return("column '" ~ column ~ "' cannot be checked: the warehouse reports no columns for " ~ relation_name ~ " (it does not exist: not built yet, or its database, schema or identifier is wrong; or it cannot be read)") }}
+  {%- endif -%}
+  {{ return("column '" ~ column ~ "' does not exist in " ~ relation_name ~ how ~ "; its columns are: " ~ (types.keys() | list | join(', '))) }}
+{% endmacro %}
+
 {#- `where` collecting its problems (raise_rule_error) instead of raising the first. -#}
 {% macro collect_problems(where) %}{{ return(dict(where, problems=[])) }}{% endmacro %}
 

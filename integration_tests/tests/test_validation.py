@@ -387,6 +387,16 @@ def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
         "      - dataplex_dq.data_quality_scan:\n"
         "          name: many-problems-scan\n"
         "          arguments: " + MANY_PROBLEMS_SCAN + "\n"
+        # a source whose table is not there (a wrong schema): its column rule says so
+        "sources:\n"
+        "  - name: elsewhere\n"
+        "    schema: no_such_schema\n"
+        "    tables:\n"
+        "      - name: gone\n"
+        "        columns:\n"
+        "          - name: id\n"
+        "            data_tests:\n"
+        "              - dataplex_dq.non_null_expectation: {name: column-of-a-missing-table}\n"
     )
     return DbtProject(proj, INTEGRATION_DIR, tmp_path / "target", {"DBT_DUCKDB_PATH": str(tmp_path / "v.duckdb")})
 
@@ -444,6 +454,18 @@ def test_rules_with_an_optional_column_take_the_column_they_are_declared_under(p
     )
     row = rows["assertion-under-column"]
     assert (row["rule_column"], row["assertion_row_count"], row["passed"]) == ("amount", 0, True)
+
+
+def test_a_column_of_a_relation_that_is_not_there(compiled):
+    _, results = compiled
+    r = results["column-of-a-missing-table"]
+    assert r["status"] == "error"
+    assert (
+        "dataplex_dq: source 'elsewhere.gone', rule 'column-of-a-missing-table' (dataplex_dq.non_null_expectation), "
+        "field 'column': column 'id' cannot be checked: the warehouse reports no columns for " in r["message"]
+    ), r["message"]
+    assert "no_such_schema" in r["message"] and "it does not exist" in r["message"]
+    assert "its columns are" not in r["message"]
 
 
 @pytest.mark.parametrize("name", ["leap-day-ok", "timestamp-ok"])

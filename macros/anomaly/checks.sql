@@ -49,7 +49,7 @@
   {%- for field, column in ts_fields -%}
     {%- set t = types.get(column | lower) -%}
     {%- if t is none -%}
-      {{ dataplex_dq.raise_rule_error(where, 'anomaly_detection.' ~ field, "column '" ~ column ~ "' does not exist in " ~ relation_name ~ "; its columns are: " ~ (types.keys() | list | join(', '))) }}
+      {{ dataplex_dq.raise_rule_error(where, 'anomaly_detection.' ~ field, dataplex_dq.missing_column_message(column, relation_name, types)) }}
     {%- endif -%}
     {%- if not modules.re.match('^(date|datetime|timestamp)', t | lower) -%}
       {{ dataplex_dq.raise_rule_error(where, 'anomaly_detection.' ~ field, "column '" ~ column ~ "' is " ~ t ~ "; it must be a DATE, DATETIME or TIMESTAMP") }}
@@ -59,7 +59,7 @@
     {%- set i = loop.index0 -%}
     {%- set t = types.get(column | lower) -%}
     {%- if t is none -%}
-      {{ dataplex_dq.raise_rule_error(where, 'anomaly_detection.data.columns[' ~ i ~ ']', "column '" ~ column ~ "' does not exist in " ~ relation_name ~ "; its columns are: " ~ (types.keys() | list | join(', '))) }}
+      {{ dataplex_dq.raise_rule_error(where, 'anomaly_detection.data.columns[' ~ i ~ ']', dataplex_dq.missing_column_message(column, relation_name, types)) }}
     {%- endif -%}
   {%- endfor -%}
   {#- each metric is measured on the declared columns whose type it reads; one that reads none is an error -#}
