@@ -116,7 +116,9 @@
     {{ dataplex_dq.raise_rule_error(where, 'ignore_null', "is only valid for range, regex, set and uniqueness rules, not " ~ rule.rule_type) }}
   {%- endif -%}
   {%- if facts.needs_column and not rule.column -%}
-    {{ dataplex_dq.raise_rule_error(where, 'column', "is required: declare this test under a column (columns: - name: ... data_tests:)") }}
+    {#- a rule of a data_quality_scan (it has a rule_index) names its column itself -#}
+    {%- set how = "give the rule a column: (" ~ rule.rule_type ~ " checks one column)" if where.get('rule_index') is not none else "declare this test under a column (columns: - name: ... data_tests:)" -%}
+    {{ dataplex_dq.raise_rule_error(where, 'column', "is required: " ~ how) }}
   {%- endif -%}
   {%- if rule.column is not none and rule.column is not string -%}
     {{ dataplex_dq.raise_rule_error(where, 'column', "must be a column name, got " ~ rule.column) }}

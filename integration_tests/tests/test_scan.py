@@ -452,6 +452,11 @@ SCAN_CASES = [
         ["rule #0 'no-such-col'", "field 'column'", "'amnt' does not exist"],
     ),
     (
+        "scan_rule_without_column",
+        "{rules: [{name: columnless, rangeExpectation: {minValue: '0'}}]}",
+        ["rule #0 'columnless'", "field 'column'", "is required: give the rule a column: (range_expectation"],
+    ),
+    (
         "scan_semicolon",
         "{rules: [{name: semi, sqlAssertion: {sqlStatement: 'select 1; select 2'}}]}",
         ["rule #0 'semi'", "field 'sql_statement'", "semicolon"],
