@@ -90,14 +90,26 @@
   {%- set known = {} -%}
   {%- for k in type_keys + common -%}{%- do known.update({k: k, dataplex_dq.camel_case(k): k}) -%}{%- endfor -%}
   {%- set found = [] -%}
+  {%- set unknown = [] -%}
   {%- for key in raw -%}
-    {%- if key not in known -%}
+    {%- if key not in known -%}{%- do unknown.append(key) -%}
+    {%- elif known[key] in type_keys and known[key] not in found -%}{%- do found.append(known[key]) -%}{%- endif -%}
+  {%- endfor -%}
+  {#- a rule without a rule type whose unknown key is named like one (row_count_expectation,
+      fooExpectation) gets one line saying so, not "unknown key" and "has no rule type" -#}
+  {%- set named_like_a_type = [] -%}
+  {%- for key in unknown -%}
+    {%- if not found and (key is string) and ((key | lower).endswith('expectation') or (key | lower).endswith('assertion')) -%}
+      {%- do named_like_a_type.append(key) -%}
+      {{ dataplex_dq.raise_rule_error(where, key, "is not a Dataplex rule type; give exactly one of: " ~ (type_keys | join(', ')) ~ " (or their camelCase, e.g. rangeExpectation)") }}
+    {%- else -%}
       {{ dataplex_dq.raise_rule_error(where, key, "unknown key; a rule takes one rule type (" ~ (type_keys | join(', ')) ~ ", in snake_case or camelCase) and: " ~ (common | join(', '))) }}
     {%- endif -%}
-    {%- if known[key] in type_keys and known[key] not in found -%}{%- do found.append(known[key]) -%}{%- endif -%}
   {%- endfor -%}
   {%- if (found | length) == 0 -%}
-    {{ dataplex_dq.raise_rule_error(where, none, "has no rule type; give exactly one of: " ~ (type_keys | join(', ')) ~ " (or their camelCase, e.g. rangeExpectation)") }}
+    {%- if not named_like_a_type -%}
+      {{ dataplex_dq.raise_rule_error(where, none, "has no rule type; give exactly one of: " ~ (type_keys | join(', ')) ~ " (or their camelCase, e.g. rangeExpectation)") }}
+    {%- endif -%}
     {{ return(none) }}
   {%- endif -%}
   {%- if (found | length) > 1 -%}

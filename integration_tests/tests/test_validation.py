@@ -314,7 +314,8 @@ MANY_PROBLEMS_SCAN_LINES = [
     _SCAN + "rule #2 'set-name-2' (dataplex_dq.data_quality_scan set_expectation), field 'values': "
     "must be a non-empty list of values",
     _SCAN + "rule #3 'regex-name-3' (dataplex_dq.data_quality_scan regex_expectation), field 'regex': '^(ab' ",
-    _SCAN + "rule #5 'rule-id-5' (dataplex_dq.data_quality_scan), field 'fooExpectation': unknown key",
+    _SCAN + "rule #5 'rule-id-5' (dataplex_dq.data_quality_scan), field 'fooExpectation': is not a Dataplex rule "
+    "type; give exactly one of: range_expectation, ",
     _SCAN + "rule #1 'bound-abc' (dataplex_dq.data_quality_scan range_expectation), field 'min_value': "
     "'abc' is not an integer",
     _SCAN + "rule #4 'uniqueness-nope-4' (dataplex_dq.data_quality_scan uniqueness_expectation), field 'column': "
@@ -517,3 +518,5 @@ def test_every_problem_of_a_declaration_in_one_run(compiled, name, lines):
     for expected in lines:
         assert any(p.startswith(expected) for p in problems), f"{expected!r} not a line of:\n{message}"
     assert len(problems) >= len(lines)
+    # one line for a rule whose only mistake is a rule type Dataplex does not have (not also "has no rule type")
+    assert [p for p in problems if "rule #5 'rule-id-5'" in p and "has no rule type" in p] == []
