@@ -45,6 +45,16 @@
   {{ return(types) }}
 {% endmacro %}
 
+{#- The column name dbt gives a test declared under a column with `quote: true` ("User Name", or
+    `User Name` on BigQuery), without the quotes: the name Dataplex and the results know it by. Any other
+    name as it is. The rule's SQL finds the real column by exact match first (resolve_column). -#}
+{% macro bare_column(name) %}
+  {%- if name is string and (name | length) > 1 and ((name.startswith('"') and name.endswith('"')) or (name.startswith('`') and name.endswith('`'))) -%}
+    {{ return(name[1:-1]) }}
+  {%- endif -%}
+  {{ return(name) }}
+{% endmacro %}
+
 {#- The relation's real column a declared column name refers to, the way the warehouse resolves it:
     an exact match first, then the warehouse's own folding (resolve_column_folded); none when no
     column matches. A name given quoted ("X" or `X`) is matched exactly, as the warehouse would. -#}

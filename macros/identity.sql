@@ -32,7 +32,7 @@
 
 {#- The identity of a per-rule test (macros/rule_test.sql): one rule, index 0. -#}
 {% macro per_rule_identity(rule_type, node, column_name, args) %}
-  {%- set column = column_name if column_name else args.get('column') -%}
+  {%- set column = dataplex_dq.bare_column(column_name) if column_name else args.get('column') -%}
   {%- set rule = dataplex_dq.normalize_rule(rule_type, node, column, args) -%}
   {{ return([dataplex_dq.recorded_rule(0, rule, dataplex_dq.rule_name_is_given(node, rule_type))]) }}
 {% endmacro %}
@@ -62,7 +62,7 @@
     run): the name of the test's rule as rule_name_for derives it, and no rule type. -#}
 {% macro test_identity(test_node) %}
   {%- set test_name = (test_node.get('test_metadata') or {}).get('name') or '' -%}
-  {%- set column = test_node.get('column_name') or ((test_node.get('test_metadata') or {}).get('kwargs') or {}).get('column') -%}
+  {%- set column = dataplex_dq.bare_column(test_node.get('column_name') or ((test_node.get('test_metadata') or {}).get('kwargs') or {}).get('column')) -%}
   {%- set rule = {'name': dataplex_dq.rule_name_for(test_node, test_name, column)} -%}
   {%- if column -%}{%- do rule.update({'column': column}) -%}{%- endif -%}
   {{ return([{'rule_index': 0, 'name_given': dataplex_dq.rule_name_is_given(test_node, test_name), 'rule': rule}]) }}

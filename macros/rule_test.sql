@@ -14,6 +14,7 @@
     {{ return("select 1 as passed") }}
   {%- endif -%}
 
+  {%- set column_name = dataplex_dq.bare_column(column_name) -%}  {#- a `quote: true` column, as dbt passes it -#}
   {%- set column = column_name if column_name else args.get('column') -%}
   {%- set rule = dataplex_dq.normalize_rule(rule_type, node, column, args) -%}
   {%- set source_node = dataplex_dq.data_source_node(node) -%}
@@ -84,7 +85,7 @@
   {%- for key in unknown_args -%}
     {{ dataplex_dq.raise_rule_error(where, key, "unknown argument; dataplex_dq." ~ rule.rule_type ~ " takes: " ~ (args.keys() | list | join(', '))) }}
   {%- endfor -%}
-  {%- if column_name and args.get('column') and (args.get('column') | lower) != (column_name | lower) -%}
+  {%- if column_name and args.get('column') and (dataplex_dq.bare_column(args.get('column')) | lower) != (column_name | lower) -%}
     {{ dataplex_dq.raise_rule_error(where, 'column', "the test is declared under column '" ~ column_name ~ "' but its argument says '" ~ args.get('column') ~ "'") }}
   {%- endif -%}
   {{ dataplex_dq.validate_rule(rule, where) }}

@@ -332,6 +332,7 @@ def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
     (proj / "seeds" / "checks_incremental.csv").write_text(SEED)
     (proj / "seeds" / "checks_nan.csv").write_text(SEED)
     (proj / "seeds" / "checks_many.csv").write_text(SEED)
+    (proj / "seeds" / "checks_quoted.csv").write_text("Event ID,amount\n1,5\n1,\n2,3\n")
     (proj / "dbt_project.yml").write_text(
         textwrap.dedent("""\
         name: validation_checks
@@ -388,6 +389,16 @@ def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
         "      - dataplex_dq.data_quality_scan:\n"
         "          name: many-problems-scan\n"
         "          arguments: " + MANY_PROBLEMS_SCAN + "\n"
+        # a column with `quote: true`: dbt passes the tests its name quoted
+        "  - name: checks_quoted\n"
+        "    columns:\n"
+        "      - name: Event ID\n"
+        "        quote: true\n"
+        "        data_tests:\n"
+        "          - dataplex_dq.uniqueness_expectation: {name: quoted-unique}\n"
+        "          - dataplex_dq.non_null_expectation\n"
+        "          - dataplex_dq.row_condition_expectation: {name: quoted-condition, arguments: {sql_expression: "
+        "'\"Event ID\" > 1', column: Event ID}}\n"
         # a source whose table is not there (a wrong schema): its column rule says so
         "sources:\n"
         "  - name: elsewhere\n"
@@ -455,6 +466,32 @@ def test_rules_with_an_optional_column_take_the_column_they_are_declared_under(p
     )
     row = rows["assertion-under-column"]
     assert (row["rule_column"], row["assertion_row_count"], row["passed"]) == ("amount", 0, True)
+
+
+def test_a_quoted_column_is_the_rules_column_by_its_own_name(project, compiled):
+    """`quote: true`: dbt gives the tests the column as '"Event ID"'; the rule's column (metrics row, recorded
+    identity, derived name) is `Event ID`, as Dataplex names it, and the SQL still reads that column."""
+    result, results = compiled
+    nodes = {
+        n["name"]: n
+        for n in result.manifest["nodes"].values()
+        if n["resource_type"] == "test" and n["attached_node"] == "seed.validation_checks.checks_quoted"
+    }
+    assert len(nodes) == 3
+    rows = {}
+    for name, node in nodes.items():
+        assert results[name]["status"] in {"pass", "fail"}, results[name]["message"]
+        assert [r["rule"]["column"] for r in node["config"]["meta"]["dataplex_dq_rules"]] == ["Event ID"]
+        (row,) = project.query(f"select * from {node['relation_name']}")
+        rows[row["rule_name"]] = row
+    derived = next(n for n in rows if n.startswith("non-null-"))
+    assert derived.startswith("non-null-event-id-")
+    # Event ID is 1, 1, 2: both 1s are duplicates; none is NULL; only 2 is > 1
+    assert {n: (r["rule_column"], r["evaluated_count"], r["passed_count"]) for n, r in rows.items()} == {
+        "quoted-unique": ("Event ID", 3, 1),
+        derived: ("Event ID", 3, 3),
+        "quoted-condition": ("Event ID", 3, 1),
+    }
 
 
 def test_a_column_of_a_relation_that_is_not_there(compiled):
