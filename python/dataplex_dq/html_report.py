@@ -330,6 +330,18 @@ def _status_rank(status: str) -> int:
         return len(STATUS_ORDER)
 
 
+def _measured(o: RuleOutcome) -> str:
+    """The Statistic cell: a statistic rule's measured value; a SQL assertion's rows returned (what it
+    failed on: Dataplex's ``assertion_row_count``); else "—"."""
+    m = o.metrics
+    if m is None or not o.is_evaluated:
+        return "—"
+    if o.rule_type == "sql_assertion" and m.assertion_row_count is not None:
+        n = m.assertion_row_count
+        return f"{_num(n)} row{'' if n == 1 else 's'} returned"
+    return _stat(m.statistic_value)
+
+
 def _rule_view(o: RuleOutcome, tags: Sequence[str], sample: Sample | None, anchor: str) -> dict[str, Any]:
     m = o.metrics
     evaluated = o.is_evaluated
@@ -367,7 +379,7 @@ def _rule_view(o: RuleOutcome, tags: Sequence[str], sample: Sample | None, ancho
         "ratio": "—" if ratio is None else f"{ratio * 100:.2f}%",
         "threshold": "—" if threshold is None else f"{threshold * 100:.2f}%",
         "ratio_ok": None if ratio is None or threshold is None else ratio >= threshold,
-        "statistic": _stat(m.statistic_value) if (m and evaluated) else "—",
+        "statistic": _measured(o),
         "message": (o.message or "").strip(),
         "tags": list(tags),
         "attributes": attributes,

@@ -35,6 +35,7 @@ def outcome(
     rule_type: str = "range_expectation",
     statistic: float | None = None,
     description: str | None = None,
+    assertion_rows: int | None = None,
 ) -> RuleOutcome:
     spec: dict[str, Any] = {"name": name, rule_type: {"min_value": "0", "max_value": "10"}, **(spec_extra or {})}
     if column:
@@ -61,6 +62,7 @@ def outcome(
         "pass_ratio": passed / evaluated if evaluated else None,
         "passed": status == "PASSED",
         "statistic_value": statistic,
+        "assertion_row_count": assertion_rows,
         "failing_rows_query": f"select * from orders where not ({name})",
         "rule_spec": json.dumps(spec),
         "rule_attributes": json.dumps(attributes) if attributes else None,
@@ -127,6 +129,19 @@ def test_overview_counts_order_and_no_network_reference():
     assert re.findall(r'<tr class="rule"[^>]*data-rule="([^"]+)"', html) == ["f1", "f2", "s1", "p1", "p2"]
     assert not re.search(r"(src|href)=\"(https?:)?//", html)
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
+
+
+def test_a_sql_assertion_shows_the_rows_it_returned():
+    failed = outcome("orders-have-customers", "FAILED", rule_type="sql_assertion", column=None, assertion_rows=1234)
+    passed = outcome("no-negative", "PASSED", rule_type="sql_assertion", column=None, assertion_rows=0)
+    one = outcome("one-row", "FAILED", rule_type="sql_assertion", column=None, assertion_rows=1)
+    html = page(report_of(failed, passed, one))
+    cells = dict(re.findall(r'data-rule="([^"]+)".*?data-field="statistic">([^<]*)<', html, re.S))
+    assert cells == {
+        "orders-have-customers": "1,234 rows returned",
+        "one-row": "1 row returned",
+        "no-negative": "0 rows returned",
+    }
 
 
 def test_current_run_is_the_last_trend_point_when_not_exported():
