@@ -220,7 +220,7 @@ def built(tmp_path_factory):
     db = tmp / "results.duckdb"
     deps = project.run("deps")
     assert deps.returncode == 0, deps.output
-    empty = project.run("build")
+    empty = project.run("build", "--vars", "{dataplex_dq_package_tests: true}")  # the package's own tests too
     empty_counts = {m: _query(db, f"select count(*) as n from main.{m}")[0]["n"] for m in RESULT_MODELS}
 
     con = duckdb.connect(str(db))
@@ -251,6 +251,15 @@ def test_reruns_keep_the_rows(built):
         assert all(r["status"] in ("success", "pass") for r in run.run_results["results"]), run.output
     n_rows = sum(len(rules) for *_, rules in JOBS)
     assert _query(db, "select count(*) as n from main.dataplex_dq_results")[0]["n"] == n_rows
+
+
+def test_the_package_tests_run_only_when_asked(built):
+    """The package's data tests check its models, not the user's data: a plain `dbt build` leaves them out
+    (models/schema.yml, var dataplex_dq_package_tests)."""
+    empty, _, rerun, _, _ = built
+    package_tests = [r["unique_id"] for r in empty.run_results["results"] if r["unique_id"].startswith("test.")]
+    assert len(package_tests) == 16 and all(t.startswith("test.dataplex_dq.") for t in package_tests)
+    assert [r["unique_id"] for r in rerun.run_results["results"] if r["unique_id"].startswith("test.")] == []
 
 
 def test_score_macro_rounds_like_dataplex(built):

@@ -439,6 +439,8 @@ def build(
     lean = lean_build.plan(
         paths.project_dir, paths.profiles_dir, paths.target_path, args, tests=package_tests, models=package_models
     )
+    if package_tests:
+        args = lean_build.with_package_tests(args)
     if not sys.stdout.isatty() and not any(a.startswith(("--use-colors", "--no-use-colors")) for a in args):
         args.insert(0, "--no-use-colors")  # no escape codes in CI logs
     counts = {"failed": 0, "warned": 0, "errors": 0}

@@ -3,7 +3,8 @@
 The package's result models (models/: views over the results table, and the results table itself, an
 incremental model with an always-empty body) need no rebuild once they exist and are unchanged, and the
 package's own data tests check the package, not the user's data. So `dataplex-dq build` excludes the
-package's tests always (`--package-tests` runs them), and its models too when the last build that built them
+package's tests always (`--package-tests` runs them: they are off unless the var `dataplex_dq_package_tests` is
+true, models/schema.yml, so it also sets that var), and its models too when the last build that built them
 left a fingerprint equal to the current one: the package's models/ and macros/results/ files, the
 project's dbt_project.yml, the profiles.yml and the dbt arguments. Anything else (no fingerprint, a new
 package version, another target or schema, `dbt clean`) builds them as before. A dropped view is not
@@ -23,6 +24,7 @@ PACKAGE = "dataplex_dq"
 # beside target/dataplex_dq/, not in it: that folder holds only result files (diff and html read them all)
 FINGERPRINT_FILE = "dataplex_dq_package_models.json"
 MODELS = f"package:{PACKAGE},resource_type:model"
+PACKAGE_TESTS_VAR = "dataplex_dq_package_tests"  # models/schema.yml: the package's own tests run when true
 SELECTION_FLAGS = {"--select", "-s", "--models", "-m", "--selector", "--exclude", "--resource-type", "--resource-types"}
 
 
@@ -81,6 +83,31 @@ def plan(
         if recorded == current:
             excludes = [*excludes, MODELS]
     return LeanBuild(excludes=excludes, fingerprint=current, fingerprint_path=path)
+
+
+def with_package_tests(dbt_args: list[str]) -> list[str]:
+    """``dbt_args`` with the var that enables the package's own data tests (``dataplex_dq_package_tests:
+    true``), added to the ``--vars`` the user gave (YAML or JSON, as dbt reads it) or as a new ``--vars``."""
+    import yaml
+
+    args = list(dbt_args)
+    for i, arg in enumerate(args):
+        inline = arg.startswith("--vars=")
+        if (arg == "--vars" and i + 1 < len(args)) or inline:
+            text = arg.split("=", 1)[1] if inline else args[i + 1]
+            try:
+                given = yaml.safe_load(text) or {}
+            except yaml.YAMLError:
+                return args  # dbt reports the user's --vars as it would without us
+            if not isinstance(given, dict):
+                return args
+            merged = json.dumps({**given, PACKAGE_TESTS_VAR: True})
+            if inline:
+                args[i] = f"--vars={merged}"
+            else:
+                args[i + 1] = merged
+            return args
+    return [*args, "--vars", json.dumps({PACKAGE_TESTS_VAR: True})]
 
 
 def record(lean: LeanBuild, built: dict[str, str]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from dataplex_dq import lean_build
@@ -81,3 +82,15 @@ def test_no_installed_package_builds_everything_but_package_tests(tmp_path: Path
     assert lean.excludes == TESTS_ONLY and lean.fingerprint is None
     _built(lean)
     assert not (project / "target" / "dataplex_dq_package_models.json").exists()
+
+
+def test_package_tests_set_their_var_beside_the_users_vars() -> None:
+    on = {"dataplex_dq_package_tests": True}
+    assert lean_build.with_package_tests(["--target", "prod"]) == ["--target", "prod", "--vars", json.dumps(on)]
+    merged = lean_build.with_package_tests(["--vars", "{day: '2026-01-01', n: 2}", "-t", "x"])
+    assert merged[0] == "--vars" and merged[2:] == ["-t", "x"]
+    assert json.loads(merged[1]) == {"day": "2026-01-01", "n": 2, **on}
+    inline = lean_build.with_package_tests(['--vars={"a": 1}'])
+    assert inline[0].startswith("--vars=") and json.loads(inline[0].split("=", 1)[1]) == {"a": 1, **on}
+    # a --vars dbt cannot read either is left for dbt to report
+    assert lean_build.with_package_tests(["--vars", "{a: [1"]) == ["--vars", "{a: [1"]
