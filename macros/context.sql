@@ -17,6 +17,16 @@
   {{ return(none) }}
 {% endmacro %}
 
+{#- Why `source_node` (data_source_node) cannot be a data source, or none: no node, or an ephemeral model
+    (a CTE inlined into its consumers: no table or view for a scan to read, nor columns to check). -#}
+{% macro data_source_problem(source_node) %}
+  {%- if source_node is none -%}{{ return("the test is not attached to a model, seed, snapshot or source") }}{%- endif -%}
+  {%- if (source_node.get('config') or {}).get('materialized') == 'ephemeral' -%}
+    {{ return(source_node.resource_type ~ " '" ~ source_node.name ~ "' is ephemeral: it has no table or view in the warehouse to scan; materialize it as a view or table (config: materialized) to check its data") }}
+  {%- endif -%}
+  {{ return(none) }}
+{% endmacro %}
+
 {#- The `meta: dataplex_dq:` block of a data source (config.meta in dbt >= 1.10, or top-level meta). -#}
 {% macro data_source_settings(source_node) %}
   {%- if source_node is none -%}{{ return({}) }}{%- endif -%}

@@ -89,8 +89,9 @@
     {{ dataplex_dq.raise_rule_error(where, 'column', "the test is declared under column '" ~ column_name ~ "' but its argument says '" ~ args.get('column') ~ "'") }}
   {%- endif -%}
   {{ dataplex_dq.validate_rule(rule, where) }}
-  {%- if source_node is none -%}
-    {{ dataplex_dq.raise_rule_error(where, none, "the test is not attached to a model, seed, snapshot or source") }}
+  {%- set problem = dataplex_dq.data_source_problem(source_node) -%}
+  {%- if problem is not none -%}
+    {{ dataplex_dq.raise_rule_error(where, none, problem) }}
     {{ return(dataplex_dq.raise_problems(where)) }}
   {%- endif -%}
   {%- set settings = dataplex_dq.checked_source_settings(source_node, where) -%}

@@ -224,8 +224,9 @@
   {%- if column_name -%}
     {{ dataplex_dq.raise_rule_error(scan_where, none, "declare data_quality_scan under the model's data_tests, not under column '" ~ column_name ~ "'; each rule names its own column") }}
   {%- endif -%}
-  {%- if source_node is none -%}
-    {{ dataplex_dq.raise_rule_error(scan_where, none, "the test is not attached to a model, seed, snapshot or source") }}
+  {%- set problem = dataplex_dq.data_source_problem(source_node) -%}
+  {%- if problem is not none -%}
+    {{ dataplex_dq.raise_rule_error(scan_where, none, problem) }}
     {{ return(dataplex_dq.raise_problems(scan_where)) }}
   {%- endif -%}
   {%- set given = {} -%}

@@ -333,6 +333,7 @@ def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
     (proj / "seeds" / "checks_nan.csv").write_text(SEED)
     (proj / "seeds" / "checks_many.csv").write_text(SEED)
     (proj / "seeds" / "checks_quoted.csv").write_text("Event ID,amount\n1,5\n1,\n2,3\n")
+    (proj / "models" / "ephemeral_orders.sql").write_text("{{ config(materialized='ephemeral') }}\nselect 1 as id\n")
     (proj / "dbt_project.yml").write_text(
         textwrap.dedent("""\
         name: validation_checks
@@ -399,6 +400,17 @@ def _project(tmp_path, extra_seed_meta: str = "") -> DbtProject:
         "          - dataplex_dq.non_null_expectation\n"
         "          - dataplex_dq.row_condition_expectation: {name: quoted-condition, arguments: {sql_expression: "
         "'\"Event ID\" > 1', column: Event ID}}\n"
+        # an ephemeral model: no relation to scan
+        "models:\n"
+        "  - name: ephemeral_orders\n"
+        "    columns:\n"
+        "      - name: id\n"
+        "        data_tests:\n"
+        "          - dataplex_dq.non_null_expectation: {name: ephemeral-id}\n"
+        "    data_tests:\n"
+        "      - dataplex_dq.data_quality_scan:\n"
+        "          name: ephemeral-scan\n"
+        "          arguments: {rules: [{column: id, uniquenessExpectation: {}}]}\n"
         # a source whose table is not there (a wrong schema): its column rule says so
         "sources:\n"
         "  - name: elsewhere\n"
@@ -492,6 +504,18 @@ def test_a_quoted_column_is_the_rules_column_by_its_own_name(project, compiled):
         derived: ("Event ID", 3, 3),
         "quoted-condition": ("Event ID", 3, 1),
     }
+
+
+@pytest.mark.parametrize("name", ["ephemeral-id", "ephemeral-scan"])
+def test_an_ephemeral_model_is_no_data_source(compiled, name):
+    _, results = compiled
+    r = results[name]
+    assert r["status"] == "error"
+    assert (
+        "model 'ephemeral_orders' is ephemeral: it has no table or view in the warehouse to scan; materialize it as "
+        "a view or table" in r["message"]
+    ), r["message"]
+    assert r["message"].count("dataplex_dq: ") == 1, r["message"]  # one line: not also "no columns for None"
 
 
 def test_a_column_of_a_relation_that_is_not_there(compiled):

@@ -316,8 +316,9 @@ dq_agg as (
   {%- set source_node = dataplex_dq.data_source_node(node) -%}
   {%- set where = {'source': dataplex_dq.describe_source(source_node, model), 'rule': node.name, 'test': 'dataplex_dq.anomaly_detection',
                    'label': "anomaly_detection test '" ~ node.name ~ "'"} -%}
-  {%- if source_node is none -%}
-    {{ dataplex_dq.raise_rule_error(where, none, "the test is not attached to a model, seed, snapshot or source") }}
+  {%- set problem = dataplex_dq.data_source_problem(source_node) -%}
+  {%- if problem is not none -%}
+    {{ dataplex_dq.raise_rule_error(where, none, problem) }}
   {%- endif -%}
   {%- if column_name -%}
     {{ dataplex_dq.raise_rule_error(where, none, "declare anomaly_detection under the model's data_tests, not under column '" ~ column_name ~ "'; data.columns names the columns") }}
