@@ -27,6 +27,13 @@
   {{ return(none) }}
 {% endmacro %}
 
+{#- Whether this invocation's results are recorded (the results table, anomaly history): `dbt build`,
+    `test` or `retry`, executing, and not `--empty` (dbt then reads every relation with limit 0: a check of
+    the SQL, whose zero rows would enter the history as a real measurement). -#}
+{% macro records_results() %}
+  {{ return(execute and (flags.WHICH | default('')) in ['build', 'test', 'retry'] and not (flags.EMPTY | default(false))) }}
+{% endmacro %}
+
 {#- The `meta: dataplex_dq:` block of a data source (config.meta in dbt >= 1.10, or top-level meta). -#}
 {% macro data_source_settings(source_node) %}
   {%- if source_node is none -%}{{ return({}) }}{%- endif -%}

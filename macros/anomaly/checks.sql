@@ -13,13 +13,14 @@
          (statistic_range_expectation for mean/min/max, table_condition_expectation otherwise),
          dimension VOLUME / FRESHNESS / the metric's, status PASSED, FAILED (anomalous) or TRAINING
          (reported, not scored), rule_attributes {anomaly_check, value, expected, bounds, tables}.
-    Other commands (compile, docs) write nothing: the compiled SQL reads this run's verdicts.
+    Other commands (compile, docs), and `--empty` runs (no rows read), write nothing: the compiled SQL reads
+    this run's verdicts.
 
     The reference time is now (UTC), or the var `dataplex_dq_anomaly_now` ('YYYY-MM-DD[ HH:MM:SS]'),
     for backfills and tests. -#}
 
 {% macro anomaly_is_run() %}
-  {{ return(execute and (flags.WHICH | default('')) in ['build', 'test', 'retry']) }}
+  {{ return(dataplex_dq.records_results()) }}
 {% endmacro %}
 
 {% macro anomaly_now() %}

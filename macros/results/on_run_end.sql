@@ -28,6 +28,10 @@
 {% macro on_run_end(results) %}
   {%- if not execute or results is not defined or results is none -%}{{ return('') }}{%- endif -%}
   {%- if (flags.WHICH | default('build')) not in ('build', 'test', 'retry') -%}{{ return('') }}{%- endif -%}
+  {%- if not dataplex_dq.records_results() -%}
+    {{ log("dataplex_dq: an --empty run reads no rows: nothing written to the results table", info=true) }}
+    {{ return('') }}
+  {%- endif -%}
   {%- set started = modules.datetime.datetime.now() -%}
   {%- set plan = dataplex_dq.hook_plan(results) -%}
   {%- if plan.tests | length == 0 -%}{{ return('') }}{%- endif -%}

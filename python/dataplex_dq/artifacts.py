@@ -287,6 +287,12 @@ def load_artifacts(target_path: Path) -> Artifacts:
     _expect(run_results.get("metadata") or {}, dict, rpath, "`metadata`")
     for r in run_results.get("results", []):
         _expect(r, dict, rpath, "an entry of `results`")
+    args = run_results.get("args")
+    if isinstance(args, dict) and args.get("empty") is True:
+        raise ArtifactsError(
+            f"{rpath} was written by `dbt {args.get('which') or 'build'} --empty`, which reads no rows (a check of "
+            "the SQL, not of the data): nothing to report or export; run dbt without --empty, then report"
+        )
     tests, data_sources = manifest_rules(manifest)
 
     metadata = run_results.get("metadata") or {}

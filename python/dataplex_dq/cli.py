@@ -486,6 +486,19 @@ def build(
             lean,
             {str(r.node.unique_id): str(r.status).lower() for r in getattr(result.result, "results", [])},
         )
+    dbt_errors = result.result is not None and any(
+        str(r.status).lower() in ("error", "runtime error") and not str(r.node.unique_id).startswith("test.")
+        for r in getattr(result.result, "results", [])
+    )
+    if "--empty" in args:  # dbt read every relation with limit 0: its SQL ran, its pass/fail says nothing of the data
+        errored = result.result is None or any(
+            str(r.status).lower() in ("error", "runtime error") for r in getattr(result.result, "results", [])
+        )
+        console.print(
+            "dbt build --empty read no rows: nothing to report or export; "
+            + ("a node errored (above)." if errored else "every model's and rule's SQL ran.")
+        )
+        sys.exit(EXIT_ERROR if errored else 0)
     warn_error = "--warn-error" in args or os.environ.get("DBT_WARN_ERROR", "").lower() in ("1", "true", "yes")
     code = _run_report(
         project_dir=_dbt_option(args, "--project-dir"),
@@ -498,10 +511,6 @@ def build(
         html=html,
         samples=samples,
         warn_error=warn_error,
-    )
-    dbt_errors = result.result is not None and any(
-        str(r.status).lower() in ("error", "runtime error") and not str(r.node.unique_id).startswith("test.")
-        for r in getattr(result.result, "results", [])
     )
     if dbt_errors:
         console.print("[red]dbt build had model/seed errors[/red]: see the messages above.")
