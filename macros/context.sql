@@ -48,7 +48,19 @@
 {% endmacro %}
 
 {#- A Relation object for a data source node, for adapter introspection. -#}
+{#- The data source's relation as the test's own `model` resolves it: through ref() / source() while dbt
+    executes, so that `--defer` (a model not built in this target: read from the deferred state's relation,
+    as `model` is) and `--empty` reach the metadata queries too (column types, key ranges, the incremental
+    window, table size); from the node's own fields otherwise. -#}
 {% macro data_source_relation(source_node) %}
+  {%- if execute and source_node.resource_type in ('model', 'seed', 'snapshot') -%}
+    {%- if source_node.get('version') is not none -%}
+      {{ return(ref(source_node.package_name, source_node.name, v=source_node.version)) }}
+    {%- endif -%}
+    {{ return(ref(source_node.package_name, source_node.name)) }}
+  {%- elif execute and source_node.resource_type == 'source' -%}
+    {{ return(source(source_node.source_name, source_node.name)) }}
+  {%- endif -%}
   {%- set identifier = source_node.get('alias') or source_node.get('identifier') or source_node.get('name') -%}
   {{ return(api.Relation.create(database=source_node.get('database'), schema=source_node.get('schema'), identifier=identifier)) }}
 {% endmacro %}
