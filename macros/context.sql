@@ -47,11 +47,10 @@
   {{ return(dataplex_dq.spec_snake_case(settings, {'source': source_node.get('resource_type', '') ~ " '" ~ source_node.get('name', '') ~ "'", 'rule': 'meta.dataplex_dq', 'test': 'meta.dataplex_dq', 'label': 'meta.dataplex_dq'})) }}
 {% endmacro %}
 
-{#- A Relation object for a data source node, for adapter introspection. -#}
 {#- The data source's relation as the test's own `model` resolves it: through ref() / source() while dbt
     executes, so that `--defer` (a model not built in this target: read from the deferred state's relation,
     as `model` is) and `--empty` reach the metadata queries too (column types, key ranges, the incremental
-    window, table size); from the node's own fields otherwise. -#}
+    window, table size); from the node's own fields otherwise (for adapter introspection outside a test). -#}
 {% macro data_source_relation(source_node) %}
   {%- if execute and source_node.resource_type in ('model', 'seed', 'snapshot') -%}
     {%- if source_node.get('version') is not none -%}
