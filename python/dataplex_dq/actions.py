@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dataplex_dq.catalog import CatalogOutcome, enabled, publish
-from dataplex_dq.errors import DataplexDqError
+from dataplex_dq.errors import DataplexDqError, first_line
 from dataplex_dq.export import write_results
 from dataplex_dq.notify import FailedRule, JobSummary, NotificationOutcome, NotificationSpec, notify
 
@@ -125,7 +125,7 @@ def run_post_scan_actions(
             relation = relation_of(table)
             write_results(wh, relation, rows, sorted({r["data_quality_job_id"] for r in rows}))
         except DataplexDqError as exc:
-            reason = str(exc).strip().splitlines()[0]
+            reason = first_line(exc)
             for s in sources:
                 s.export_result = ExportOutcome("FAILED", reason)
             report.action_errors.append(f"bigquery_export to {table} failed: {reason}")
@@ -178,7 +178,7 @@ def run_post_scan_actions(
                 write_results(wh, relations[text], rows, sorted({r["data_quality_job_id"] for r in rows}))
             except DataplexDqError as exc:
                 report.action_errors.append(
-                    f"the notification outcome could not be written to {text}: {str(exc).strip().splitlines()[0]}"
+                    f"the notification outcome could not be written to {text}: {first_line(exc)}"
                 )
 
 

@@ -23,7 +23,7 @@ from typing import Any
 import click
 
 from dataplex_dq import dbt_options
-from dataplex_dq.errors import ArtifactsError, DataplexDqError
+from dataplex_dq.errors import ArtifactsError, DataplexDqError, first_line
 
 RESULTS_DIR = "dataplex_dq"
 
@@ -600,7 +600,7 @@ def diff_command(
         markdown_path.write_text(to_markdown(diff), encoding="utf-8")
         json_path.write_text(json.dumps(to_json(diff), indent=2) + "\n", encoding="utf-8")
     except DataplexDqError as exc:
-        console.print(f"[red]dataplex-dq diff failed:[/red] {escape(str(exc).splitlines()[0])}")
+        console.print(f"[red]dataplex-dq diff failed:[/red] {escape(first_line(exc))}")
         raise SystemExit(2) from None
     except OSError as exc:
         console.print(f"[red]dataplex-dq diff failed:[/red] {escape(str(exc))}")

@@ -25,7 +25,7 @@ from dataplex_dq import dbt_options
 from dataplex_dq.artifacts import DataSource, RuleTest, manifest_rules
 from dataplex_dq.dbt_options import dbt_args
 from dataplex_dq.declared import recorded_rules
-from dataplex_dq.errors import ArtifactsError, DataplexDqError
+from dataplex_dq.errors import ArtifactsError, DataplexDqError, first_line
 from dataplex_dq.import_spec import yaml_node
 from dataplex_dq.spec import RULE_TYPES, SCAN_SETTINGS, SpecError, normalize_spec, spec_to_dict
 
@@ -151,7 +151,7 @@ def parse_project(project_dir: Path, profiles_dir: Path | None, target: str | No
     args = ["parse", "--quiet", "--target-path", str(target_path)]
     result = dbtRunner().invoke(args + dbt_args(project_dir, profiles_dir, target))
     if not result.success:
-        first = str(result.exception).strip().splitlines()[0] if result.exception else "see the messages above"
+        first = first_line(result.exception) if result.exception else "see the messages above"
         raise ArtifactsError(f"dbt parse failed: {first}")
 
 

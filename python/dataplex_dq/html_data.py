@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from dataplex_dq.errors import DataplexDqError
+from dataplex_dq.errors import DataplexDqError, first_line
 from dataplex_dq.html_report import (
     DEFAULT_LAST_JOBS,
     History,
@@ -144,7 +144,7 @@ def fetch_history(wh: Warehouse, relation: Any, node_ids: Sequence[str], last_jo
         return history_from_rows(wh.query(str(job_sql)), wh.query(str(rule_sql)))
     except DataplexDqError as exc:
         _recover(wh)
-        return History(error=f"reading {relation} failed: {str(exc).splitlines()[0]}")
+        return History(error=f"reading {relation} failed: {first_line(exc)}")
 
 
 def _cell(v: Any) -> tuple[str, bool]:
@@ -197,7 +197,7 @@ def fetch_samples(wh: Warehouse, report: Any) -> tuple[dict[tuple[str, str], Sam
                 sample = sample_from_rows(wh.query(str(sql)))
             except DataplexDqError as exc:
                 _recover(wh)
-                sample = Sample(error=str(exc).splitlines()[0][:500])
+                sample = Sample(error=first_line(exc)[:500])
             total += sum(len(c) for row in sample.rows for c in row)
             samples[(s.data_source.unique_id, o.rule_name)] = sample
     if skipped:

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from typing import Any
 
+from dataplex_dq.errors import first_line
+
 TIMEOUT_SECONDS = 15.0
 
 
@@ -341,7 +343,7 @@ def _reason(exc: BaseException) -> str:
         return f"the SMTP server rejected the login ({exc.smtp_code} {error})"
     if isinstance(exc, urllib.error.HTTPError):
         return f"HTTP {exc.code} {exc.reason}"
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    text = first_line(exc)
     return f"{type(exc).__name__}: {text}"
 
 

@@ -33,7 +33,7 @@ from dataplex_dq.assemble import (
     row_count_of,
 )
 from dataplex_dq.declared import declared_rule_names
-from dataplex_dq.errors import ArtifactsError, DataplexDqError, ExportError, OutputError
+from dataplex_dq.errors import ArtifactsError, DataplexDqError, ExportError, OutputError, first_line
 from dataplex_dq.export import (
     DEFAULT_RESULTS_TABLE,
     MAX_STATEMENT_CHARS,
@@ -136,7 +136,7 @@ def fetch_metrics(
                 except DataplexDqError as exc:
                     if errors is None:
                         raise
-                    errors[test_of[relation].unique_id] = first_line(str(exc))
+                    errors[test_of[relation].unique_id] = first_line(exc)
     return rows, count
 
 
@@ -171,12 +171,6 @@ def _reading_many_relations(wh: Warehouse) -> Iterator[None]:
             wh.macro("hook_read_many_end", **({"state": state} if state else {}))
 
 
-def first_line(text: str, limit: int = 300) -> str:
-    """A warehouse error on one line (the SQL it quotes left out), at most ``limit`` characters."""
-    line = " ".join(text.split("\n--- SQL", maxsplit=1)[0].split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
-
-
 # ---------------------------------------------------------------- debug queries
 
 
@@ -195,7 +189,7 @@ def run_debug_queries(wh: Warehouse, outcomes: Sequence[RuleOutcome]) -> DebugRe
             try:
                 cols, rows = wh.query_with_types(q.sql_statement)
             except DataplexDqError as exc:
-                sets.append([("error", "STRING", str(exc).splitlines()[0])])
+                sets.append([("error", "STRING", first_line(exc))])
                 continue
             first = rows[0] if rows else tuple(None for _ in cols)
             sets.append(

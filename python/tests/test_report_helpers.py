@@ -11,7 +11,7 @@ import pytest
 
 from dataplex_dq.artifacts import RuleTest
 from dataplex_dq.declared import declared_rules, recorded_rules
-from dataplex_dq.errors import ArtifactsError
+from dataplex_dq.errors import ArtifactsError, WarehouseError, first_line
 from dataplex_dq.export import chunk_rows, job_id
 from dataplex_dq.report import DUCKDB_RELATIONS_PER_QUERY, MAX_RELATIONS_PER_QUERY, metrics_batches, metrics_queries
 
@@ -299,3 +299,24 @@ def test_summary_names_cell_counts_what_it_does_not_name() -> None:
     assert cell == ", ".join(names[:SUMMARY_NAMES]) + " and 490 more"
     assert f"rule-{SUMMARY_NAMES}," not in cell and f"rule-{SUMMARY_NAMES} " not in cell
     assert _names_cell(names[:SUMMARY_NAMES]) == ", ".join(names[:SUMMARY_NAMES])
+
+
+def test_first_line_keeps_the_warehouse_words_after_dbts_header():
+    from dbt_common.exceptions import DbtRuntimeError
+
+    dbt_error = DbtRuntimeError("Catalog Error: Catalog with name p does not exist!")
+    wrapped = WarehouseError(f"macro dataplex_dq.ensure_results_table failed on duckdb: {dbt_error}")
+    assert first_line(wrapped) == (
+        "macro dataplex_dq.ensure_results_table failed on duckdb: Runtime Error: Catalog Error: Catalog with name p "
+        "does not exist!"
+    )
+    # PostgreSQL's context lines after the message stay out, as does the SQL a WarehouseError quotes; long
+    # messages are cut; an empty one names its type
+    assert first_line('Database Error\n  relation "x" does not exist\n  LINE 1: select * from x') == (
+        'Database Error: relation "x" does not exist'
+    )
+    assert first_line(WarehouseError("query failed on duckdb: boom\n--- SQL (first 500 chars) ---\nselect 1")) == (
+        "query failed on duckdb: boom"
+    )
+    assert first_line("x" * 400, limit=10) == "xxxxxxxxx…"
+    assert first_line(ConnectionRefusedError()) == "ConnectionRefusedError"
