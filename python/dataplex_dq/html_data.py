@@ -197,7 +197,7 @@ def fetch_samples(wh: Warehouse, report: Any) -> tuple[dict[tuple[str, str], Sam
                 sample = sample_from_rows(wh.query(str(sql)))
             except DataplexDqError as exc:
                 _recover(wh)
-                sample = Sample(error=first_line(exc)[:500])
+                sample = Sample(error=first_line(exc, 500))
             total += sum(len(c) for row in sample.rows for c in row)
             samples[(s.data_source.unique_id, o.rule_name)] = sample
     if skipped:
