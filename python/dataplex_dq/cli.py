@@ -481,19 +481,13 @@ def build(
     if result.exception is not None and result.result is None:
         console.print(f"[red]dbt build failed:[/red] {result.exception}\nFix the error above and run again.")
         sys.exit(EXIT_ERROR)
+    statuses = {str(r.node.unique_id): str(r.status).lower() for r in getattr(result.result, "results", [])}
     if result.result is not None:
-        lean_build.record(
-            lean,
-            {str(r.node.unique_id): str(r.status).lower() for r in getattr(result.result, "results", [])},
-        )
-    dbt_errors = result.result is not None and any(
-        str(r.status).lower() in ("error", "runtime error") and not str(r.node.unique_id).startswith("test.")
-        for r in getattr(result.result, "results", [])
-    )
+        lean_build.record(lean, statuses)
+    errored_nodes = [uid for uid, status in statuses.items() if status in ("error", "runtime error")]
+    dbt_errors = any(not uid.startswith("test.") for uid in errored_nodes)  # models, seeds, snapshots
     if "--empty" in args:  # dbt read every relation with limit 0: its SQL ran, its pass/fail says nothing of the data
-        errored = result.result is None or any(
-            str(r.status).lower() in ("error", "runtime error") for r in getattr(result.result, "results", [])
-        )
+        errored = result.result is None or bool(errored_nodes)
         console.print(
             "dbt build --empty read no rows: nothing to report or export; "
             + ("a node errored (above)." if errored else "every model's and rule's SQL ran.")
