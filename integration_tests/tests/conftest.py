@@ -190,9 +190,11 @@ def duckdb_build(tmp_path_factory):
 
 @dataclass
 class DemoBuild:
-    """One `make demo` run (demo/run_demo.py) into a fresh DuckDB file: its output and exit code.
-    The demo writes its artifacts, DataQualityResult files and HTML report under demo/target/."""
+    """One `make demo` run (run_demo.py of a copy of demo/, dbt_harness.copy_demo) into a fresh DuckDB file:
+    its output and exit code. The demo writes its artifacts, DataQualityResult files and HTML report under
+    `dir`/target/."""
 
+    dir: Path
     db: Path
     returncode: int
     output: str
@@ -205,9 +207,11 @@ def demo_build(tmp_path_factory) -> DemoBuild:
     import subprocess
     import sys
 
-    from dbt_harness import REPO_ROOT
+    from dbt_harness import REPO_ROOT, copy_demo
 
-    db = tmp_path_factory.mktemp("demo") / "demo.duckdb"
+    tmp = tmp_path_factory.mktemp("demo")
+    demo = copy_demo(tmp)
+    db = tmp / "demo.duckdb"
     env = {
         **os.environ,
         "DBT_DUCKDB_PATH": str(db),
@@ -216,9 +220,9 @@ def demo_build(tmp_path_factory) -> DemoBuild:
         "PYTHONPATH": str(REPO_ROOT / "python"),
     }
     proc = subprocess.run(
-        [sys.executable, str(REPO_ROOT / "demo" / "run_demo.py")], env=env, capture_output=True, text=True, check=False
+        [sys.executable, str(demo / "run_demo.py")], env=env, capture_output=True, text=True, check=False
     )
-    return DemoBuild(db, proc.returncode, proc.stdout + proc.stderr, env)
+    return DemoBuild(demo, db, proc.returncode, proc.stdout + proc.stderr, env)
 
 
 # Other projects' builds (the scan project, the sampling project) shared by several test modules:

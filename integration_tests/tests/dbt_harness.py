@@ -500,6 +500,21 @@ def parse_bigquery(sql: str, what: str) -> list[exp.Expression]:
     return statements
 
 
+def copy_demo(root: Path) -> Path:
+    """A copy of demo/ at `root/demo` (without what a build leaves: target/, dbt_packages/, logs, the database)
+    whose packages.yml installs this checkout by its absolute path. Tests build the demo there, never in the
+    checkout's demo/: its target/ would describe a database the test deletes afterwards, and a user's
+    `cd demo && dataplex-dq report` would then find artifacts of a run whose DuckDB file is gone."""
+    demo = root / "demo"
+    shutil.copytree(
+        REPO_ROOT / "demo",
+        demo,
+        ignore=shutil.ignore_patterns("target", "dbt_packages", "logs", "package-lock.yml", "*.duckdb*", "__pycache__"),
+    )
+    (demo / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(REPO_ROOT))}\n")
+    return demo
+
+
 def run_dataplex_dq(
     *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:

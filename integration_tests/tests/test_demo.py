@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import duckdb
 
-from dbt_harness import REPO_ROOT
-
 EXPECTED_SCORES = {"fct_orders": 50.0, "stg_customers": 87.5, "stg_orders": 80.0, "stg_payments": 100.0}
 EXPECTED_NOT_PASSING = {
     "order-amount-max": "fail",
@@ -21,7 +19,7 @@ def test_demo(demo_build):
     db, out = demo_build.db, demo_build.output
     assert demo_build.returncode == 0, out
     assert "Demo finished: 25 rules, 5 not passing" in out
-    assert f"HTML report: {REPO_ROOT / 'demo' / 'target' / 'dataplex_dq' / 'index.html'}" in out
+    assert f"HTML report: {demo_build.dir / 'target' / 'dataplex_dq' / 'index.html'}" in out
     for rule, status in EXPECTED_NOT_PASSING.items():
         assert any(rule in line and f" {status} " in line for line in out.splitlines()), f"{rule} should be {status}"
     con = duckdb.connect(str(db), read_only=True)

@@ -13,9 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
-from dbt_harness import REPO_ROOT, dbt_executable
+from dbt_harness import REPO_ROOT, copy_demo, dbt_executable
 
 PROFILES = """\
 dataplex_dq_demo:
@@ -83,13 +82,7 @@ def dq(cwd: Path, *args: str) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def demo_runs(tmp_path_factory):
-    root = tmp_path_factory.mktemp("diff_demo") / "demo"
-    shutil.copytree(
-        REPO_ROOT / "demo",
-        root,
-        ignore=shutil.ignore_patterns("target", "dbt_packages", "logs", "*.duckdb*", "__pycache__"),
-    )
-    (root / "packages.yml").write_text(yaml.safe_dump({"packages": [{"local": str(REPO_ROOT)}]}))
+    root = copy_demo(tmp_path_factory.mktemp("diff_demo"))
     (root / "profiles.yml").write_text(PROFILES)
     assert run(root, dbt_executable(), "deps", "--quiet").returncode == 0
 

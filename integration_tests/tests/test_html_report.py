@@ -21,11 +21,8 @@ import duckdb
 import pytest
 
 from browser import browser_unavailable, chromium, requests
-from dbt_harness import INTEGRATION_DIR, REPO_ROOT, run_dataplex_dq
+from dbt_harness import INTEGRATION_DIR, run_dataplex_dq
 
-DEMO = REPO_ROOT / "demo"
-RESULTS_DIR = DEMO / "target" / "dataplex_dq"
-PAGE = RESULTS_DIR / "index.html"
 EARLIER_JOBS = 4
 
 
@@ -54,7 +51,9 @@ def _add_history(db: Path) -> None:
 def report_page(demo_build):
     """The demo with history, then `dataplex-dq report --html` (default path) run in the demo project."""
     assert demo_build.returncode == 0, demo_build.output
-    assert PAGE.exists(), "make demo should end by writing the HTML report"
+    results_dir = demo_build.dir / "target" / "dataplex_dq"
+    page = results_dir / "index.html"
+    assert page.exists(), "make demo should end by writing the HTML report"
     _add_history(demo_build.db)
     proc = subprocess.run(
         [
@@ -67,7 +66,7 @@ def report_page(demo_build):
             ".",
             "--no-fail-on-rule-failure",
         ],
-        cwd=DEMO,
+        cwd=demo_build.dir,
         env=demo_build.env,
         capture_output=True,
         text=True,
@@ -94,8 +93,8 @@ def report_page(demo_build):
                 ).fetchone()[0]
     finally:
         con.close()
-    results = {p.stem: json.loads(p.read_text()) for p in RESULTS_DIR.glob("*.json")}
-    return {"table": table, "results": results, "failing_counts": failing}
+    results = {p.stem: json.loads(p.read_text()) for p in results_dir.glob("*.json")}
+    return {"table": table, "results": results, "failing_counts": failing, "page": page}
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +103,7 @@ def page(report_page):
     if reason:
         pytest.skip(f"browser tests: {reason}")
     with chromium(1280, 900) as driver:
-        driver.get(PAGE.as_uri())
+        driver.get(report_page["page"].as_uri())
         yield driver
 
 
@@ -289,15 +288,16 @@ def test_filters_and_search(page, report_page):
     assert _settled(lambda: sorted(_visible_rules(page)), everything) == everything
 
 
-def test_nothing_fetched_from_network(page):
+def test_nothing_fetched_from_network(page, report_page):
     seen = requests(page)
+    uri = report_page["page"].as_uri()
     # the page's document asked for nothing but itself (Chromium's own chrome:// start page aside)
-    assert [url for url, document in seen if document == PAGE.as_uri()] == [PAGE.as_uri()]
+    assert [url for url, document in seen if document == uri] == [uri]
     assert [
         url for url, _ in seen if not url.startswith(("chrome://", "chrome-untrusted://", "data:", "file://"))
     ] == []
     assert page.execute_script("return performance.getEntriesByType('resource').map(e => e.name)") == []
-    html = PAGE.read_text()
+    html = report_page["page"].read_text()
     for needle in ("http://", "https://", '<link rel="stylesheet"', "src="):
         assert needle not in html.replace("http://www.w3.org/2000/svg", ""), needle
 
