@@ -88,10 +88,8 @@
     column matches. A name given quoted ("X" or `X`) is matched exactly, as the warehouse would. -#}
 {% macro resolve_column(declared, names) %}
   {%- set name = declared | string -%}
-  {%- if (name.startswith('"') and name.endswith('"') or name.startswith('`') and name.endswith('`')) and (name | length) > 1 -%}
-    {%- set bare = name[1:-1] -%}
-    {{ return(bare if bare in names else none) }}
-  {%- endif -%}
+  {%- set bare = dataplex_dq.bare_column(name) -%}
+  {%- if bare != name -%}{{ return(bare if bare in names else none) }}{%- endif -%}  {#- given quoted: exactly -#}
   {%- if name in names -%}{{ return(name) }}{%- endif -%}
   {{ return(adapter.dispatch('resolve_column_folded', 'dataplex_dq')(name, names)) }}
 {% endmacro %}
