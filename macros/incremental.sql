@@ -118,7 +118,7 @@
   {%- if types is none -%}{%- set types = dataplex_dq.column_types(relation) -%}{%- endif -%}
   {%- set key = field | lower -%}
   {%- if key not in types -%}
-    {{ dataplex_dq.raise_rule_error(where, 'incremental_field', dataplex_dq.missing_column_message(field, source_node.get('relation_name'), types)) }}
+    {{ dataplex_dq.raise_rule_error(where, 'incremental_field', dataplex_dq.missing_column_message(field, relation.render(), types)) }}
   {%- endif -%}
   {%- set data_type = types[key] -%}
   {%- if not dataplex_dq.is_incremental_field_type(data_type) -%}

@@ -182,7 +182,7 @@
   {%- endif -%}
   {%- set key = dataplex_dq.resolve_column(rule.column, types.keys() | list) -%}
   {%- if key is none -%}
-    {{ dataplex_dq.raise_rule_error(where, 'column', dataplex_dq.missing_column_message(rule.column, source_node.get('relation_name'), types, " (as " ~ adapter.type() ~ " matches column names)")) }}
+    {{ dataplex_dq.raise_rule_error(where, 'column', dataplex_dq.missing_column_message(rule.column, dataplex_dq.data_source_relation(source_node).render(), types, " (as " ~ adapter.type() ~ " matches column names)")) }}
     {{ return(none) }}
   {%- endif -%}
   {%- do rule.update({'column_resolved': key, 'column_resolved_sql': none}) -%}

@@ -97,18 +97,19 @@
   {%- endfor -%}
   {#- a rule without a rule type whose unknown key is named like one (row_count_expectation,
       fooExpectation) gets one line saying so, not "unknown key" and "has no rule type" -#}
+  {%- set choose = "give exactly one of: " ~ (type_keys | join(', ')) ~ " (or their camelCase, e.g. rangeExpectation)" -%}
   {%- set named_like_a_type = [] -%}
   {%- for key in unknown -%}
     {%- if not found and (key is string) and ((key | lower).endswith('expectation') or (key | lower).endswith('assertion')) -%}
       {%- do named_like_a_type.append(key) -%}
-      {{ dataplex_dq.raise_rule_error(where, key, "is not a Dataplex rule type; give exactly one of: " ~ (type_keys | join(', ')) ~ " (or their camelCase, e.g. rangeExpectation)") }}
+      {{ dataplex_dq.raise_rule_error(where, key, "is not a Dataplex rule type; " ~ choose) }}
     {%- else -%}
       {{ dataplex_dq.raise_rule_error(where, key, "unknown key; a rule takes one rule type (" ~ (type_keys | join(', ')) ~ ", in snake_case or camelCase) and: " ~ (common | join(', '))) }}
     {%- endif -%}
   {%- endfor -%}
   {%- if (found | length) == 0 -%}
     {%- if not named_like_a_type -%}
-      {{ dataplex_dq.raise_rule_error(where, none, "has no rule type; give exactly one of: " ~ (type_keys | join(', ')) ~ " (or their camelCase, e.g. rangeExpectation)") }}
+      {{ dataplex_dq.raise_rule_error(where, none, "has no rule type; " ~ choose) }}
     {%- endif -%}
     {{ return(none) }}
   {%- endif -%}

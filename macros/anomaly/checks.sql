@@ -349,7 +349,7 @@ dq_agg as (
   {%- set cfg = dataplex_dq.anomaly_config(raw, where) -%}
   {%- set relation = dataplex_dq.data_source_relation(source_node) -%}
   {%- set types = dataplex_dq.column_types(relation) -%}
-  {{ dataplex_dq.anomaly_validate_columns(cfg, types, where, source_node.get('relation_name') or relation) }}
+  {{ dataplex_dq.anomaly_validate_columns(cfg, types, where, relation.render()) }}  {#- the relation read (--defer: the deferred one) -#}
   {%- set checks = dataplex_dq.anomaly_checks(cfg, types) -%}
   {{ return(dataplex_dq.anomaly_checks_sql(cfg, checks, ctx, first_index)) }}
 {% endmacro %}
