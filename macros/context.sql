@@ -117,7 +117,7 @@
   {%- if rule.get('column_resolved') -%}
     {#- quoted once per rule (the rule's SQL asks for its column several times) -#}
     {%- if rule.get('column_resolved_sql') is none -%}
-      {%- do rule.update({'column_resolved_sql': dataplex_dq.dispatched('quote_column')(rule.get('column_resolved'))}) -%}
+      {%- do rule.update({'column_resolved_sql': adapter.dispatch('quote_column', 'dataplex_dq')(rule.get('column_resolved'))}) -%}
     {%- endif -%}
     {{ return(rule.get('column_resolved_sql')) }}
   {%- endif -%}

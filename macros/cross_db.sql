@@ -2,43 +2,16 @@
     dataplex_dq.<name>() -> adapter.dispatch('<name>', 'dataplex_dq') -> default__ / duckdb__ /
     bigquery__ / postgres__. -#}
 
-{#- adapter.dispatch('<name>', 'dataplex_dq'), resolved once per invocation: the macro dispatch finds
-    depends only on the adapter, the project's `dispatch` config and the macros that exist, none of
-    which change during an invocation. When it finds this package's own variant, its name is kept
-    (invocation_cache) and later calls take it from the package (dataplex_dq.get), bound to the calling
-    node; a variant from another package or the project is dispatched again every time. Dispatch is
-    costly in a project without macros of its own (dbt raises and catches an error per prefix tried
-    in the missing project namespace), and compiling one rule dispatches ~20 times. -#}
+{#- To be removed with on_run_end.sql's last uses: every other caller writes
+    adapter.dispatch('<name>', 'dataplex_dq')(...) literally, as dbt's parser needs to record the macro
+    dependency. (adapter.dispatch through a variable here: the parser reads a literal name only.) -#}
 {% macro dispatched(name) %}
-  {#- the cache read in place (invocation_cache's own checks) rather than by a macro call: a rule
-      dispatches ~10 times, and every macro call costs dbt a copy of the node's whole context -#}
-  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}
-  {%- set names = root.get('dispatched') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
-  {%- if names is none -%}{%- set names = dataplex_dq.invocation_cache('dispatched') -%}{%- endif -%}
-  {%- if name in names -%}{{ return(dataplex_dq.get(names[name])) }}{%- endif -%}
-  {#- (through a variable: dbt's parser reads `adapter.dispatch(...)` calls and needs a literal name) -#}
   {%- set dispatch = adapter.dispatch -%}
-  {%- set found = dispatch(name, 'dataplex_dq') -%}
-  {%- if found.macro.package_name == 'dataplex_dq' -%}{%- do names.update({name: found.macro.name}) -%}{%- endif -%}
-  {{ return(found) }}
-{% endmacro %}
-
-{#- The value of a dispatched macro that takes no arguments (a type name, the current-time expression,
-    a limit), kept per invocation when the variant is this package's own (those return constants);
-    a variant from another package or the project is called every time, as dispatched does. -#}
-{% macro dispatched_value(name) %}
-  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}  {#- read as in dispatched -#}
-  {%- set values = root.get('dispatched_values') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
-  {%- if values is none -%}{%- set values = dataplex_dq.invocation_cache('dispatched_values') -%}{%- endif -%}
-  {%- if name in values -%}{{ return(values[name]) }}{%- endif -%}
-  {%- set variant = dataplex_dq.dispatched(name) -%}
-  {%- set value = variant() -%}
-  {%- if variant.macro.package_name == 'dataplex_dq' -%}{%- do values.update({name: value}) -%}{%- endif -%}
-  {{ return(value) }}
+  {{ return(dispatch(name, 'dataplex_dq')) }}
 {% endmacro %}
 
 {#- A 64-bit float type (dbt.type_float() is a 32-bit REAL on DuckDB). -#}
-{% macro type_double() %}{{ return(dataplex_dq.dispatched_value('type_double')) }}{% endmacro %}
+{% macro type_double() %}{{ return(adapter.dispatch('type_double', 'dataplex_dq')()) }}{% endmacro %}
 {% macro default__type_double() %}double precision{% endmacro %}
 {% macro duckdb__type_double() %}double{% endmacro %}
 {% macro bigquery__type_double() %}float64{% endmacro %}
@@ -46,10 +19,7 @@
 {#- A SQL string literal for any text coming from YAML: the warehouse's opening quote, the text with
     string_literal_escapes' characters replaced, a closing quote. -#}
 {% macro string_literal(value) %}
-  {#- the escapes read from the invocation's cache in place (as in dispatched): a rule quotes ~15 texts -#}
-  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}
-  {%- set values = root.get('dispatched_values') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
-  {%- set e = values['string_literal_escapes'] if values and 'string_literal_escapes' in values else dataplex_dq.dispatched_value('string_literal_escapes') -%}
+  {%- set e = adapter.dispatch('string_literal_escapes', 'dataplex_dq')() -%}
   {%- set text = value | string -%}
   {#- a short text (a rule's names, values, expressions) with one str.translate: one call for every
       replacement, where the loop below costs ~50 us a text in Jinja; a long one (the export's rows
@@ -72,7 +42,7 @@
     text. Sequential replacement (string_literal, for texts of 1,000 characters and more) gives the same
     text when the backslash comes first in the table: the other replacements insert backslashes, not each
     other's characters. -#}
-{% macro string_literal_escapes() %}{{ return(dataplex_dq.dispatched_value('string_literal_escapes')) }}{% endmacro %}
+{% macro string_literal_escapes() %}{{ return(adapter.dispatch('string_literal_escapes', 'dataplex_dq')()) }}{% endmacro %}
 {#- ' -> '' (39 = ') -#}
 {% macro default__string_literal_escapes() %}{{ return({'open': "'", 'table': {39: "''"}}) }}{% endmacro %}
 {#- PostgreSQL: an E'' string with backslashes doubled (92 = \), read the same whatever
@@ -97,7 +67,7 @@
 
 {#- A column name from YAML as a quoted identifier: its quotes (if any) removed, then quoted with
     the quote character inside escaped (adapter.quote does not escape it). -#}
-{% macro quote_column(name) %}{{ return(dataplex_dq.dispatched('quote_column')(dataplex_dq.unquoted_column(name))) }}{% endmacro %}
+{% macro quote_column(name) %}{{ return(adapter.dispatch('quote_column', 'dataplex_dq')(dataplex_dq.unquoted_column(name))) }}{% endmacro %}
 {% macro default__quote_column(name) %}{{ return('"' ~ name.replace('"', '""') ~ '"') }}{% endmacro %}
 {% macro bigquery__quote_column(name) %}
   {#- GoogleSQL quoted identifiers take backslash escapes, like its string literals. -#}
@@ -105,7 +75,7 @@
 {% endmacro %}
 
 {#- Partial-match regular expression (GoogleSQL REGEXP_CONTAINS semantics, re2 syntax). -#}
-{% macro regex_contains(text_expr, pattern) %}{{ return(dataplex_dq.dispatched('regex_contains')(text_expr, pattern)) }}{% endmacro %}
+{% macro regex_contains(text_expr, pattern) %}{{ return(adapter.dispatch('regex_contains', 'dataplex_dq')(text_expr, pattern)) }}{% endmacro %}
 {% macro default__regex_contains(text_expr, pattern) -%}
   {{- return("regexp_matches(" ~ text_expr ~ ", " ~ dataplex_dq.string_literal(pattern) ~ ")") -}}
 {%- endmacro %}
@@ -139,7 +109,7 @@
 {#- A regex that is valid RE2 but that the target's regex engine cannot compile, or none (docs/SEMANTICS.md §3):
     checked at compile time, so it never fails in the warehouse (inside a data_quality_scan it would
     error every rule of the scan). DuckDB and BigQuery run RE2 itself. -#}
-{% macro regex_target_problem(pattern) %}{{ return(dataplex_dq.dispatched('regex_target_problem')(pattern)) }}{% endmacro %}
+{% macro regex_target_problem(pattern) %}{{ return(adapter.dispatch('regex_target_problem', 'dataplex_dq')(pattern)) }}{% endmacro %}
 {% macro default__regex_target_problem(pattern) %}{{ return(none) }}{% endmacro %}
 {% macro postgres__regex_target_problem(pattern) %}{{ return(dataplex_dq.postgres_regex(pattern).problem) }}{% endmacro %}
 
@@ -188,7 +158,7 @@
 {% endmacro %}
 
 {#- Read a column as text. -#}
-{% macro cast_text(expr) %}{{ return(dataplex_dq.dispatched('cast_text')(expr)) }}{% endmacro %}
+{% macro cast_text(expr) %}{{ return(adapter.dispatch('cast_text', 'dataplex_dq')(expr)) }}{% endmacro %}
 {% macro default__cast_text(expr) -%}{{- return("cast(" ~ expr ~ " as " ~ dbt.type_string() ~ ")") -}}{%- endmacro %}
 {% macro bigquery__cast_text(expr) -%}{{- return("cast(" ~ expr ~ " as string)") -}}{%- endmacro %}
 {% macro postgres__cast_text(expr) -%}{{- return("cast(" ~ expr ~ " as text)") -}}{%- endmacro %}
@@ -209,14 +179,14 @@
         {#- an integral value that fits a 64-bit integer: cast to the 64-bit integer type -#}
         {{- return("cast(" ~ dataplex_dq.string_literal(d.text) ~ " as " ~ dataplex_dq.type_int64() ~ ")") -}}
       {%- endif -%}
-      {{- return(dataplex_dq.dispatched('exact_number_literal')(d)) -}}
+      {{- return(adapter.dispatch('exact_number_literal', 'dataplex_dq')(d)) -}}
     {%- endif -%}
   {%- elif family == 'float' -%}
     {{- return("cast(" ~ dataplex_dq.string_literal(value) ~ " as " ~ dataplex_dq.type_double() ~ ")") -}}
   {%- elif family == 'timestamp' -%}
     {{- return("cast(" ~ dataplex_dq.string_literal(value) ~ " as " ~ dataplex_dq.timestamp_base_type(data_type) ~ ")") -}}
   {%- endif -%}
-  {{- return(dataplex_dq.dispatched('typed_literal')(value, data_type)) -}}
+  {{- return(adapter.dispatch('typed_literal', 'dataplex_dq')(value, data_type)) -}}
 {% endmacro %}
 {% macro default__typed_literal(value, data_type) -%}
   {#- No cast for text columns: the literal already is text, and a cast to the column's declared
@@ -226,7 +196,7 @@
 {%- endmacro %}
 
 {#- A 64-bit integer type. -#}
-{% macro type_int64() %}{{ return(dataplex_dq.dispatched_value('type_int64')) }}{% endmacro %}
+{% macro type_int64() %}{{ return(adapter.dispatch('type_int64', 'dataplex_dq')()) }}{% endmacro %}
 {% macro default__type_int64() %}{{ return('bigint') }}{% endmacro %}
 {% macro bigquery__type_int64() %}{{ return('int64') }}{% endmacro %}
 
@@ -280,17 +250,9 @@
 {% endmacro %}
 
 {#- The type family of a warehouse type name: integer, decimal, float, date, timestamp (also
-    DATETIME), time, boolean, text, or other. Each type name is classified once per invocation (a rule
-    asks for its column's family up to five times; the cache is read as in dispatched). -#}
+    DATETIME), time, boolean, text, or other. -#}
 {% macro type_family(data_type) %}
   {%- set t = (data_type | string | trim | lower) -%}
-  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}
-  {%- set known = root.get('type_family') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
-  {%- if known is none -%}{%- set known = dataplex_dq.invocation_cache('type_family') -%}{%- endif -%}
-  {%- if t not in known -%}{%- do known.update({t: dataplex_dq.type_family_of(t)}) -%}{%- endif -%}
-  {{ return(known[t]) }}
-{% endmacro %}
-{% macro type_family_of(t) %}
   {%- if modules.re.match('^(tinyint|smallint|integer|int|bigint|hugeint|ubigint|uinteger|usmallint|utinyint|uhugeint|int1|int2|int4|int8|int16|int32|int64|int128|long|short|signed|serial|bigserial|smallserial)\\b', t) -%}{{ return('integer') }}
   {%- elif modules.re.match('^(decimal|numeric|bignumeric|bigdecimal|number|dec)\\b', t) -%}{{ return('decimal') }}
   {%- elif modules.re.match('^(double|float|real|float4|float8|float64|float32)\\b', t) -%}{{ return('float') }}
@@ -330,7 +292,7 @@
   {%- if data_type is not none -%}
     {{ return("cast(" ~ expr ~ " as " ~ dataplex_dq.type_double() ~ ")" if dataplex_dq.is_numeric_type(data_type) else "cast(null as " ~ dataplex_dq.type_double() ~ ")") }}
   {%- endif -%}
-  {{ return(dataplex_dq.dispatched('safe_cast_double')(expr)) }}
+  {{ return(adapter.dispatch('safe_cast_double', 'dataplex_dq')(expr)) }}
 {% endmacro %}
 {% macro default__safe_cast_double(expr) -%}{{- return("try_cast(" ~ expr ~ " as " ~ dataplex_dq.type_double() ~ ")") -}}{%- endmacro %}
 {% macro bigquery__safe_cast_double(expr) -%}{{- return("safe_cast(" ~ expr ~ " as float64)") -}}{%- endmacro %}
@@ -342,7 +304,7 @@
 
 {#- The measured value of a statistic rule in text form (docs/SEMANTICS.md §5: kept for every column type, dates
     and timestamps included, where statistic_value, a double, has none). -#}
-{% macro statistic_text(expr, data_type=none) %}{{ return(dataplex_dq.dispatched('statistic_text')(expr, data_type)) }}{% endmacro %}
+{% macro statistic_text(expr, data_type=none) %}{{ return(adapter.dispatch('statistic_text', 'dataplex_dq')(expr, data_type)) }}{% endmacro %}
 {% macro default__statistic_text(expr, data_type=none) -%}{{- return(dataplex_dq.cast_text(expr)) -}}{%- endmacro %}
 {% macro bigquery__statistic_text(expr, data_type=none) -%}
   {#- A TIMESTAMP reads as text with a '+00' suffix: as DATETIME (UTC) it reads as on the other warehouses. -#}
@@ -353,7 +315,7 @@
 {%- endmacro %}
 
 {#- The current time as a UTC timestamp without time zone. -#}
-{% macro current_timestamp_utc() %}{{ return(dataplex_dq.dispatched_value('current_timestamp_utc')) }}{% endmacro %}
+{% macro current_timestamp_utc() %}{{ return(adapter.dispatch('current_timestamp_utc', 'dataplex_dq')()) }}{% endmacro %}
 {% macro default__current_timestamp_utc() -%}{{- return("cast(current_timestamp as " ~ dbt.type_timestamp() ~ ")") -}}{%- endmacro %}
 {% macro duckdb__current_timestamp_utc() -%}{{- return("cast(now() at time zone 'UTC' as timestamp)") -}}{%- endmacro %}
 {% macro postgres__current_timestamp_utc() -%}{{- return("cast(now() at time zone 'UTC' as timestamp)") -}}{%- endmacro %}
@@ -376,19 +338,7 @@
 {% macro scope_select(from_sql, row_filter, sampling_percent) %}
   {#- Dataplex: sampling is not applied when sampling_percent is unset, 0 or 100. -#}
   {%- set sampling = sampling_percent if sampling_percent and sampling_percent < 100 else none -%}
-  {%- if sampling is not none -%}{{ return(dataplex_dq.dispatched('scope_select')(from_sql, row_filter, sampling)) }}{%- endif -%}
-  {#- Without sampling, this package's variants are text built from the arguments alone: kept per
-      invocation (a per-rule test asks twice, for its scope and its failing-rows query; the cache is
-      read as in dispatched). A variant from another package or the project is called every time. -#}
-  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}
-  {%- set known = root.get('scope_select') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
-  {%- if known is none -%}{%- set known = dataplex_dq.invocation_cache('scope_select') -%}{%- endif -%}
-  {%- set key = (from_sql | string, row_filter) -%}
-  {%- if key in known -%}{{ return(known[key]) }}{%- endif -%}
-  {%- set variant = dataplex_dq.dispatched('scope_select') -%}
-  {%- set sql = variant(from_sql, row_filter, none) -%}
-  {%- if variant.macro.package_name == 'dataplex_dq' -%}{%- do known.update({key: sql}) -%}{%- endif -%}
-  {{ return(sql) }}
+  {{ return(adapter.dispatch('scope_select', 'dataplex_dq')(from_sql, row_filter, sampling)) }}
 {% endmacro %}
 {% macro default__scope_select(from_sql, row_filter, sampling_percent) -%}
   {%- set sql = "select * from " ~ from_sql ~ (" where (" ~ row_filter ~ ")" if row_filter else "") -%}

@@ -60,13 +60,8 @@ dq_scope as (
   {%- for expr, type, name in dataplex_dq.metrics_columns(rule, ctx, m) -%}
     {%- do lines.append("  " ~ (("cast(" ~ expr ~ " as " ~ type ~ ")") if type else expr) ~ " as " ~ name) -%}
   {%- endfor -%}
-  {#- metrics_packed's text around the SELECT, from metrics_columns' per-invocation cache (read in place,
-      as in dispatched) -#}
-  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}
-  {%- set cached = root.get('metrics_column_types') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
   {%- set sql = "select\n" ~ (lines | join(",\n")) ~ ("\nfrom " ~ from_clause if from_clause else "") -%}
-  {%- if cached and cached.pack | length == 2 -%}{{ return(cached.pack[0] ~ sql ~ cached.pack[1]) }}{%- endif -%}
-  {{ return(dataplex_dq.metrics_packed(sql)) }}
+  {{ return(adapter.dispatch('metrics_packed', 'dataplex_dq')(sql)) }}
 {% endmacro %}
 
 {#- The metrics row(s) of `sql` (a SELECT of the contract's columns) as the test stores them: on
@@ -76,7 +71,7 @@ dq_scope as (
     ~2.3 CPU-s to bind 31 columns each, ~0.4 s to bind one. They read `dq_row` alone and unpack the
     JSON once over the union (on_run_end.sql, hook_metrics_branch; report.py, fetch_metrics). Other
     warehouses store the contract's columns only (no such cost measured there: nothing to pack). -#}
-{% macro metrics_packed(sql) %}{{ return(dataplex_dq.dispatched('metrics_packed')(sql)) }}{% endmacro %}
+{% macro metrics_packed(sql) %}{{ return(adapter.dispatch('metrics_packed', 'dataplex_dq')(sql)) }}{% endmacro %}
 {% macro default__metrics_packed(sql) %}{{ return(sql) }}{% endmacro %}
 {% macro duckdb__metrics_packed(sql) %}
   {{ return("select dq_metrics.*, to_json(dq_metrics) as dq_row\nfrom (\n" ~ sql ~ "\n) as dq_metrics") }}
@@ -86,18 +81,10 @@ dq_scope as (
     the column is `cast(expression as type)` (type none: the expression as is). The last three carry an
     incremental scan's window (macros/incremental.sql): field and bounds as text, NULL without one. -#}
 {% macro metrics_columns(rule, ctx, m) %}
-  {#- the column types, the escapes of string literals and the current time depend on the adapter only:
-      computed once per invocation (invocation_cache) -#}
-  {%- set types = dataplex_dq.invocation_cache('metrics_column_types') -%}
-  {%- if not types -%}
-    {%- do types.update({'s': dbt.type_string(), 'b': dbt.type_bigint(), 'd': dataplex_dq.type_double(),
-                         'bool': dbt.type_boolean(), 'int': dbt.type_int(), 'now': dataplex_dq.current_timestamp_utc(),
-                         'e': dataplex_dq.string_literal_escapes(),
-                         'pack': dataplex_dq.metrics_packed('\x01').split('\x01')}) -%}
-  {%- endif -%}
-  {%- set s, b, d, bool = types.s, types.b, types.d, types.bool -%}
+  {%- set s, b, d, bool = dbt.type_string(), dbt.type_bigint(), adapter.dispatch('type_double', 'dataplex_dq')(), dbt.type_boolean() -%}
   {#- the row's texts as string literals (string_literal, written in place: ~12 per rule) -#}
-  {%- set open, table = types.e.open, types.e.table -%}
+  {%- set e = adapter.dispatch('string_literal_escapes', 'dataplex_dq')() -%}
+  {%- set open, table = e.open, e.table -%}
   {%- set row_filter = ctx.declared_row_filter if 'declared_row_filter' in ctx else ctx.row_filter -%}
   {%- set incremental = ctx.get('incremental') -%}
   {%- set texts = [invocation_id, ctx.test_unique_id, ctx.source_unique_id, rule.name, rule.rule_type,
@@ -116,7 +103,7 @@ dq_scope as (
       (lits[0], s, "dq_invocation_id"),
       (lits[1], s, "dq_test_unique_id"),
       (lits[2], s, "dq_data_source"),
-      ((ctx.rule_index or 0), types.int, "rule_index"),
+      ((ctx.rule_index or 0), dbt.type_int(), "rule_index"),
       (lits[3], s, "rule_name"),
       (lits[4], s, "rule_type"),
       (lits[5], s, "rule_column"),
@@ -139,7 +126,7 @@ dq_scope as (
       (lits[9], s, "debug_queries_sql"),
       (lits[10], s, "scope_row_filter"),
       ((ctx.sampling_percent if ctx.sampling_percent else "null"), d, "scope_sampling_percent"),
-      (types.now, none, "evaluated_at"),
+      (adapter.dispatch('current_timestamp_utc', 'dataplex_dq')(), none, "evaluated_at"),
       (lits[11], s, "incremental_field"),
       (lits[12], s, "incremental_start"),
       (lits[13], s, "incremental_end"),

@@ -54,7 +54,7 @@
     heads its SQL, as the scan's: scan_prepare_session, macros/scan_cross_db.sql), or ''. -#}
 {% macro rule_session_prefix(rule, data_type, source_node) %}
   {%- if rule.suspended -%}{{ return('') }}{%- endif -%}
-  {{ return(dataplex_dq.dispatched('rule_session_prefix')(rule, data_type, source_node)) }}
+  {{ return(adapter.dispatch('rule_session_prefix', 'dataplex_dq')(rule, data_type, source_node)) }}
 {% endmacro %}
 {% macro default__rule_session_prefix(rule, data_type, source_node) %}{{ return('') }}{% endmacro %}
 {#- DuckDB: a uniqueness rule groups by its column, and a duplicate-key SQL assertion
@@ -103,14 +103,8 @@
   {{ return({'settings': settings, 'data_type': data_type}) }}
 {% endmacro %}
 
-{#- The data source's settings (meta.dataplex_dq), checked; its problems are added to `where`. The
-    settings are the same for every rule of the data source: once they checked without a problem, the
-    other rules of the invocation reuse them (invocation_cache) instead of checking them again. -#}
+{#- The data source's settings (meta.dataplex_dq), checked; its problems are added to `where`. -#}
 {% macro checked_source_settings(source_node, where) %}
-  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}  {#- read as in dispatched -#}
-  {%- set checked = root.get('checked_source_settings') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
-  {%- if checked is none -%}{%- set checked = dataplex_dq.invocation_cache('checked_source_settings') -%}{%- endif -%}
-  {%- if source_node.unique_id in checked -%}{{ return(checked[source_node.unique_id]) }}{%- endif -%}
   {%- set own = dict(where, problems=[]) -%}
   {%- set settings = dataplex_dq.data_source_settings(source_node) -%}
   {{ dataplex_dq.validate_scope_settings(settings, own, dataplex_dq.anomaly_scope_keys() + dataplex_dq.lifecycle_setting_keys()) }}
@@ -118,7 +112,6 @@
   {{ dataplex_dq.anomaly_require_runner(source_node, settings, own) }}
   {{ dataplex_dq.validate_post_scan_actions(settings.get('post_scan_actions'), own) }}
   {%- for problem in own.problems if problem not in where.problems -%}{%- do where.problems.append(problem) -%}{%- endfor -%}
-  {%- if not own.problems -%}{%- do checked.update({source_node.unique_id: settings}) -%}{%- endif -%}
   {{ return(settings) }}
 {% endmacro %}
 
@@ -207,19 +200,10 @@
   {{ return(data_type) }}
 {% endmacro %}
 
-{#- The data source's columns and their types ({name as the warehouse has it: data type}), looked up once
-    per relation per invocation (invocation_cache): one metadata query per data source, not one per
-    rule. Every test of a data source runs after dbt built it, so the types read by the first are the
-    types of all. A relation without columns (not built yet) is not kept: the next rule asks again. -#}
+{#- The data source's columns and their types ({name as the warehouse has it: data type}): one metadata
+    query each time it is asked (nothing is kept between tests; the name is kept for its callers). -#}
 {% macro cached_column_types(source_node) %}
-  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}  {#- read as in dispatched -#}
-  {%- set cache = root.get('column_types') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
-  {%- if cache is none -%}{%- set cache = dataplex_dq.invocation_cache('column_types') -%}{%- endif -%}
-  {%- set key = source_node.unique_id -%}
-  {%- if key in cache -%}{{ return(cache[key]) }}{%- endif -%}
-  {%- set types = dataplex_dq.column_types(dataplex_dq.data_source_relation(source_node)) -%}
-  {%- if types -%}{%- do cache.update({key: types}) -%}{%- endif -%}
-  {{ return(types) }}
+  {{ return(dataplex_dq.column_types(dataplex_dq.data_source_relation(source_node))) }}
 {% endmacro %}
 
 {#- Checks across all dataplex_dq rules of one data source: unique names, at most 1,000 rules. -#}
@@ -232,8 +216,8 @@
     {%- set clash = rule.name in names -%}
     {%- set count = names | length -%}
   {%- else -%}
-    {#- without deriving, the names and their count come from the data source's index (rules_of_sources) -#}
-    {%- set index = dataplex_dq.rules_of_sources().get(source_node.unique_id) or {'count': 0, 'by_node': {}, 'named': {}} -%}
+    {#- without deriving, the names and their count come from the data source's index (rules_of_source) -#}
+    {%- set index = dataplex_dq.rules_of_source(source_node.unique_id) -%}
     {%- set clash = (index.named.get(rule.name) or []) | reject('equalto', this_node.unique_id) | list | length > 0 -%}
     {%- set count = index.count - (index.by_node.get(this_node.unique_id) or 0) -%}
   {%- endif -%}
@@ -245,23 +229,16 @@
   {%- endif -%}
 {% endmacro %}
 
-{#- Every dataplex_dq test of every data source, read from the graph once per invocation:
-    {data source unique id: {nodes: [its dataplex_dq test nodes], count: its rule names (a scan counts
-    each of its rules), by_node: {test unique id: how many of the names it holds}, named: {declared or
-    scan rule name: [unique ids of the tests holding it]}}}. A per-rule test without a `name:` holds one
-    name that is not in `named` (its derived name, see other_rule_names). -#}
-{% macro rules_of_sources() %}
-  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}  {#- read as in dispatched -#}
-  {%- set cache = root.get('rules_of_sources') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
-  {%- if cache is none -%}{%- set cache = dataplex_dq.invocation_cache('rules_of_sources') -%}{%- endif -%}
-  {%- if 'index' in cache -%}{{ return(cache['index']) }}{%- endif -%}
-  {%- set index = {} -%}
-  {%- for other in graph.nodes.values() if other.resource_type == 'test' and other.get('attached_node')
+{#- Every dataplex_dq test of one data source (its unique id), read from the graph:
+    {nodes: [its dataplex_dq test nodes], count: its rule names (a scan counts each of its rules),
+    by_node: {test unique id: how many of the names it holds}, named: {declared or scan rule name:
+    [unique ids of the tests holding it]}}. A per-rule test without a `name:` holds one name that is
+    not in `named` (its derived name, see other_rule_names). -#}
+{% macro rules_of_source(source_id) %}
+  {%- set entry = {'nodes': [], 'count': 0, 'by_node': {}, 'named': {}} -%}
+  {%- if not source_id -%}{{ return(entry) }}{%- endif -%}
+  {%- for other in graph.nodes.values() if other.resource_type == 'test' and other.get('attached_node') == source_id
                                              and (other.get('test_metadata') or {}).get('namespace') == 'dataplex_dq' -%}
-    {%- if other.attached_node not in index -%}
-      {%- do index.update({other.attached_node: {'nodes': [], 'count': 0, 'by_node': {}, 'named': {}}}) -%}
-    {%- endif -%}
-    {%- set entry = index[other.attached_node] -%}
     {%- do entry.nodes.append(other) -%}
     {%- set names = [] -%}
     {%- set held = {'count': 1} -%}
@@ -281,8 +258,7 @@
     {%- do entry.by_node.update({other.unique_id: (entry.by_node.get(other.unique_id) or 0) + held.count}) -%}
     {%- do entry.update({'count': entry.count + held.count}) -%}
   {%- endfor -%}
-  {%- do cache.update({'index': index}) -%}
-  {{ return(index) }}
+  {{ return(entry) }}
 {% endmacro %}
 
 {#- The rule names of every other dataplex_dq test on the data source: one per per-rule test, one per
@@ -290,7 +266,7 @@
     derive=false, per-rule tests without a `name:` count as none (their derived name is unique). -#}
 {% macro other_rule_names(source_node, this_node, derive=true) %}
   {%- set names = [] -%}
-  {%- set siblings = (dataplex_dq.rules_of_sources().get(source_node.unique_id) or {}).get('nodes') or [] -%}
+  {%- set siblings = dataplex_dq.rules_of_source(source_node.unique_id).nodes -%}
   {%- for other in siblings -%}
     {%- if other.unique_id != this_node.unique_id -%}
       {%- set other_type = other.test_metadata.name -%}

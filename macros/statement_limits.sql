@@ -4,7 +4,7 @@
     how many rules to move to another data_quality_scan (or per-rule tests) on the same data source. -#}
 
 {#- Characters one statement may have on the target warehouse, or none when there is no limit to check. -#}
-{% macro max_statement_chars() %}{{ return(dataplex_dq.dispatched_value('max_statement_chars')) }}{% endmacro %}
+{% macro max_statement_chars() %}{{ return(adapter.dispatch('max_statement_chars', 'dataplex_dq')()) }}{% endmacro %}
 {% macro default__max_statement_chars() %}{{ return(none) }}{% endmacro %}
 {% macro bigquery__max_statement_chars() %}{{ return(1024000) }}{% endmacro %}
 

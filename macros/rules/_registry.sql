@@ -36,23 +36,6 @@
   }) }}
 {% endmacro %}
 
-{#- A dict shared by every node of one dbt invocation, for facts that do not change during it (a
-    relation's column types, the rule names per data source): dbt gives each node a fresh
-    Jinja context, but `graph` is one dict built once per manifest and shared by all nodes and threads
-    (elementary keeps its cache there too). The cache is tagged with the invocation_id, so a manifest
-    reused by a later invocation in the same process starts empty. Two threads may both fill an entry:
-    they compute the same value. Outside execution (parsing) every call gets a fresh dict. -#}
-{% macro invocation_cache(name) %}
-  {%- if not execute or graph is not mapping -%}{{ return({}) }}{%- endif -%}
-  {%- set cache = graph.get('dataplex_dq_cache') -%}
-  {%- if cache is not mapping or cache.get('invocation_id') != invocation_id -%}
-    {%- set cache = {'invocation_id': invocation_id} -%}
-    {%- do graph.update({'dataplex_dq_cache': cache}) -%}
-  {%- endif -%}
-  {%- if name not in cache -%}{%- do cache.update({name: {}}) -%}{%- endif -%}
-  {{ return(cache[name]) }}
-{% endmacro %}
-
 {#- The facts of one rule type (an unknown type is a compiler error, never a silent default). -#}
 {% macro rule_type_facts(rule_type) %}
   {%- set types = dataplex_dq.rule_types() -%}
@@ -93,25 +76,18 @@
 {% endmacro %}
 
 {#- Every piece of a rule type's SQL at once: {piece: macro} for the pieces it has (predicate, counts,
-    scan, metrics, failing_rows), found as rule_sql describes; the names found are kept per invocation
-    (read as in dispatched). A rule's SQL is built from 3 or 4 pieces, and each macro call costs dbt a
-    copy of the node's context: the per-rule test and the scan resolve them once per rule and keep them
-    in the rule's ctx as `dq_sql`, which the pieces' callers read in place (falling back to rule_sql,
-    which names a missing piece). -#}
+    scan, metrics, failing_rows), found as rule_sql describes. A rule's SQL is built from 3 or 4 pieces,
+    and each macro call costs dbt a copy of the node's context: the per-rule test and the scan resolve
+    them once per rule and keep them in the rule's ctx as `dq_sql`, which the pieces' callers read in
+    place (falling back to rule_sql, which names a missing piece). -#}
 {% macro rule_sql_pieces(rule_type) %}
-  {%- set root = graph.get('dataplex_dq_cache') if execute and graph is mapping else none -%}  {#- read as in dispatched -#}
-  {%- set found = root.get('rule_sql') if root is mapping and root.get('invocation_id') == invocation_id else none -%}
-  {%- if found is none -%}{%- set found = dataplex_dq.invocation_cache('rule_sql') -%}{%- endif -%}
   {%- set pieces = {} -%}
   {%- set get = dataplex_dq.get -%}
   {%- for piece in ['predicate', 'counts', 'scan', 'metrics', 'failing_rows'] -%}
-    {%- set key = rule_type ~ '_' ~ piece -%}
-    {%- if key not in found -%}
-      {%- if get(key) is not none -%}{%- do found.update({key: key}) -%}
-      {%- elif get('row_level_' ~ piece) is not none and dataplex_dq.rule_type_facts(rule_type).row_level -%}{%- do found.update({key: 'row_level_' ~ piece}) -%}
-      {%- endif -%}
+    {%- set own = get(rule_type ~ '_' ~ piece) -%}
+    {%- if own is not none -%}{%- do pieces.update({piece: own}) -%}
+    {%- elif get('row_level_' ~ piece) is not none and dataplex_dq.rule_type_facts(rule_type).row_level -%}{%- do pieces.update({piece: get('row_level_' ~ piece)}) -%}
     {%- endif -%}
-    {%- if key in found -%}{%- do pieces.update({piece: get(found[key])}) -%}{%- endif -%}
   {%- endfor -%}
   {{ return(pieces) }}
 {% endmacro %}
