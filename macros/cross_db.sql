@@ -2,14 +2,6 @@
     dataplex_dq.<name>() -> adapter.dispatch('<name>', 'dataplex_dq') -> default__ / duckdb__ /
     bigquery__ / postgres__. -#}
 
-{#- To be removed with on_run_end.sql's last uses: every other caller writes
-    adapter.dispatch('<name>', 'dataplex_dq')(...) literally, as dbt's parser needs to record the macro
-    dependency. (adapter.dispatch through a variable here: the parser reads a literal name only.) -#}
-{% macro dispatched(name) %}
-  {%- set dispatch = adapter.dispatch -%}
-  {{ return(dispatch(name, 'dataplex_dq')) }}
-{% endmacro %}
-
 {#- A 64-bit float type (dbt.type_float() is a 32-bit REAL on DuckDB). -#}
 {% macro type_double() %}{{ return(adapter.dispatch('type_double', 'dataplex_dq')()) }}{% endmacro %}
 {% macro default__type_double() %}double precision{% endmacro %}

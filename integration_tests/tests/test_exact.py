@@ -145,7 +145,7 @@ def test_build_command_exports_on_every_target(run):
     assert "commit failed" not in out and "export failed" not in out, out[-3000:]
     rows = run.results(run.build_invocation)
     assert len(rows) == len(EXPECTED), out[-3000:]
-    assert f"Exported {len(EXPECTED)} rows" in out
+    assert f"Read {len(EXPECTED)} recorded rows" in out
     # exit 2: rules were skipped (and on PostgreSQL one rule errors at compile time)
     assert run.build.returncode == 2, out[-3000:]
 

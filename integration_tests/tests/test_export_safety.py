@@ -1,6 +1,8 @@
-"""The export on every target (issue 9, D): results_table parsed and quoted per part (injection
-payloads refused, odd but valid names work), INSERTs that name their columns, a results table of
-another shape refused with the difference, and concurrent exports of one job that leave each rule once."""
+"""The copy of a job's rows into another results table (post_scan_actions.bigquery_export.results_table: the
+package's macro copy_results, run by export_worker.py as the report runs it) on every target (issue 9, D; issue
+29): results_table parsed and quoted per part (injection payloads refused, odd but valid names work), an INSERT
+that names its columns, a results table lacking columns refused with the difference, and concurrent copies of
+one job that leave each rule once."""
 
 from __future__ import annotations
 
@@ -115,7 +117,11 @@ def test_insert_names_its_columns_and_other_schemas_are_refused(target_build):
     with tb.db() as db:
         rows = db.query(f"select rule_name, rule_status from {tb.relation('dq_swapped')}")
     assert [(r["rule_name"], r["rule_status"]) for r in rows] == [("r1", "PASSED")]  # not swapped
-    assert "does not have the expected columns: missing column(s) rule_message" in out[1]["error"], out
+    error = out[1].get("error", "")
+    assert "does not have the expected columns: missing column(s) rule_message" in error, out
+    assert "dq_missing" in error, out  # names the table
+    with tb.db() as db:  # refused before anything was written
+        assert db.query(f"select count(*) as n from {tb.relation('dq_missing')}")[0]["n"] == 0
 
 
 @pytest.mark.parametrize("target", ["duckdb", "postgres"])
@@ -133,6 +139,7 @@ def test_concurrent_exports_of_one_job_leave_each_rule_once(target, tmp_path_fac
         env["DBT_DUCKDB_PATH"] = str(db_file)
     export = [{"table": "dq_concurrent", "job_id": "job-same", "rules": ["r1", "r2", "r3", "r4"]}]
     _worker(tb, export, env)  # creates the table, so the two below race on the DELETE + INSERT only
+    # copy_results' test hook `pause`: each copy waits 3 s between its DELETE and its INSERT (PostgreSQL)
     pause = {**env, "DATAPLEX_DQ_TEST_PAUSE_AFTER_DELETE": "3"}
     procs = [_worker(tb, export, pause, background=True) for _ in range(2)]
     results = []

@@ -1,9 +1,10 @@
-"""The on-run-end hook `{{ dataplex_dq.on_run_end(results) }}`: `dbt build` alone writes the results
-table, with the rows `dataplex-dq report` writes (column by column), and the result models read them.
+"""The results table's one writer, the package's own on-run-end hook: `dbt build` alone writes every row
+(debug query results included), `dataplex-dq report` reads them and leaves them as they are, and the result
+models read them.
 
-On every target, the integration project (which declares the hook) is built once (conftest snapshots
-what the hook wrote before any report); on DuckDB a small project adds errored, skipped and scan
-rules, `--select` and `dbt retry` runs (docs/SEMANTICS.md §8, partial runs) and the batched (staging table) path."""
+On every target, the integration project is built once (conftest snapshots what the hook wrote before any
+report); on DuckDB a small project adds errored, skipped and scan rules, `--select` and `dbt retry` runs
+(docs/SEMANTICS.md §8, partial runs) and the batched (staging table) path."""
 
 from __future__ import annotations
 
@@ -14,25 +15,27 @@ import pytest
 import yaml
 
 from dbt_harness import Db, DbtProject, rendered, run_dataplex_dq, write_project
-from hook_compare import differences
 from test_report import EXPECTED, _score, reported  # noqa: F401  (reported: the shared report fixture)
 
 
-def test_hook_rows_equal_the_python_export(reported):  # noqa: F811
-    """What the hook wrote during `dbt build` == what `dataplex-dq report` wrote over it (same job ids,
-    so one copy), every column, debug query results excepted (the hook cannot run them)."""
+def _by_rule(rows: list[dict]) -> dict[tuple[str, str], dict]:
+    return {(r["dbt_node_unique_id"], r["rule_name"]): r for r in rows}
+
+
+def test_the_report_reads_the_rows_the_build_wrote(reported):  # noqa: F811
+    """What the hook wrote during `dbt build` is what the results table holds after `dataplex-dq report`:
+    every row and column as it was (the report writes nothing but a notification outcome, and this project
+    has no notification), the failing rules' debug query results included (the writer's last step)."""
     tb, _, _ = reported
     hook_rows = tb.extra["hook_rows"]
     assert len(hook_rows) == len(EXPECTED), "dbt build alone did not fill the results table"
     with tb.db() as db:
         report_rows = db.query(f"select * from {tb.relation('dataplex_dq_results')}")
-    assert len(report_rows) == len(EXPECTED)
-    assert differences(hook_rows, report_rows) == []
-    # the only thing the report adds: the debug queries' results
+    assert _by_rule(report_rows) == _by_rule(hook_rows)
     by_rule = {r["rule_name"]: r for r in hook_rows}
     queries = by_rule["qty-range-strict-both"]["debug_queries"]
     queries = json.loads(queries) if isinstance(queries, str) else queries
-    assert [q["debug_query_results"] for q in queries] == [[] for _ in queries]
+    assert queries and all(q["debug_query_results"] for q in queries), queries
 
 
 def test_build_alone_fills_the_result_models(target_build):
@@ -54,10 +57,10 @@ def test_build_alone_fills_the_result_models(target_build):
         assert job["passed"] is (len(passed) == len(evaluated)), source
 
 
-def test_scores_of_the_result_models_equal_the_python_report(reported):  # noqa: F811
-    """One definition of each score: the job, dimension and column scores the result models give over
-    what `dbt build` alone wrote (the hook scores jobs and dimensions with the models' macros) equal the
-    scores of the DataQualityResult protos `dataplex-dq report` computes in Python."""
+def test_scores_of_the_result_models_equal_the_report_protos(reported):  # noqa: F811
+    """One definition of each score, in SQL: the job, dimension and column scores the result models give over
+    what `dbt build` alone wrote equal the scores of the DataQualityResult protos `dataplex-dq report` writes
+    (read from the same rows: the job's and dimensions' as recorded, the columns' by column_scores_sql)."""
     from dataplex_dq.assemble import result_from_json
 
     tb, _, _ = reported
@@ -155,14 +158,9 @@ def _report(p: DbtProject):
     )
 
 
-def _untimed_jobs(rows: list[dict]) -> set[str]:
-    """Jobs whose tests all have no timing (every test skipped): their times fall back to the
-    invocation's start and end, which the hook and the report read at different moments."""
-    return {r["data_quality_job_id"] for r in rows if r["dbt_node_unique_id"].endswith("broken_model")}
-
-
 def _compare(hook_rows: list[dict], report_rows: list[dict]) -> None:
-    assert differences(hook_rows, report_rows, _untimed_jobs(hook_rows)) == []
+    """The report left the rows the hook wrote as they were."""
+    assert _by_rule(report_rows) == _by_rule(hook_rows)
 
 
 @pytest.fixture(scope="module")
@@ -182,7 +180,6 @@ def partial(tmp_path_factory):
         seeds:
           hook_partial:
             +column_types: {id: integer, qty: integer, code: varchar}
-        on-run-end: "{{ dataplex_dq.on_run_end(results) }}"
         """,
     )
 
@@ -191,7 +188,7 @@ def _invocation(p: DbtProject) -> str:
     return json.loads((p.target_path / "run_results.json").read_text())["metadata"]["invocation_id"]
 
 
-def test_errored_skipped_and_scan_rules_equal_the_python_export(partial):
+def test_errored_skipped_and_scan_rules_are_recorded_once(partial):
     p = partial
     build = p.run("build")
     statuses = {r["unique_id"].split(".")[2]: r["status"] for r in build.run_results["results"]}
@@ -264,7 +261,8 @@ def test_batched_statements_through_a_staging_table(partial):
 
 def test_report_from_the_results_table_without_artifacts(partial, tmp_path):
     """A separate job after `dbt build` (artifacts gone): `dataplex-dq report --from-results-table
-    --latest` rebuilds the protos, runs the failing rules' debug queries and replaces the rows."""
+    --latest` writes the same protos from the rows alone, leaves the rows (debug query results included) as
+    they were, and runs no SQL taken from the table."""
     from dataplex_dq.assemble import result_from_json
 
     p = partial
@@ -290,8 +288,7 @@ def test_report_from_the_results_table_without_artifacts(partial, tmp_path):
     assert res.returncode == 2, res.stdout + res.stderr  # a rule errored, as in the artifact-based report
     assert "broken-expression" in res.stdout
     rows = _rows(p, invocation)
-    assert len(rows) == len(artifact_rows)
-    assert differences(artifact_rows, rows) == []
+    assert _by_rule(rows) == _by_rule(artifact_rows)
     queries = {r["rule_name"]: r["debug_queries"] for r in rows}["set-code-0"]
     assert [[(v["name"], v["value"]) for v in q["debug_query_results"]] for q in queries] == [[("n", "4")]]
     rebuilt = {f.name: result_from_json(f.read_text()) for f in (empty / "dataplex_dq").glob("*.json")}

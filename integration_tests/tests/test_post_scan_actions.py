@@ -331,7 +331,7 @@ def test_extra_export_and_post_scan_actions_result(actions_run):
     assert sorted(r["rule_name"] for r in extra) == ["orders-amount-not-null", "orders-amount-range"]
     assert all(r["dbt_invocation_id"] == s["invocation"] for r in extra)
     out = s["build"].stdout
-    assert "Exported 6 rows to" in out and "dataplex_dq_results" in out
+    assert "Read 6 recorded rows of" in out and "dataplex_dq_results" in out
     assert re.search(r'Exported 2 rows to \S*dq_extra_results"? \(bigquery_export\)\.', out), out[-2000:]
     orders = s["protos"]["orders"]["postScanActionsResult"]["bigqueryExportResult"]
     assert (

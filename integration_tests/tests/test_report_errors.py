@@ -110,7 +110,7 @@ def test_errored_and_skipped_rules_are_reported_not_scored(built):
     assert by_name["downstream-present"][1] == "SKIPPED"
     assert by_name["qty-present"][1:4] == ("FAILED", None, False)
     assert by_name["qty-present"][4] == 0.0
-    # again: the same invocation replaces its rows
+    # again: the rows of the invocation read again, never a second copy
     second = _report(p)
     assert second.returncode == 2
     assert len(_rows(db)) == len(rows) == 4
@@ -138,24 +138,30 @@ def test_missing_artifacts_are_explained(built, tmp_path):
     )
 
 
-def test_export_failure_keeps_files_and_rerun_completes(built):
+def test_an_unreadable_results_table_touches_nothing_and_rerun_completes(built):
+    """The results table replaced by something else: the report says so in one line (exit 2) and leaves the
+    previous result files as they were; once the table is gone, the report records the run again through the
+    package's writer and completes."""
     p, db = built.project, built.db
+    _report(p)
+    out_file = p.target_path / "dataplex_dq" / "seed.report_errors.items.json"
+    kept = out_file.read_text()
     con = duckdb.connect(str(db))
     con.execute("drop table if exists main.dataplex_dq_results")
     con.execute("create view main.dataplex_dq_results as select 1 as x")
     con.close()
-    out_file = p.target_path / "dataplex_dq" / "seed.report_errors.items.json"
-    out_file.unlink()
     res = _report(p)
     assert res.returncode == 2
-    assert "export failed" in res.stdout and "run `dataplex-dq report` again" in res.stdout
-    assert out_file.exists()
+    assert "dataplex-dq report failed: cannot read the results table" in res.stdout, res.stdout
+    assert "dataplex_dq_results" in res.stdout
+    assert "Traceback" not in res.stdout + res.stderr
+    assert out_file.read_text() == kept
     con = duckdb.connect(str(db))
     con.execute("drop view main.dataplex_dq_results")
     con.close()
     again = _report(p)
-    assert again.returncode == 2  # still the errored rule, but the export worked
-    assert "Exported 4 rows" in again.stdout
+    assert again.returncode == 2  # still the errored rule, but the run was recorded again
+    assert "Read 4 recorded rows" in again.stdout
     assert len(_rows(db)) == 4
 
 

@@ -129,13 +129,13 @@ def test_build_in_the_project_directory_without_flags(user_project):
         assert con.execute("select count(*) from main.victim").fetchone() == (1,)
     finally:
         con.close()
-    # the process ends without the interpreter's teardown (cli.exit_now), its database closed first: checkpointed,
-    # no write-ahead log left; dbt's compiled templates kept for the next build (template_cache.py)
+    # the process ends with its database closed: checkpointed, no write-ahead log left; nothing of dbt's
+    # compiled templates is kept on disk (no cache of Jinja's code)
     assert not (proj / "user.duckdb.wal").exists()
-    assert list((proj / "target" / "dataplex_dq_template_cache").glob("*/*.code"))
+    assert not (proj / "target" / "dataplex_dq_template_cache").exists()
 
 
-def test_report_from_a_subdirectory_with_home_profiles_and_a_dropped_metrics_table(user_project):
+def test_report_from_a_subdirectory_with_home_profiles_reads_the_recorded_run(user_project):
     proj, home = user_project.proj, user_project.home
     (home / ".dbt").mkdir(exist_ok=True)
     (home / ".dbt" / "profiles.yml").write_text(PROFILE.format(path=proj / "user.duckdb"))
@@ -150,13 +150,11 @@ def test_report_from_a_subdirectory_with_home_profiles_and_a_dropped_metrics_tab
     out = res.stdout + res.stderr
     assert res.returncode == 2, out
     assert "Traceback" not in out
-    assert (
-        "error: seed 'items' rule 'qty-dropped': cannot read the metrics of this test: query failed on duckdb:" in out
-    )
-    assert "does not exist" in out
+    # the run was recorded by `dbt build` (the package's hook): a metrics table dropped afterwards changes nothing,
+    # the report reads the recorded rows (the errored rules are the declarations that failed to compile)
+    assert not [line for line in out.splitlines() if line.startswith("error:") and "qty-dropped" in line], out
     rows = _rows(proj / "user.duckdb")
-    # the errored test is one ERROR rule with the warehouse's message; the others are still scored and exported
-    assert rows["qty-dropped"][0] == "ERROR" and "does not exist" in rows["qty-dropped"][1]
+    assert rows["qty-dropped"][0] == "PASSED"
     assert rows["qty-present"][:3] == ("FAILED", None, 2) and rows["qty-warn"][:3] == ("FAILED", None, 1)
     assert len(rows) == 7
 

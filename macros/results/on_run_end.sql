@@ -1,44 +1,75 @@
-{#- The on-run-end hook (docs/SEMANTICS.md §8 and §9 without the Python command): in the user's dbt_project.yml
+{#- The results table's one writer. The package declares it as its own on-run-end hook (its
+    dbt_project.yml: package_on_run_end; `vars: {dataplex_dq_on_run_end: false}` switches it off), and
+    `dataplex-dq report` runs it as `dbt run-operation dataplex_dq.record_run` for a run it did not record.
 
-      on-run-end: "{{ dataplex_dq.on_run_end(results) }}"
-
-    After `dbt build` / `dbt test` / `dbt retry` it writes this invocation's rows into the results
-    table, in SQL: one row per rule of every dataplex_dq test that ran, errored or was skipped, with the
-    columns and values `dataplex-dq report` writes (python/dataplex_dq/export.py, result_rows), except
-    the debug queries' results (they need the failing rule's queries run: `dataplex-dq report` fills
-    them in, replacing this invocation's rows).
-
-    How:
-      1. one "staged" row set: the facts of every dataplex_dq test from dbt's `results` (status,
-         message, timing, data source, declared rule name) as rows of literals (hook_rows_sql: a
-         VALUES list), LEFT JOINed on the test id to its metrics rows of this invocation (one
-         `select *` of its store_failures relation; for a test that errored or was skipped, its
-         declared rules as literal rows), joined to the data sources' facts; all inline in the INSERT
-         when it fits one statement (hook_limits), else through two staging tables filled in batches;
-      2. DELETE (BigQuery: MERGE) the rows of this invocation's jobs, so a second run (or `dataplex-dq
-         report` after the hook) replaces them: idempotent per invocation;
-      3. one INSERT ... SELECT that scores each job with the macros of the result models
-         (rule_count_columns, group_score_columns, score_percent: macros/results/result_model_helpers.sql)
-         and builds the STRUCT / JSON columns per warehouse (hook_* macros below, dispatched).
+    After `dbt build` / `dbt test` / `dbt retry` it writes the invocation's rows into the results table,
+    in SQL: one row per rule of every dataplex_dq test that ran, errored or was skipped. Named steps
+    (record_invocation):
+      1. plan (hook_plan): the facts of every dataplex_dq test from dbt's `results` (status, message,
+         timing, data source, declared rule name) as rows of literals (hook_rows_sql), LEFT JOINed on the
+         test id to its metrics rows of this invocation (one `select *` of its store_failures relation; for
+         a test that errored or was skipped, its declared rules as literal rows), joined to the data
+         sources' facts; all inline in the INSERT when it fits one statement (hook_limits), else through
+         two staging tables filled in batches;
+      2. write (hook_write): DELETE (BigQuery: MERGE) the rows of this invocation's jobs, so a second
+         run replaces them (idempotent per invocation), then one INSERT ... SELECT that scores each job
+         with the macros of the result models (rule_count_columns, group_score_columns, score_percent:
+         macros/results/result_model_helpers.sql) and builds the STRUCT / JSON columns per warehouse;
+      3. debug queries (hook_debug_step): each FAILED rule's debug queries run, their first rows set into
+         its `debug_queries`, after the rows are committed.
 
     The statements run while dbt renders the hook: a failure stops the hook with a one-line error naming
     the data source and rule where the hook can tell; dbt has then already printed the run's results and
     written run_results.json (the build's own outcome stays visible; the exit code becomes 2). -#}
 
+{#- The package's own on-run-end (its dbt_project.yml): records every run unless the var
+    dataplex_dq_on_run_end is false. -#}
+{% macro package_on_run_end(results) %}
+  {%- if not var('dataplex_dq_on_run_end', true) -%}{{ return('') }}{%- endif -%}
+  {{ return(dataplex_dq.record_on_run_end(results)) }}
+{% endmacro %}
+
+{#- The line a project listed before the package declared its own hook. The package's hook records the
+    run; this one does so only where that one is switched off, so that a run is recorded once. -#}
 {% macro on_run_end(results) %}
+  {%- if var('dataplex_dq_on_run_end', true) -%}{{ return('') }}{%- endif -%}
+  {{ return(dataplex_dq.record_on_run_end(results)) }}
+{% endmacro %}
+
+{% macro record_on_run_end(results) %}
   {%- if not execute or results is not defined or results is none -%}{{ return('') }}{%- endif -%}
   {%- if (flags.WHICH | default('build')) not in ('build', 'test', 'retry') -%}{{ return('') }}{%- endif -%}
   {%- if not dataplex_dq.records_results() -%}
     {{ log("dataplex_dq: an --empty run reads no rows: nothing written to the results table", info=true) }}
     {{ return('') }}
   {%- endif -%}
+  {%- do dataplex_dq.record_invocation(results, invocation_id, run_started_at) -%}
+  {{ return('') }}
+{% endmacro %}
+
+{#- `dataplex-dq report` after a run whose hook did not write (switched off with the var
+    dataplex_dq_on_run_end, or a package without the hook): `dbt run-operation dataplex_dq.record_run`
+    with the run's results as run_results.json has them (a list of {node: {unique_id}, status, message,
+    timing, execution_time, adapter_response}), its invocation id and start time. The same writer. -#}
+{% macro record_run(results, invocation, started_at=none) %}
+  {%- if not execute -%}{{ return('') }}{%- endif -%}
+  {%- set started = modules.datetime.datetime.fromisoformat(started_at.replace('Z', '')) if started_at else none -%}
+  {%- do dataplex_dq.record_invocation(results, invocation, started) -%}
+  {{ return('') }}
+{% endmacro %}
+
+{#- The one writer of the results table: the rows of every dataplex_dq test of dbt invocation
+    `invocation` (dbt's `results`, or records of the same shape), then the debug queries' results of its
+    failing rules (hook_debug_step). -#}
+{% macro record_invocation(results, invocation, run_started) %}
   {%- set started = modules.datetime.datetime.now() -%}
-  {%- set plan = dataplex_dq.hook_plan(results) -%}
+  {%- set plan = dataplex_dq.hook_plan(results, invocation, run_started) -%}
   {%- if plan.tests | length == 0 -%}{{ return('') }}{%- endif -%}
   {%- set relation = dataplex_dq.hook_results_relation() -%}
   {%- set batches = dataplex_dq.hook_write(plan, relation) | int -%}
+  {%- set debugged = dataplex_dq.hook_debug_step(plan, relation) -%}
   {%- set seconds = (modules.datetime.datetime.now() - started).total_seconds() -%}
-  {{ log("dataplex_dq: wrote the results of " ~ (plan.tests | length) ~ " test(s) of " ~ (plan.job_ids | length) ~ " data source(s) to " ~ relation ~ " in " ~ batches ~ " batch(es), " ~ ('%.3f' | format(seconds)) ~ "s", info=true) }}
+  {{ log("dataplex_dq: wrote the results of " ~ (plan.tests | length) ~ " test(s) of " ~ (plan.job_ids | length) ~ " data source(s) to " ~ relation ~ " in " ~ batches ~ " batch(es)" ~ ((", the debug queries of " ~ debugged ~ " failed rule(s)") if debugged else "") ~ ", " ~ ('%.3f' | format(seconds)) ~ "s", info=true) }}
   {{ return('') }}
 {% endmacro %}
 
@@ -162,6 +193,12 @@
   {%- set kw = meta.get('kwargs') or {} -%}
   {%- set test_name = meta.get('name') -%}
   {%- set out = [] -%}
+  {%- if test_name == 'anomaly_detection' -%}
+    {#- its checks are known only once it runs: one row for the test, an anomaly check (attributes) of the
+        rule type its volume check has, so that every output reports it as skipped or errored -#}
+    {%- do out.append((0, {'name': dataplex_dq.rule_name_for(node, test_name, none), 'table_condition_expectation': {}}, {'anomaly_check': 'anomaly_detection'})) -%}
+    {{ return(out) }}
+  {%- endif -%}
   {%- if test_name != 'data_quality_scan' -%}
     {%- set column = node.get('column_name') or kw.get('column') -%}
     {%- set spec = {'name': dataplex_dq.rule_name_for(node, test_name, column)} -%}
@@ -210,7 +247,7 @@
 {% endmacro %}
 
 {#- The data-source facts of a job (export.JobContext): ids, names, relation, job configuration. -#}
-{% macro hook_source_facts(source_id, scan_settings) %}
+{% macro hook_source_facts(source_id, scan_settings, invocation) %}
   {%- set node = graph.nodes.get(source_id) or graph.sources.get(source_id) -%}
   {%- if node is none -%}
     {%- set node = {'unique_id': source_id, 'name': source_id, 'resource_type': 'unknown'} -%}
@@ -230,7 +267,7 @@
   {%- endif -%}
   {%- set sampling = merged.get('sampling_percent') -%}
   {{ return({
-      's_job_id': dataplex_dq.job_id(invocation_id, source_id),
+      's_job_id': dataplex_dq.job_id(invocation, source_id),
       's_scan_id': dataplex_dq.data_scan_id(resource_type, name),
       's_display_name': resource_type ~ ' ' ~ name,
       's_resource_name': resource,
@@ -322,11 +359,9 @@
     Written for speed (a dbt macro call or a method call costs far more than a subscript or a
     filter): per test only subscripts, attribute reads and string filters, no macro call unless the
     test left no metrics row or has no name of its own. -#}
-{% macro hook_plan(results) %}
-  {%- set invocation_literal = dataplex_dq.string_literal(invocation_id) -%}
-  {#- one test's read as a template, filled per test by a filter: a macro call per test (1,000 tests)
-      costs dbt a context copy each, a `replace` nothing -#}
-  {%- set branch_template = dataplex_dq.dispatched('hook_metrics_branch')('\x01', invocation_literal) -%}
+{% macro hook_plan(results, invocation, run_started) %}
+  {%- set invocation_literal = dataplex_dq.string_literal(invocation) -%}
+  {%- set read_branch = adapter.dispatch('hook_metrics_branch', 'dataplex_dq') -%}
   {%- set tests = [] -%}
   {%- set source_ids = [] -%}
   {%- set nodes = graph.nodes -%}
@@ -380,10 +415,10 @@
         none if billed is none else billed | string, none if slot_ms is none else slot_ms | string,
         to_json({'execution_time': r.execution_time, 'adapter_response': response}) if status != 'skipped' else none,
     ] -%}
-    {%- set branch = branch_template | replace('\x01', relation_name) if evaluated and relation_name else none -%}
+    {%- set branch = read_branch(relation_name, invocation_literal) if evaluated and relation_name else none -%}
     {%- do tests.append({'test': uid, 'source': source_id, 'rule': declared_name, 'row': values,
                          'chars': (values | select | join('  ') | length) * 2 + 100, 'branch': branch,
-                         'declared': [] if branch else dataplex_dq.hook_declared_rows(node, uid, source_id)}) -%}
+                         'declared': [] if branch else dataplex_dq.hook_declared_rows(node, uid, source_id, invocation)}) -%}
   {%- endfor -%}
   {%- set sources = {} -%}
   {%- set job_ids = [] -%}
@@ -391,19 +426,19 @@
     {%- set scan_settings = dataplex_dq.hook_scan_settings(source_ids) -%}
     {%- set test_cols, source_cols = dataplex_dq._hook_fact_names() -%}
     {%- for source_id in source_ids -%}
-      {%- set facts = dataplex_dq.hook_source_facts(source_id, scan_settings) -%}
+      {%- set facts = dataplex_dq.hook_source_facts(source_id, scan_settings, invocation) -%}
       {%- do job_ids.append(facts.s_job_id) -%}
       {%- set values = [source_id] -%}
       {%- for name in source_cols -%}{%- do values.append(facts[name]) -%}{%- endfor -%}
       {%- do sources.update({source_id: values}) -%}
     {%- endfor -%}
   {%- endif -%}
-  {{ return({'tests': tests, 'job_ids': job_ids, 'sources': sources}) }}
+  {{ return({'tests': tests, 'job_ids': job_ids, 'sources': sources, 'invocation': invocation, 'run_started': run_started}) }}
 {% endmacro %}
 
 {#- The metrics rows (SELECTs of literals, in the order of hook_metrics_columns) of the declared
     rules of a test that left none (errored or skipped). -#}
-{% macro hook_declared_rows(node, uid, source_id) %}
+{% macro hook_declared_rows(node, uid, source_id, invocation) %}
   {%- set sql_types = dataplex_dq.hook_types() -%}
   {%- set lit = dataplex_dq.string_literal -%}
   {%- set out = [] -%}
@@ -412,7 +447,7 @@
     {%- set declared_threshold = spec.get('threshold') -%}
     {%- set threshold = ((declared_threshold | float) or 1.0) if (declared_threshold is not none and declared_threshold != '') else 1.0 -%}
     {%- set values = {
-        'dq_invocation_id': invocation_id, 'dq_test_unique_id': uid, 'dq_data_source': source_id, 'rule_index': index,
+        'dq_invocation_id': invocation, 'dq_test_unique_id': uid, 'dq_data_source': source_id, 'rule_index': index,
         'rule_name': spec.name, 'rule_type': rule_type, 'rule_column': spec.get('column'), 'rule_dimension': spec.get('dimension'),
         'rule_threshold': threshold if rule_type in dataplex_dq.hook_row_level_types() else none,
         'rule_suspended': spec.get('suspended') or false,
@@ -481,7 +516,7 @@
 
 {#- The metrics rows of some tests: a UNION ALL of their relations' rows of this invocation (and of
     the declared rules' literal rows of the tests that left none), in the order of hook_metrics_columns. -#}
-{% macro hook_metrics_sql(tests) %}
+{% macro hook_metrics_sql(tests, invocation) %}
   {#- the first (empty) SELECT names and types the columns; the relations' columns follow the same
       contract in the same order (macros/metrics.sql, metrics_columns) -#}
   {%- set sql_types = dataplex_dq.hook_types() -%}
@@ -489,7 +524,7 @@
   {%- for name, t in dataplex_dq.hook_metrics_columns() -%}{%- do empty.append('cast(null as ' ~ sql_types[t] ~ ') as ' ~ name) -%}{%- endfor -%}
   {%- set branches = ['select ' ~ (empty | join(', ')) ~ ' from ' ~ dataplex_dq.hook_one_row() ~ ' where 1 = 0'] -%}
   {%- set read = tests | selectattr('branch') | map(attribute='branch') | list -%}
-  {%- if read -%}{%- do branches.append(dataplex_dq.dispatched('hook_metrics_union')(read, dataplex_dq.string_literal(invocation_id))) -%}{%- endif -%}
+  {%- if read -%}{%- do branches.append(dataplex_dq.hook_metrics_union(read, dataplex_dq.string_literal(invocation))) -%}{%- endif -%}
   {%- for test in tests if not test.branch -%}{%- do branches.extend(test.declared) -%}{%- endfor -%}
   {{ return(branches | join('\nunion all\n')) }}
 {% endmacro %}
@@ -546,9 +581,9 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
     DuckDB stages the packed rows as they are (relations' dq_row, and the declared rules' literal rows
     packed the same way) and unpacks them once, reading the staging table: unpacking per batch cost as
     much again as reading the batch's relations. -#}
-{% macro hook_stage_metrics_sql(tests) %}{{ return(adapter.dispatch('hook_stage_metrics_sql', 'dataplex_dq')(tests)) }}{% endmacro %}
-{% macro default__hook_stage_metrics_sql(tests) %}{{ return(dataplex_dq.hook_metrics_sql(tests)) }}{% endmacro %}
-{% macro duckdb__hook_stage_metrics_sql(tests) %}
+{% macro hook_stage_metrics_sql(tests, invocation) %}{{ return(adapter.dispatch('hook_stage_metrics_sql', 'dataplex_dq')(tests, invocation)) }}{% endmacro %}
+{% macro default__hook_stage_metrics_sql(tests, invocation) %}{{ return(dataplex_dq.hook_metrics_sql(tests, invocation)) }}{% endmacro %}
+{% macro duckdb__hook_stage_metrics_sql(tests, invocation) %}
   {%- set branches = ['select cast(null as varchar) as dq_row from ' ~ dataplex_dq.hook_one_row() ~ ' where 1 = 0'] -%}
   {%- do branches.extend(tests | selectattr('branch') | map(attribute='branch')) -%}
   {%- for test in tests if not test.branch -%}
@@ -557,10 +592,10 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
   {{ return(branches | join('\nunion all\n')) }}
 {% endmacro %}
 
-{% macro hook_staged_metrics_read(stage) %}{{ return(adapter.dispatch('hook_staged_metrics_read', 'dataplex_dq')(stage)) }}{% endmacro %}
-{% macro default__hook_staged_metrics_read(stage) %}{{ return('select * from ' ~ stage) }}{% endmacro %}
-{% macro duckdb__hook_staged_metrics_read(stage) %}
-  {{ return(dataplex_dq.duckdb__hook_unpack_sql('select dq_row from ' ~ stage, dataplex_dq.string_literal(invocation_id))) }}
+{% macro hook_staged_metrics_read(stage, invocation) %}{{ return(adapter.dispatch('hook_staged_metrics_read', 'dataplex_dq')(stage, invocation)) }}{% endmacro %}
+{% macro default__hook_staged_metrics_read(stage, invocation) %}{{ return('select * from ' ~ stage) }}{% endmacro %}
+{% macro duckdb__hook_staged_metrics_read(stage, invocation) %}
+  {{ return(dataplex_dq.duckdb__hook_unpack_sql('select dq_row from ' ~ stage, dataplex_dq.string_literal(invocation))) }}
 {% endmacro %}
 
 {#- The facts (t_* columns) of some tests, one row each. -#}
@@ -597,7 +632,7 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
   {%- do dataplex_dq.hook_begin() -%}
   {%- set stages = [] -%}
   {%- if groups | length == 1 -%}
-    {%- set staged_sql = dataplex_dq.hook_staged_sql(dataplex_dq.hook_tests_sql(groups[0]), dataplex_dq.hook_metrics_sql(groups[0])) -%}
+    {%- set staged_sql = dataplex_dq.hook_staged_sql(dataplex_dq.hook_tests_sql(groups[0]), dataplex_dq.hook_metrics_sql(groups[0], plan.invocation)) -%}
   {%- else -%}
     {#- staging tables for the metrics rows and the tests' facts, filled batch by batch, then joined
         once (a join over a UNION ALL of hundreds of relations costs DuckDB's planner dearly); the
@@ -605,7 +640,7 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
         (DuckDB: always, its facts are one JSON literal) -#}
     {%- set facts_chars = plan.tests | sum(attribute='chars') -%}
     {%- set inline_facts = facts_chars + 100000 <= limits.max_chars -%}
-    {%- set prefix = relation.identifier ~ '__hook_' ~ local_md5(invocation_id)[:8] -%}
+    {%- set prefix = relation.identifier ~ '__hook_' ~ local_md5(plan.invocation)[:8] -%}
     {%- set stage_t = api.Relation.create(database=relation.database, schema=relation.schema, identifier=prefix ~ '_t') -%}
     {%- set stage_m = api.Relation.create(database=relation.database, schema=relation.schema, identifier=prefix ~ '_m') -%}
     {%- do stages.extend([stage_m] if inline_facts else [stage_t, stage_m]) -%}
@@ -613,17 +648,17 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
     {%- set read_state = dataplex_dq.hook_read_many_begin() -%}
     {%- for group in groups -%}
       {%- if not inline_facts -%}{%- do run_query(dataplex_dq.hook_stage_sql(stage_t, dataplex_dq.hook_tests_sql(group), loop.first)) -%}{%- endif -%}
-      {%- do run_query(dataplex_dq.hook_stage_sql(stage_m, dataplex_dq.hook_stage_metrics_sql(group), loop.first)) -%}
+      {%- do run_query(dataplex_dq.hook_stage_sql(stage_m, dataplex_dq.hook_stage_metrics_sql(group, plan.invocation), loop.first)) -%}
     {%- endfor -%}
     {%- do dataplex_dq.hook_read_many_end(read_state) -%}
     {%- set tests_sql = dataplex_dq.hook_tests_sql(plan.tests) if inline_facts else 'select * from ' ~ stage_t -%}
-    {%- set staged_sql = dataplex_dq.hook_staged_sql(tests_sql, dataplex_dq.hook_staged_metrics_read(stage_m)) -%}
+    {%- set staged_sql = dataplex_dq.hook_staged_sql(tests_sql, dataplex_dq.hook_staged_metrics_read(stage_m, plan.invocation)) -%}
   {%- endif -%}
   {%- set staged_sql = 'select dq_g.*, dq_s.*\nfrom (\n' ~ staged_sql ~ '\n) as dq_g\ninner join (\n' ~ dataplex_dq.hook_sources_sql(plan) ~ '\n) as dq_s\non dq_s.s_key = dq_g.t_data_source' -%}
   {%- for i in range(0, plan.job_ids | length, 1000) -%}
     {%- do run_query(dataplex_dq.delete_results_sql(relation, plan.job_ids[i:i + 1000])) -%}
   {%- endfor -%}
-  {%- do run_query(dataplex_dq.hook_insert_sql(relation, staged_sql)) -%}
+  {%- do run_query(dataplex_dq.hook_insert_sql(relation, staged_sql, plan)) -%}
   {%- for stage in stages -%}{%- do run_query(dataplex_dq.hook_drop_table_sql(stage)) -%}{%- endfor -%}
   {%- do dataplex_dq.hook_commit() -%}
   {{ return(groups | length) }}
@@ -712,29 +747,21 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
 {% endmacro %}
 
 {#- The INSERT ... SELECT of the scored rows, from the staged rows (a query or a table). -#}
-{% macro hook_insert_sql(relation, staged_sql) %}
+{% macro hook_insert_sql(relation, staged_sql, plan) %}
   {%- set row_level = "'" ~ (dataplex_dq.hook_row_level_types() | join("', '")) ~ "'" -%}
   {%- set dbl = dataplex_dq.type_double() -%}
   {%- set str = dbt.type_string() -%}
   {%- set evaluated = "r.dq_status in ('PASSED', 'FAILED')" -%}
   {%- set eval_row = evaluated ~ " and r.dq_row_level" -%}
-  {#- each dispatched macro resolved once (see hook_types: each dispatch costs), and the per-rule-type
-      texts filled into templates by a filter (two macro calls per rule type cost more than the rest of
-      the statement's text): the registry's names and display names need no escaping; one that would
-      takes string_literal's way -#}
   {%- set lit = dataplex_dq.string_literal -%}
-  {%- set json_text = dataplex_dq.dispatched('hook_json_text') -%}
-  {%- set json_string = dataplex_dq.dispatched('hook_json_string') -%}
-  {%- set struct_of = dataplex_dq.dispatched('hook_struct') -%}
-  {%- set lit_template = lit('\x01') -%}
-  {%- set member_template = dataplex_dq.dispatched('hook_json_member')('r.rule_spec', '\x01') -%}
+  {%- set json_text = dataplex_dq.hook_json_text -%}
+  {%- set json_string = dataplex_dq.hook_json_string -%}
+  {%- set struct_of = dataplex_dq.hook_struct -%}
   {%- set display = [] -%}
   {%- set params = [] -%}
   {%- for key, value in dataplex_dq.hook_rule_type_display().items() -%}
-    {%- set key_sql = lit_template | replace('\x01', key) if "'" not in key and '\\' not in key else lit(key) -%}
-    {%- set value_sql = lit_template | replace('\x01', value) if "'" not in value and '\\' not in value else lit(value) -%}
-    {%- do display.append("when " ~ key_sql ~ " then " ~ value_sql) -%}
-    {%- do params.append("when " ~ key_sql ~ " then " ~ member_template | replace('\x01', key)) -%}
+    {%- do display.append("when " ~ lit(key) ~ " then " ~ lit(value)) -%}
+    {%- do params.append("when " ~ lit(key) ~ " then " ~ dataplex_dq.hook_json_member('r.rule_spec', key)) -%}
   {%- endfor -%}
   {%- set labels = tojson({'dbt_project': project_name, 'dbt_target': target.name}) -%}
   {%- set exprs = {
@@ -776,7 +803,7 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
       'rule_message': "case when r.dq_status in ('ERROR', 'SKIPPED') then case when r.rule_name is null and r.t_status in ('pass', 'fail', 'warn', 'success') then r.t_no_row_message else r.t_message end end",
       'rule_statistic_value': "case when " ~ evaluated ~ " then r.statistic_value end",
       'job_row_weighted_score': dataplex_dq.score_percent('j.dq_rows_passed', 'j.dq_rows_evaluated'),
-      'dbt_invocation_id': dataplex_dq.string_literal(invocation_id),
+      'dbt_invocation_id': dataplex_dq.string_literal(plan.invocation),
       'dbt_test_unique_id': 'coalesce(r.dq_test_unique_id, r.t_test_unique_id)',
       'dbt_node_unique_id': 'r.t_data_source',
       'job_notification_result': json_text('cast(null as ' ~ str ~ ')'),
@@ -800,7 +827,7 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
   {#- dq_rules feeds the jobs, costs, dimensions and the final select: evaluated once where the
       warehouse can be told (DuckDB inlined it per reference here: 1,000 tests' 5,000 rows, the INSERT
       0.10 s -> 0.05 s) -#}
-  {%- set materialized = dataplex_dq.dispatched('scan_cte_materialized')() -%}
+  {%- set materialized = adapter.dispatch('scan_cte_materialized', 'dataplex_dq')() -%}
   {%- set materialized = materialized ~ ' ' if materialized else '' -%}
   {%- set names = [] -%}
   {%- set selects = [] -%}
@@ -826,11 +853,11 @@ dq_rules as {{ materialized }}(
         case when trim(coalesce(s.rule_dimension, '')) <> '' then s.rule_dimension end as dq_dimension,
         s.rule_threshold as dq_threshold,
         case
+            when s.rule_suspended then 'SUSPENDED'  {#- never evaluated: also when its test errored or was skipped -#}
             when s.t_status in ('error', 'runtime error', 'runtimeerror') then 'ERROR'
             when s.t_status = 'skipped' then 'SKIPPED'
             when s.rule_name is null then 'ERROR'
             when s.rule_status is not null then upper(s.rule_status)
-            when s.rule_suspended then 'SUSPENDED'
             when s.passed then 'PASSED'
             else 'FAILED'
         end as dq_status
@@ -840,7 +867,7 @@ dq_jobs as (
     select
         t_data_source,
         {{ dataplex_dq.rule_count_columns('dq_status') }},
-        coalesce(min(t_started_at), {{ dataplex_dq.hook_timestamp_sql(run_started_at) }}) as dq_start,
+        coalesce(min(t_started_at), {{ dataplex_dq.hook_timestamp_sql(plan.run_started) }}) as dq_start,
         coalesce(max(t_completed_at), {{ dataplex_dq.current_timestamp_utc() }}) as dq_end,
         max(row_count) as dq_rows_scanned,
         count(*) as dq_run_rules,
@@ -1006,4 +1033,83 @@ inner join dq_job_costs as jc
   {{ return("array(select as struct json_value(dq_q, '$.description') as description, json_value(dq_q, '$.sql_statement') as sql_statement, "
             ~ "cast([] as array<struct<name string, type string, value string>>) as debug_query_results "
             ~ "from unnest(json_query_array(" ~ spec_expr ~ ", '$.debug_queries')) as dq_q with offset as dq_o order by dq_o)") }}
+{% endmacro %}
+
+{#- ---------------------------------------------------------------- the debug queries' results -#}
+
+{#- The writer's last step (docs/ARCHITECTURE.md, "The results table: one writer"): each FAILED rule's
+    debug queries (declared in the project, `${data()}` expanded when the rule compiled, read from the
+    rule's metrics row, never from the results table) are run, and the first row of each (at most 10
+    columns, each value as text with its BigQuery type name) is set into the rule's `debug_queries`.
+    Runs after the rows are committed, so a debug query that fails cannot lose them. Returns how many
+    rules it ran queries for. -#}
+{% macro hook_debug_step(plan, relation) %}
+  {%- set failing = [] -%}
+  {%- for test in plan.tests if test.branch and test.row[2] in ('fail', 'warn') -%}{%- do failing.append(test) -%}{%- endfor -%}
+  {%- if not failing -%}{{ return(0) }}{%- endif -%}
+  {%- set job_of = {} -%}
+  {%- for source_id, values in plan.sources.items() -%}{%- do job_of.update({source_id: values[1]}) -%}{%- endfor -%}
+  {%- set limits = dataplex_dq.hook_limits() -%}
+  {%- set updates = [] -%}
+  {%- for group in dataplex_dq.hook_groups(failing, limits.max_chars, limits.max_relations) -%}
+    {%- set found = run_query('select dq_d.dq_test_unique_id, dq_d.dq_data_source, dq_d.rule_name, dq_d.rule_status, dq_d.rule_suspended, dq_d.passed, dq_d.rule_spec, dq_d.debug_queries_sql from (\n'
+                              ~ dataplex_dq.hook_metrics_sql(group, plan.invocation) ~ '\n) as dq_d where dq_d.debug_queries_sql is not null') -%}
+    {%- for row in found.rows -%}
+      {%- set status = (row[3] | upper) if row[3] else ('SUSPENDED' if row[4] else ('PASSED' if row[5] else 'FAILED')) -%}
+      {%- if status == 'FAILED' -%}
+        {%- set runnable = fromjson(row[7]) -%}
+        {%- set declared = (fromjson(row[6]) or {}).get('debug_queries') or [] -%}
+        {%- set value = [] -%}
+        {%- for q in declared -%}
+          {%- set results = dataplex_dq.hook_debug_query_results(runnable[loop.index0].sql_statement) if loop.index0 < runnable | length else [] -%}
+          {%- do value.append({'description': q.get('description'), 'sql_statement': q.get('sql_statement') or q.get('sqlStatement'), 'debug_query_results': results}) -%}
+        {%- endfor -%}
+        {%- do updates.append(dataplex_dq.hook_debug_update_sql(relation, job_of[row[1]], row[0], row[2], tojson(value))) -%}
+      {%- endif -%}
+    {%- endfor -%}
+  {%- endfor -%}
+  {%- if updates -%}
+    {%- do dataplex_dq.hook_begin() -%}
+    {%- for sql in updates -%}{%- do run_query(sql) -%}{%- endfor -%}
+    {%- do dataplex_dq.hook_commit() -%}
+  {%- endif -%}
+  {{ return(updates | length) }}
+{% endmacro %}
+
+{#- The first row of one debug query as [{name, type, value}], at most 10 columns: type the BigQuery
+    name of the column's type as dbt reads it (agate), value the text of the value (NULL stays null). -#}
+{% macro hook_debug_query_results(sql) %}
+  {%- set types = {'Number': 'NUMERIC', 'Text': 'STRING', 'Boolean': 'BOOL', 'Date': 'DATE', 'DateTime': 'TIMESTAMP', 'TimeDelta': 'INTERVAL'} -%}
+  {%- set table = run_query(sql) -%}
+  {%- set first = table.rows[0] if table.rows | length > 0 else none -%}
+  {%- set out = [] -%}
+  {%- for name in table.column_names[:10] -%}
+    {#- agate's type object prints as <agate.data_types.<module>.<Type> object ...>: its class name -#}
+    {%- set kind = modules.re.search('\\.(\\w+) object', table.column_types[loop.index0] | string) -%}
+    {%- set kind = kind.group(1) if kind else 'Text' -%}
+    {%- set v = first[loop.index0] if first is not none else none -%}
+    {%- do out.append({'name': name, 'type': types.get(kind, kind | upper), 'value': none if v is none else v | string}) -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- Set one rule's debug_queries (a JSON text of the column's value) in the results table. -#}
+{% macro hook_debug_update_sql(relation, job_id, test_id, rule_name, value_json) %}
+  {%- set lit = dataplex_dq.string_literal -%}
+  {{ return(dataplex_dq.update_results_sql(relation, 'debug_queries = ' ~ adapter.dispatch('debug_queries_value_sql', 'dataplex_dq')(lit(value_json)),
+            'data_quality_job_id = ' ~ lit(job_id) ~ ' and dbt_test_unique_id = ' ~ lit(test_id) ~ ' and rule_name = ' ~ lit(rule_name))) }}
+{% endmacro %}
+
+{#- The debug_queries column's value from a JSON text literal: PostgreSQL stores it as jsonb, DuckDB as a
+    LIST of STRUCTs (from_json with the column's structure), BigQuery as an ARRAY of STRUCTs built field by
+    field (bigquery_json_extract). -#}
+{% macro debug_queries_type() %}
+  {%- for name, t in dataplex_dq.results_columns() if name == 'debug_queries' -%}{{ return(t) }}{%- endfor -%}
+{% endmacro %}
+{% macro default__debug_queries_value_sql(literal) %}{{ return('cast(' ~ literal ~ ' as jsonb)') }}{% endmacro %}
+{% macro duckdb__debug_queries_value_sql(literal) %}
+  {{ return('from_json(' ~ literal ~ ', ' ~ dataplex_dq.string_literal(tojson(dataplex_dq.duckdb_json_structure(dataplex_dq.debug_queries_type()))) ~ ')') }}
+{% endmacro %}
+{% macro bigquery__debug_queries_value_sql(literal) %}
+  {{ return(dataplex_dq.bigquery_json_extract(literal, '$', dataplex_dq.debug_queries_type(), 0)) }}
 {% endmacro %}

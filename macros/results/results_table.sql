@@ -290,3 +290,109 @@
 {% macro latest_invocation_sql(relation) %}
   {{ return("select dbt_invocation_id from " ~ relation ~ " where dbt_invocation_id is not null group by dbt_invocation_id order by max(job_start_time) desc, dbt_invocation_id desc limit 1") }}
 {% endmacro %}
+
+{#- The notification outcome each of some jobs recorded (`dataplex-dq report` sends a job's notification
+    once; job_notification_result as JSON text). -#}
+{% macro notification_results_sql(relation, job_ids) %}
+  {%- set ids = [] -%}
+  {%- for j in job_ids -%}{%- do ids.append(dataplex_dq.string_literal(j)) -%}{%- endfor -%}
+  {{ return("select data_quality_job_id, " ~ dataplex_dq.json_text('job_notification_result') ~ " as job_notification_result from " ~ relation
+            ~ " where data_quality_job_id in (" ~ (ids | join(', ')) ~ ") and job_notification_result is not null") }}
+{% endmacro %}
+
+{#- Per job of one invocation, its column scores and its column-and-dimension scores (dimension NULL for
+    the column's own), over the evaluated rules: the same counts and score as the result models
+    dq_column_scores / dq_column_dimension_scores (rule_count_columns, group_score_columns), read by
+    `dataplex-dq report` for the DataQualityResult protos. -#}
+{% macro column_scores_sql(relation, invocation_id) %}
+  {%- set status = dataplex_dq.effective_rule_status() -%}
+  {%- set where = "dbt_invocation_id = " ~ dataplex_dq.string_literal(invocation_id) ~ " and rule_column is not null and " ~ status ~ " in ('PASSED', 'FAILED')" -%}
+  {%- set sql -%}
+select dq_c.data_quality_job_id, dq_c.column_name, dq_c.rule_dimension, dq_c.rules_evaluated, dq_c.rules_passed,
+    {{ dataplex_dq.group_score_columns('dq_c') }}
+from (
+    select data_quality_job_id, rule_column as column_name, cast(null as {{ dbt.type_string() }}) as rule_dimension,
+        {{ dataplex_dq.rule_count_columns(status) }}
+    from {{ relation }}
+    where {{ where }}
+    group by data_quality_job_id, rule_column
+    union all
+    select data_quality_job_id, rule_column as column_name, rule_dimension,
+        {{ dataplex_dq.rule_count_columns(status) }}
+    from {{ relation }}
+    where {{ where }} and rule_dimension is not null
+    group by data_quality_job_id, rule_column, rule_dimension
+) as dq_c
+  {%- endset -%}
+  {{ return(sql) }}
+{% endmacro %}
+
+{#- A copy of some jobs' rows into another results table (post_scan_actions.bigquery_export): created
+    when missing, refused when it exists without the results columns (copy_results_check_columns), the
+    jobs' rows there replaced under the table's lock (lock_results_table: two copies of one job at once
+    leave each rule once). `pause` (seconds, default 0) is a test hook only: the race test of
+    integration_tests/tests/test_export_safety.py waits that long between the DELETE and the INSERT. -#}
+{% macro copy_results(source, target, job_ids, pause=0) %}
+  {%- if not job_ids -%}{{ return(0) }}{%- endif -%}
+  {%- if not dataplex_dq.ensure_results_table(target) -%}
+    {%- do dataplex_dq.copy_results_check_columns(target) -%}
+  {%- endif -%}
+  {%- set ids = [] -%}
+  {%- for j in job_ids -%}{%- do ids.append(dataplex_dq.string_literal(j)) -%}{%- endfor -%}
+  {%- do dataplex_dq.hook_begin() -%}
+  {%- do dataplex_dq.lock_results_table(target) -%}
+  {%- do run_query(dataplex_dq.delete_results_sql(target, job_ids)) -%}
+  {%- if pause | float > 0 -%}{%- do dataplex_dq.copy_results_test_pause(pause | float) -%}{%- endif -%}
+  {%- do run_query("insert into " ~ target ~ " (" ~ dataplex_dq.results_column_list() ~ ")\nselect " ~ dataplex_dq.results_column_list() ~ " from " ~ source ~ " where data_quality_job_id in (" ~ (ids | join(', ')) ~ ")") -%}
+  {%- do dataplex_dq.hook_commit() -%}
+  {{ return(job_ids | length) }}
+{% endmacro %}
+
+{#- An existing target of copy_results lacking some of the results columns (another version's table, or
+    one made by hand) is refused, on one line naming the table and the columns, before any row is deleted;
+    columns beyond ours do not matter (every INSERT names its columns). -#}
+{% macro copy_results_check_columns(relation) %}
+  {%- set existing = adapter.get_columns_in_relation(relation) | map(attribute='name') | map('lower') | list -%}
+  {%- set missing = [] -%}
+  {%- for name, t in dataplex_dq.results_columns() -%}
+    {%- if name not in existing -%}{%- do missing.append(name) -%}{%- endif -%}
+  {%- endfor -%}
+  {%- if missing -%}
+    {{ exceptions.raise_compiler_error("dataplex_dq: the results table " ~ relation ~ " does not have the expected columns: missing column(s) "
+        ~ (missing | join(', ')) ~ ". It was made by another version of dataplex_dq or by hand: add the missing columns (new ones go at the end), or drop the table and let `dataplex-dq report` create it.") }}
+  {%- endif -%}
+{% endmacro %}
+
+{#- Test hook of copy_results (its `pause` argument): wait `seconds` between the DELETE and the INSERT, so
+    that the race test can run two copies of one job into one table at once. PostgreSQL only (the one
+    warehouse where two copies run concurrently); elsewhere nothing. -#}
+{% macro copy_results_test_pause(seconds) %}
+  {{ return(adapter.dispatch('copy_results_test_pause', 'dataplex_dq')(seconds)) }}
+{% endmacro %}
+{% macro default__copy_results_test_pause(seconds) %}{{ return('') }}{% endmacro %}
+{% macro postgres__copy_results_test_pause(seconds) %}
+  {%- do run_query("select pg_sleep(" ~ (seconds | float) ~ ")") -%}
+  {{ return('') }}
+{% endmacro %}
+
+{#- Record a job's notification outcome (JSON text) in its rows of a results table. -#}
+{% macro record_notification(relation, job_id, result_json) %}
+  {%- do dataplex_dq.hook_begin() -%}
+  {%- do run_query(dataplex_dq.update_results_sql(relation, "job_notification_result = " ~ dataplex_dq.hook_json_text(dataplex_dq.string_literal(result_json)),
+                                                   "data_quality_job_id = " ~ dataplex_dq.string_literal(job_id))) -%}
+  {%- do dataplex_dq.hook_commit() -%}
+  {{ return('') }}
+{% endmacro %}
+
+{#- UPDATE `relation` SET `set_sql` for the rows matching `where_sql` (both over the table's own columns). -#}
+{% macro update_results_sql(relation, set_sql, where_sql) %}
+  {{ return(adapter.dispatch('update_results_sql', 'dataplex_dq')(relation, set_sql, where_sql)) }}
+{% endmacro %}
+{% macro default__update_results_sql(relation, set_sql, where_sql) %}
+  {{ return("update " ~ relation ~ " set " ~ set_sql ~ " where " ~ where_sql) }}
+{% endmacro %}
+{#- BigQuery: the MERGE form (as delete_results_sql), one DML statement the test suite's emulator also runs;
+    the source has no column but dq_one, so the condition's names are the target's. -#}
+{% macro bigquery__update_results_sql(relation, set_sql, where_sql) %}
+  {{ return("merge into " ~ relation ~ " as dq_target\nusing (select 1 as dq_one) as dq_source\non " ~ where_sql ~ "\nwhen matched then update set " ~ set_sql) }}
+{% endmacro %}

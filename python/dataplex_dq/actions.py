@@ -1,18 +1,21 @@
-"""Post-scan actions (docs/SEMANTICS.md §11, §14), run by the report after the rows were exported to the results table:
+"""Post-scan actions (docs/SEMANTICS.md §11, §14), run by the report on the recorded rows (the package's writer
+recorded them in the results table before):
 
-1. ``bigquery_export.results_table``: the data source's rows go to that table as well;
+1. ``bigquery_export.results_table``: the data source's rows are copied to that table as well (a macro:
+   macros/results/results_table.sql, copy_results);
 2. catalog publishing (``catalog_publishing_enabled``, catalog.py);
-3. ``notification_report`` (notify.py): email and webhook when a trigger fires;
-4. the notification outcome is kept in the results table (extension column ``job_notification_result``:
-   the job's rows are written again, idempotently, with it) and every outcome lands in the
-   ``DataQualityResult`` where the proto has a field: ``post_scan_actions_result.bigquery_export_result``
-   and ``catalog_publishing_status``.
+3. ``notification_report`` (notify.py): email and webhook when a trigger fires, once per job: a job whose
+   recorded notification succeeded is not notified again unless ``--resend``;
+4. the notification outcome is kept in the results table (extension column ``job_notification_result``, set by
+   the macro record_notification) and every outcome lands in the ``DataQualityResult`` where the proto has a
+   field: ``post_scan_actions_result.bigquery_export_result`` and ``catalog_publishing_status``.
 
-No action can lose results: the default export happened before, each action's failure is caught,
-printed, and makes the report exit 2."""
+No action can lose results: the rows were recorded before, each action's failure is caught, printed, and
+makes the report exit 2."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections import defaultdict
 from collections.abc import Mapping
@@ -21,7 +24,6 @@ from typing import Any
 
 from dataplex_dq.catalog import CatalogOutcome, enabled, publish
 from dataplex_dq.errors import DataplexDqError, first_line
-from dataplex_dq.export import write_results
 from dataplex_dq.notify import FailedRule, JobSummary, NotificationOutcome, NotificationSpec, notify
 
 
@@ -99,17 +101,17 @@ def run_post_scan_actions(
     project: str | None,
     target: str | None,
     env: Mapping[str, str] | None = None,
+    resend: bool = False,
 ) -> None:
-    """Run every data source's post-scan actions; fill the SourceReports' outcomes and ``report.action_errors``."""
+    """Run every data source's post-scan actions; fill the SourceReports' outcomes and ``report.action_errors``.
+    Each action's failure is reported and never stops the others."""
     env = os.environ if env is None else env
-    written: dict[str, list[Any]] = defaultdict(list)  # relation text -> sources whose rows it holds
-    relations: dict[str, Any] = {}
-    if export and report.export_relation and not report.export_error:
-        for s in report.sources:
-            written[report.export_relation].append(s)
-        relations[report.export_relation] = report.default_relation
+    written: dict[str, Any] = {}  # relation text -> relation, of every results table holding the jobs' rows
+    if report.default_relation is not None:
+        written[str(report.default_relation)] = report.default_relation
+    job_ids = {id(s): s.job.job_id for s in report.sources if s.job is not None}
 
-    # 1. extra exports
+    # 1. a copy of the rows to another results table (post_scan_actions.bigquery_export.results_table)
     by_table: dict[str, list[Any]] = defaultdict(list)
     for s in report.sources:
         table = extra_export_table(s.data_source.settings)
@@ -120,10 +122,10 @@ def run_post_scan_actions(
         else:
             by_table[table].append(s)
     for table, sources in by_table.items():
-        rows = [r for s in sources for r in s.rows]
+        ids = sorted(job_ids[id(s)] for s in sources if id(s) in job_ids)
         try:
             relation = relation_of(table)
-            write_results(wh, relation, rows, sorted({r["data_quality_job_id"] for r in rows}))
+            wh.macro("copy_results", source=report.default_relation, target=relation, job_ids=ids)
         except DataplexDqError as exc:
             reason = first_line(exc)
             for s in sources:
@@ -131,11 +133,11 @@ def run_post_scan_actions(
             report.action_errors.append(f"bigquery_export to {table} failed: {reason}")
             continue
         name = str(relation)
-        report.tables_written.append((name, len(rows)))
-        relations[name] = relation
+        count = sum(len(s.outcomes) for s in sources)
+        report.tables_written.append((name, count))
+        written[name] = relation
         for s in sources:
-            s.export_result = ExportOutcome("SUCCEEDED", f"exported {len(s.rows)} rows to {name}")
-            written[name].append(s)
+            s.export_result = ExportOutcome("SUCCEEDED", f"exported {len(s.outcomes)} rows to {name}")
 
     # 2. catalog publishing
     for s in report.sources:
@@ -144,42 +146,59 @@ def run_post_scan_actions(
         if not (s.data_source.database or s.data_source.schema) or not s.data_source.identifier:
             s.catalog = CatalogOutcome("SKIPPED", f"{s.data_source.label} has no relation")
             continue
-        relation = wh.relation(s.data_source.database, s.data_source.schema, s.data_source.identifier)
-        when = s.job.end_time.strftime("%Y-%m-%d %H:%M:%S") if s.job.end_time else None
-        s.catalog = publish(wh, relation, score=s.card.score, passed=s.card.passed, job_id=s.job.job_id, when=when)
+        try:
+            relation = wh.relation(s.data_source.database, s.data_source.schema, s.data_source.identifier)
+            when = s.job.end_time.strftime("%Y-%m-%d %H:%M:%S") if s.job.end_time else None
+            s.catalog = publish(wh, relation, score=s.card.score, passed=s.card.passed, job_id=s.job.job_id, when=when)
+        except DataplexDqError as exc:
+            s.catalog = CatalogOutcome("FAILED", first_line(exc))
         if s.catalog.state == "FAILED":
             report.action_errors.append(f"{s.data_source.label}: catalog publishing failed: {s.catalog.message}")
 
-    # 3. notifications
-    notified = []
+    # 3. notifications: sent once per job (the outcome recorded in job_notification_result), again with --resend
     for s in report.sources:
         try:
             spec = NotificationSpec.from_actions(_get(s.data_source.settings, "post_scan_actions", "postScanActions"))
         except ValueError as exc:
             s.notification = NotificationOutcome("FAILED", str(exc))
-        else:
-            if spec is None:
-                continue
-            s.notification = notify(spec, job_summary(s, report, project, target), env)
-        notified.append(s)
+            report.action_errors.append(f"{s.data_source.label}: notification failed: {s.notification.message}")
+            continue
+        if spec is None:
+            continue
+        earlier = s.job.notification_result if s.job is not None else None
+        if not resend and isinstance(earlier, dict) and earlier.get("state") == "SUCCEEDED":
+            s.notification = _recorded_outcome(earlier)
+            report.warnings.append(
+                f"{s.data_source.label}: the notification of this job was already sent; not sent again "
+                "(`dataplex-dq report --resend` sends it again)"
+            )
+            continue
+        s.notification = notify(spec, job_summary(s, report, project, target), env)
         if s.notification.state == "FAILED":
             report.action_errors.append(f"{s.data_source.label}: notification failed: {s.notification.message}")
-
-    # 4. the notification outcome into the results table rows (written again, idempotently)
-    if notified:
-        for s in notified:
-            for row in s.rows:
-                row["job_notification_result"] = s.notification.as_json()
-        for text, sources in written.items():
-            rows = [r for s in sources if s in notified for r in s.rows]
-            if not rows:
-                continue
+        # 4. the outcome into the job's rows of every results table holding them
+        for text, relation in written.items():
             try:
-                write_results(wh, relations[text], rows, sorted({r["data_quality_job_id"] for r in rows}))
+                wh.macro(
+                    "record_notification",
+                    relation=relation,
+                    job_id=s.job.job_id,
+                    result_json=json.dumps(s.notification.as_json()),
+                )
             except DataplexDqError as exc:
                 report.action_errors.append(
                     f"the notification outcome could not be written to {text}: {first_line(exc)}"
                 )
+
+
+def _recorded_outcome(value: Mapping[str, Any]) -> NotificationOutcome:
+    return NotificationOutcome(
+        str(value.get("state") or "SUCCEEDED"),
+        str(value.get("message") or ""),
+        [str(t) for t in value.get("triggers") or []],
+        [str(e) for e in value.get("emails") or []],
+        bool(value.get("webhook")),
+    )
 
 
 def outcome_lines(report: Any) -> list[tuple[str, str]]:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from dataplex_dq._compat import UTC, fromisoformat
 from dataplex_dq.cost import QueryCost
 from dataplex_dq.errors import ArtifactsError
 from dataplex_dq.field_names import snake_keys
@@ -99,7 +100,7 @@ def _utc_naive(value: Any) -> datetime | None:
     if not value:
         return None
     try:
-        parsed = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        parsed = fromisoformat(str(value))
     except ValueError:
         return None
     if parsed.tzinfo is not None:

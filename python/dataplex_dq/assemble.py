@@ -258,8 +258,8 @@ def build_result(
 ) -> DataQualityResult:
     """The ``DataQualityResult`` of one data source.
 
-    ``outcomes`` and ``scorecard`` (from :func:`dataplex_dq.scoring.score_rules` over the same
-    outcomes) describe one data source. ``row_count`` is rows in scope (``None`` leaves it 0; see
+    ``outcomes`` and ``scorecard`` (the scores the package's SQL recorded for the same job, read by
+    :mod:`dataplex_dq.run.recorded`) describe one data source. ``row_count`` is rows in scope (``None`` leaves it 0; see
     :func:`row_count_of`). ``test_order`` is the declaration order of the test unique_ids (see
     :func:`order_outcomes`). ``debug_results`` maps a rule name to its debug queries' result sets,
     each a sequence of ``(name, type, value)``.

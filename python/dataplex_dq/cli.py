@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import atexit
-import contextlib
 import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from rich.console import Console
@@ -81,7 +79,7 @@ def print_summary(report: Report, console: Console) -> None:
     if costliest:
         console.print("Costliest queries: " + "; ".join(costliest) + ".")
     if report.export_relation and not report.export_error:
-        console.print(f"Exported {report.export_rows} rows to {report.export_relation}.")
+        console.print(f"Read {report.export_rows} recorded rows of {report.export_relation}.")
     for relation, rows in getattr(report, "tables_written", []):  # post_scan_actions.bigquery_export
         console.print(f"Exported {rows} rows to {relation} (bigquery_export).")
     from dataplex_dq.actions import outcome_lines
@@ -193,38 +191,28 @@ def _run_report(
     samples: bool = True,
     from_results_table: str | None = None,
     warn_error: bool = False,
+    resend: bool = False,
 ) -> int:
-    """`from_results_table`: None (read the artifacts), or the invocation id to rebuild from the
+    """`from_results_table`: None (the invocation of the artifacts), or the invocation id to report from the
     results table ("" = the latest). Paths are resolved as dbt resolves them (paths.py)."""
     from dataplex_dq.paths import resolve_paths
     from dataplex_dq.report import run_report
-    from dataplex_dq.template_cache import compiled_templates
 
     started = time.perf_counter()
     try:
         paths = resolve_paths(project_dir, profiles_dir, target_path, target)
-        if from_results_table is not None:
-            from dataplex_dq.from_results import run_report_from_results_table
-
-            report = run_report_from_results_table(
-                paths.project_dir,
-                paths.profiles_dir,
-                paths.target,
-                paths.target_path,
-                invocation=from_results_table or None,
-                export=export,
-            )
-        else:
-            with compiled_templates(paths.target_path):
-                report = run_report(
-                    paths.project_dir,
-                    paths.profiles_dir,
-                    paths.target,
-                    paths.target_path,
-                    export=export,
-                    profile=paths.profile,
-                    html=_html_options(html, samples, paths.project_dir, paths.target_path),
-                )
+        report = run_report(
+            paths.project_dir,
+            paths.profiles_dir,
+            paths.target,
+            paths.target_path,
+            export=export,
+            profile=paths.profile,
+            html=_html_options(html, samples, paths.project_dir, paths.target_path),
+            resend=resend,
+            from_results_table=from_results_table is not None,
+            invocation=from_results_table or None,
+        )
     except DataplexDqError as exc:
         console.print(f"[red]dataplex-dq report failed:[/red] {exc}", markup=True)
         return EXIT_ERROR
@@ -246,6 +234,13 @@ def _html_options(html: str | None, samples: bool, project_dir: Path, target_pat
         samples=samples,
     )
 
+
+_resend = click.option(
+    "--resend",
+    is_flag=True,
+    default=False,
+    help="send the post-scan notifications again (a job's notification is otherwise sent once)",
+)
 
 _html: list[Callable[[F], F]] = [
     click.option(
@@ -312,7 +307,7 @@ def main() -> None:
     "from_results_table",
     is_flag=True,
     default=False,
-    help="rebuild the report from the results table (rows the on-run-end hook wrote), without dbt artifacts",
+    help="report the latest invocation in the results table (or --invocation), not target/run_results.json's",
 )
 @click.option("--invocation", default=None, help="with --from-results-table: the dbt invocation id to report")
 @click.option(
@@ -328,6 +323,7 @@ def main() -> None:
     envvar="DBT_WARN_ERROR",
     help="exit 1 also when a rule of a `severity: warn` test failed (as dbt --warn-error)",
 )
+@_resend
 def report(
     *,
     project_dir: str | Path | None,
@@ -342,11 +338,13 @@ def report(
     invocation: str | None,
     latest: bool,
     warn_error: bool,
+    resend: bool,
 ) -> None:
-    """Read the last dbt invocation's artifacts and metrics, write DataQualityResult protos, export the results.
+    """Read the last dbt invocation's recorded results, write DataQualityResult protos, run the post-scan actions.
 
-    With --from-results-table, read one invocation's rows from the results table instead (for a run
-    whose artifacts are gone), run its debug queries and post-scan actions, and replace its rows.
+    The rows come from the results table (the package's on-run-end hook records every `dbt build`; a run it did
+    not record is recorded first). With --from-results-table, the invocation is the latest in the table (or
+    --invocation) instead of target/run_results.json's: for a run whose artifacts are gone.
 
     Exit codes (as dbt): 0 no error-severity rule failed (a `severity: warn` failure is a warning);
     1 a rule with severity error failed; 2 a rule errored or the report could not complete; 130 interrupted.
@@ -357,12 +355,6 @@ def report(
         sys.exit(EXIT_ERROR)
     if invocation and latest:
         console.print("[red]dataplex-dq report:[/red] give either --invocation ID or --latest, not both")
-        sys.exit(EXIT_ERROR)
-    if html is not None and from_results_table:
-        console.print(
-            "[red]dataplex-dq report:[/red] --html reads the run's artifacts; it does not go with "
-            "--from-results-table yet"
-        )
         sys.exit(EXIT_ERROR)
     source = (invocation or "") if from_results_table else None
     sys.exit(
@@ -378,6 +370,7 @@ def report(
             samples=samples,
             from_results_table=source,
             warn_error=warn_error,
+            resend=resend,
         )
     )
 
@@ -404,6 +397,7 @@ def _dbt_option(args: list[str], *names: str) -> str | None:
 @click.option("--package-models", is_flag=True, help="build the package's result models even when they exist unchanged")
 @_html[0]
 @_html[1]
+@_resend
 @click.argument("dbt_args", nargs=-1, type=click.UNPROCESSED)
 def build(
     *,
@@ -413,6 +407,7 @@ def build(
     package_models: bool,
     html: str | None,
     samples: bool,
+    resend: bool,
     dbt_args: tuple[str, ...],
 ) -> None:
     """Run `dbt build [DBT_ARGS]` in-process with a progress bar, then the report. The package's own tests
@@ -422,7 +417,6 @@ def build(
 
     from dataplex_dq import lean_build
     from dataplex_dq.paths import resolve_paths
-    from dataplex_dq.template_cache import compiled_templates
 
     console = _console()
     args = list(dbt_args)
@@ -473,8 +467,7 @@ def build(
         runner = dbtRunner(callbacks=[on_event])
         try:
             excludes = [a for e in lean.excludes for a in ("--exclude", e)]
-            with compiled_templates(paths.target_path):
-                result = runner.invoke(["build", "--quiet", *args, *excludes])
+            result = runner.invoke(["build", "--quiet", *args, *excludes])
         except Exception as exc:  # noqa: BLE001 - dbt raised before producing a result: one line, no traceback
             console.print(f"[red]dbt build could not run:[/red] {exc}")
             sys.exit(EXIT_ERROR)
@@ -505,6 +498,7 @@ def build(
         html=html,
         samples=samples,
         warn_error=warn_error,
+        resend=resend,
     )
     if dbt_errors:
         console.print("[red]dbt build had model/seed errors[/red]: see the messages above.")
@@ -522,9 +516,8 @@ for _command in (import_spec_command, export_spec_command, diff_command):
 
 
 def run() -> None:
-    """The console script: `main`, with Ctrl-C exiting 130 (as dbt) and no traceback for a user; the process
-    then ends without the interpreter's teardown (:func:`exit_now`)."""
-    exit_now(_exit_code_of_main())
+    """The console script: `main`, with Ctrl-C exiting 130 (as dbt) and no traceback for a user."""
+    sys.exit(_exit_code_of_main())
 
 
 def _exit_code_of_main() -> int:
@@ -556,26 +549,6 @@ def _exit_code_of_main() -> int:
             file=sys.stderr,
         )
         return EXIT_ERROR
-
-
-def exit_now(code: int) -> NoReturn:
-    """End the process with ``code`` without the interpreter's teardown. After dbt ran in the process, finalizing
-    its thousands of modules and objects took 0.3-2.6 s (median ~1 s) of a ~6 s `dataplex-dq build` (alternated, fresh
-    processes, 1M rows). What the teardown would do that matters is done first: dbt's warehouse connections
-    are closed, the exit handlers run (dbt-duckdb's closes its database, which checkpoints it; logging
-    flushes dbt.log), and the output is flushed."""
-    if "dbt.adapters.factory" in sys.modules:
-        try:
-            from dbt.adapters.factory import cleanup_connections
-
-            cleanup_connections()  # type: ignore[no-untyped-call]
-        except Exception as exc:  # noqa: BLE001 - the exit goes on; the warehouse ends the sessions itself
-            print(f"dataplex-dq: closing the warehouse connections failed: {exc}", file=sys.stderr)
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing left to tell
-            stream.flush()
-    os._exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-_DBT_HEADER = re.compile(r"[A-Z][A-Za-z ]*Error")  # the first line of dbt's exceptions: "Runtime Error"
+# the first line of dbt's exceptions: "Runtime Error", "Compilation Error in macro copy_results (macros/x.sql)"
+_DBT_HEADER = re.compile(r"[A-Z][A-Za-z ]*Error( in [a-z ]+ \S+ \([^)]*\))?")
 
 
 def first_line(error: BaseException | str, limit: int = 300) -> str:

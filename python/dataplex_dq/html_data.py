@@ -9,10 +9,11 @@ import json
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from dataplex_dq._compat import UTC, fromisoformat
 from dataplex_dq.errors import DataplexDqError, first_line
 from dataplex_dq.html_report import (
     DEFAULT_LAST_JOBS,
@@ -53,7 +54,7 @@ def _ts(v: Any) -> datetime | None:
     if v is None or isinstance(v, datetime):
         return v
     try:
-        return datetime.fromisoformat(str(v))
+        return fromisoformat(str(v))
     except ValueError:
         return None
 

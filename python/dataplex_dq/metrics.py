@@ -1,9 +1,9 @@
 """The metrics row each rule leaves in the warehouse: the model (:class:`RuleMetrics`) and the
 conversion of whatever a driver returns into it.
 
-This module never talks to the warehouse. The code that fetches the rows (report.fetch_metrics,
-through dbt's adapter) builds :class:`RuleMetrics` with :meth:`RuleMetrics.from_row`; a rule's
-outcome (the row combined with dbt's run result) is outcomes.py.
+This module never talks to the warehouse. The package's writer (macros/results/on_run_end.sql) reads the
+metrics rows and records them in the results table; run/recorded.py reads a recorded rule back into a
+:class:`RuleMetrics` with :meth:`RuleMetrics.from_row`, and a rule's outcome is outcomes.py.
 
 The metrics-row contract (column names, order and meaning) is ``docs/ARCHITECTURE.md``.
 """
@@ -17,11 +17,11 @@ import math
 import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
-from enum import StrEnum
-from typing import Any, Protocol, Self
+from typing import Any, Protocol
 
+from dataplex_dq._compat import UTC, Self, StrEnum, fromisoformat
 from dataplex_dq.errors import DataplexDqError
 from dataplex_dq.rule_types import RULE_TYPES, is_row_level
 
@@ -167,7 +167,7 @@ def _as_datetime(value: Any, column: str) -> datetime | None:
         if text.endswith(" UTC"):  # BigQuery's text form
             text = text[: -len(" UTC")] + "+00:00"
         try:
-            parsed = datetime.fromisoformat(text)
+            parsed = fromisoformat(text)
         except ValueError:
             raise MetricsRowError(f"column {column}: not an ISO timestamp: {value!r}") from None
     else:

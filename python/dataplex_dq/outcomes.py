@@ -1,15 +1,16 @@
-"""A rule's outcome: its identity (name, type, column, the rule as declared) with its status, after
-combining its metrics row (metrics.py) with dbt's run result (artifacts.py).
+"""A rule's outcome: its identity (name, type, column, the rule as declared) with its status.
 
-Two ways to build a :class:`RuleOutcome`:
+The report builds them from the results table (run/recorded.py, ``outcome_of``), where the package's SQL
+recorded each rule's metrics row with dbt's run result. Two ways to build a :class:`RuleOutcome`:
 
-* a rule that dbt evaluated (dbt status ``pass``/``fail``/``warn``) has a metrics row:
+* a rule that was evaluated (PASSED, FAILED; also SUSPENDED, TRAINING) has its metrics:
   ``RuleOutcome.from_metrics(RuleMetrics.from_row(row))``;
-* a rule whose test errored or was skipped has no (current) metrics row: its identity comes from
-  the manifest test node (declared.py), ``RuleOutcome.not_evaluated(identity, RuleStatus.ERROR, message)``,
-  with ``identity = RuleIdentity.from_rule_spec(spec, data_source=..., test_unique_id=..., ...)``.
+* a rule whose test errored or was skipped has none: ``RuleOutcome.not_evaluated(identity,
+  RuleStatus.ERROR, message)``, with ``identity = RuleIdentity.from_rule_spec(spec, data_source=...,
+  test_unique_id=..., ...)``.
 
-:func:`combine` does both for every rule of an invocation.
+:func:`combine` does both from the artifacts and the metrics rows of an invocation (the report no longer
+uses it; integration_tests/benchmarks/bench_scan.py does).
 """
 
 from __future__ import annotations
@@ -308,6 +309,10 @@ def combine(
             continue
         for index, declared in declared_rules(test):
             spec = well_typed_rule(declared)
+            if test.test_name == "anomaly_detection" and not rule_type_keys(spec):
+                # its checks are named only when it runs: the test stands for them, as the anomaly check
+                # it is (the rule type of its volume check), so every output reports it (as the writer does)
+                spec = {**spec, "table_condition_expectation": {}, "attributes": {"anomaly_check": "anomaly_detection"}}
             identity = RuleIdentity.from_rule_spec(
                 spec, data_source=test.data_source_id, test_unique_id=test.unique_id, rule_index=index
             )

@@ -1,209 +1,47 @@
-"""`dataplex-dq report`, a pipeline of named steps (:func:`run_report`):
+"""`dataplex-dq report`: one recorded invocation read back and handed to every output (:func:`run_report`).
 
-artifacts   artifacts.load_artifacts: manifest.json + run_results.json
-metrics     fetch_metrics: the metrics rows, in bounded UNION ALL queries (metrics.RuleMetrics)
-outcomes    outcomes.combine: one RuleOutcome per rule (rules without a row from declared.py)
-scores      assemble_sources, the pure core (benchmarks call it): per data source a ScoreCard,
-protos      a DataQualityResult and the export rows
-export      export_results: the rows into the results table
-actions     actions.run_post_scan_actions, whose outcomes go into the protos
-files       write_result_files: target/dataplex_dq/<data source>.json and .pb (also when the above fail)
+invocation  the invocation of target/run_results.json (or, with --from-results-table, the latest in the
+            results table or --invocation)
+record      when the results table has no rows of it (its on-run-end hook was switched off), the package's
+            writer records it (run/record.py: `dbt run-operation dataplex_dq.record_run`)
+read        run/recorded.py: the invocation's rows in one query, its column scores in a second: per data source
+            its outcomes, the scores the SQL computed, its debug queries' results
+protos      assemble.build_result: a DataQualityResult per data source
+outputs     post-scan actions (actions.py: a copy of the rows to another results table, catalog publishing,
+            notifications, each failure reported without stopping the others), result files
+            (target/dataplex_dq/<data source>.json and .pb), the HTML report
+Nothing here builds or writes a results row: the package's SQL is the one writer.
 """
 
 from __future__ import annotations
 
-import gc
 import json
 import re
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from dataplex_dq.actions import run_post_scan_actions
 from dataplex_dq.anomaly import fill_generated_assets
-from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts, no_tests_message
-from dataplex_dq.assemble import (
-    DebugValue,
-    build_result,
-    result_to_bytes,
-    result_to_json,
-    row_count_of,
+from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts, manifest_rules, no_tests_message
+from dataplex_dq.assemble import build_result, result_to_bytes, result_to_json
+from dataplex_dq.errors import ArtifactsError, OutputError
+from dataplex_dq.export import DEFAULT_RESULTS_TABLE, JobContext
+from dataplex_dq.metrics import RuleStatus
+from dataplex_dq.outcomes import RuleOutcome
+from dataplex_dq.run.recorded import (
+    Declared,
+    RecordedJob,
+    RecordedRun,
+    ResultsTableError,
+    latest_invocation,
+    read_recorded_run,
+    read_rows,
 )
-from dataplex_dq.declared import declared_rule_names
-from dataplex_dq.errors import ArtifactsError, DataplexDqError, ExportError, OutputError, first_line
-from dataplex_dq.export import (
-    DEFAULT_RESULTS_TABLE,
-    MAX_STATEMENT_CHARS,
-    JobContext,
-    batches,
-    result_rows,
-    write_results,
-)
-from dataplex_dq.incremental import job_window
-from dataplex_dq.metrics import MetricsRowError, RuleMetrics, RuleStatus
-from dataplex_dq.outcomes import RuleOutcome, combine, rule_status_from_dbt
-from dataplex_dq.scoring import ScoreCard, score_rules
+from dataplex_dq.scoring import ScoreCard
 from dataplex_dq.table_name import parse_table_name
 from dataplex_dq.warehouse import Warehouse
-
-MAX_RELATIONS_PER_QUERY = 500
-DUCKDB_RELATIONS_PER_QUERY = 100
-"""DuckDB binds a UNION ALL of n relations in more than n times the work of one: 10,000 one-row relations read
-in batches of 100 take ~15-20% less CPU than in batches of 500 (bare DuckDB, alternated). Elsewhere each query
-has its own latency (BigQuery: a job per query), so fewer, larger batches stay."""
-READ_MANY_DUCKDB_SETTINGS = {"threads": "1", "memory_limit": "256MB"}
-"""DuckDB's settings while the report reads thousands of one-row metrics relations (restored after): one
-thread (a second one only adds scheduling to these tiny UNION ALLs) and a small buffer pool, so the block
-DuckDB loads per relation is evicted instead of kept (10,000 relations: peak memory 3.8 GB -> ~1.2 GB, and
-faster, fewer pages to fault in)."""
-AGATE_TO_BIGQUERY_TYPE = {
-    "Number": "NUMERIC",
-    "Text": "STRING",
-    "Boolean": "BOOL",
-    "Date": "DATE",
-    "DateTime": "TIMESTAMP",
-    "TimeDelta": "INTERVAL",
-}
-
-
-# ---------------------------------------------------------------- fetching
-
-
-PACKED_ROW_COLUMN = "dq_row"
-"""On DuckDB a metrics relation also holds each row as one JSON text in this column (macros/metrics.sql,
-metrics_packed): reading it alone binds one column per relation instead of the contract's 31."""
-
-
-def packs_metrics_rows(adapter_type: str) -> bool:
-    """Whether the metrics relations of this warehouse carry :data:`PACKED_ROW_COLUMN`
-    (macros/metrics.sql: duckdb__metrics_packed)."""
-    return adapter_type == "duckdb"
-
-
-def metrics_queries(relations: Sequence[str], columns: Sequence[str]) -> list[str]:
-    """UNION ALL queries over the metrics relations, bounded by statement size and relation count."""
-    return [sql for sql, _ in metrics_batches(relations, columns)]
-
-
-def metrics_batches(
-    relations: Sequence[str], columns: Sequence[str], max_relations: int = MAX_RELATIONS_PER_QUERY
-) -> list[tuple[str, list[str]]]:
-    """:func:`metrics_queries` with the relations each query reads (``columns``: what to select), at most
-    ``max_relations`` relations per query."""
-    select_list = ", ".join(columns)
-    sep = "\nunion all\n"
-    parts = [f"select {select_list} from {rel}" for rel in relations]
-    out: list[tuple[str, list[str]]] = []
-    start = 0
-    for batch in batches(parts, MAX_STATEMENT_CHARS, len(sep), max_relations):
-        out.append((sep.join(batch), list(relations[start : start + len(batch)])))
-        start += len(batch)
-    return out
-
-
-def fetch_metrics(
-    wh: Warehouse, tests: Sequence[RuleTest], errors: dict[str, str] | None = None
-) -> tuple[list[RuleMetrics], int]:
-    """The metrics rows of ``tests``, in bounded UNION ALL queries. When one of them fails (a dropped
-    metrics table, a row that breaks the contract), the tests of that query are read one by one: each
-    one that still fails is recorded in ``errors`` (test unique_id -> the warehouse's message) and
-    becomes an ERROR rule, while the other tests are still scored."""
-    columns = RuleMetrics.columns()
-    packed = packs_metrics_rows(wh.adapter_type)
-    with_relation = [(t, t.relation_name) for t in tests if t.relation_name]
-    test_of = {relation: t for t, relation in with_relation}
-    rows: list[RuleMetrics] = []
-    count = 0
-    with _reading_many_relations(wh):
-        read = [PACKED_ROW_COLUMN] if packed else columns
-        per_query = DUCKDB_RELATIONS_PER_QUERY if wh.adapter_type == "duckdb" else MAX_RELATIONS_PER_QUERY
-        for sql, relations in metrics_batches([r for _, r in with_relation], read, per_query):
-            count += 1
-            try:
-                rows.extend([RuleMetrics.from_row(r) for r in _unpacked(wh.query(sql), packed)])
-                continue
-            except DataplexDqError:
-                if errors is None and not packed:
-                    raise
-            # one by one, reading the contract's columns (a relation left by an older package has no packed row)
-            for relation in relations:
-                count += 1
-                try:
-                    rows.extend([RuleMetrics.from_row(r) for r in wh.query(metrics_queries([relation], columns)[0])])
-                except DataplexDqError as exc:
-                    if errors is None:
-                        raise
-                    errors[test_of[relation].unique_id] = first_line(exc)
-    return rows, count
-
-
-def _unpacked(rows: list[dict[str, Any]], packed: bool) -> list[dict[str, Any]]:
-    """The metrics rows as column -> value: as read, or decoded from the packed JSON text (RuleMetrics.from_row
-    converts its texts, numbers and booleans as it does a driver's values)."""
-    if not packed:
-        return rows
-    try:
-        return [json.loads(r[PACKED_ROW_COLUMN]) for r in rows]
-    except (TypeError, ValueError) as exc:
-        raise MetricsRowError(f"a packed metrics row ({PACKED_ROW_COLUMN}) is not a JSON object: {exc}") from exc
-
-
-@contextmanager
-def _reading_many_relations(wh: Warehouse) -> Iterator[None]:
-    """Around the queries that read hundreds of metrics relations each: the warehouse's session settings
-    for such a UNION ALL (DuckDB: its optimizer passes, half of the time and no gain here, are switched
-    off; macros/results/on_run_end.sql, hook_read_many_begin; and :data:`READ_MANY_DUCKDB_SETTINGS`).
-    A package without the macro reads as before."""
-    with wh.duckdb_settings(READ_MANY_DUCKDB_SETTINGS):
-        try:
-            state = wh.macro("hook_read_many_begin")
-        except DataplexDqError:
-            yield
-            return
-        try:
-            yield
-        finally:
-            # what begin changed (DuckDB: the thread count it found), set back exactly; a package whose begin
-            # keeps no state (an older one, or a manifest.json parsed with it) has an end that takes none
-            wh.macro("hook_read_many_end", **({"state": state} if state else {}))
-
-
-# ---------------------------------------------------------------- debug queries
-
-
-DebugResults = dict[str, Sequence[Sequence[DebugValue]]]
-"""Per rule name, the result sets of its debug queries (assemble.build_result, export.result_rows)."""
-
-
-def run_debug_queries(wh: Warehouse, outcomes: Sequence[RuleOutcome]) -> DebugResults:
-    """For each failed rule with debug queries: up to 10 scalar values of each query's first row."""
-    out: DebugResults = {}
-    for o in outcomes:
-        if o.status != RuleStatus.FAILED or o.metrics is None:
-            continue
-        sets: list[list[DebugValue]] = []
-        for q in o.metrics.debug_queries():
-            try:
-                cols, rows = wh.query_with_types(q.sql_statement)
-            except DataplexDqError as exc:
-                sets.append([("error", "STRING", first_line(exc))])
-                continue
-            first = rows[0] if rows else tuple(None for _ in cols)
-            sets.append(
-                [
-                    (name, AGATE_TO_BIGQUERY_TYPE.get(t, t.upper()), v)
-                    for (name, t), v in list(zip(cols, first, strict=False))[:10]
-                ]
-            )
-        if sets:
-            out[o.rule_name] = sets
-    return out
-
-
-# ---------------------------------------------------------------- the report
 
 
 @dataclass
@@ -215,8 +53,8 @@ class SourceReport:
     pb_path: Path
     # the job's export rows and proto, and the outcomes of its post-scan actions (actions.py)
     job: JobContext | None = None
-    rows: list[dict[str, Any]] = field(default_factory=list)
     result: Any = None
+    recorded: RecordedJob | None = None  # the job as the results table records it
     export_result: Any = None
     notification: Any = None
     catalog: Any = None
@@ -256,13 +94,14 @@ class Report:
 
 
 def remove_previous_results(out_dir: Path) -> None:
-    """Remove the result files (`<data source>.json` + `.pb` pairs) an earlier report left, so that
-    what is in ``out_dir`` is this run's."""
+    """Remove the result files (`<data source>.json` + `.pb` pairs) and the HTML report (`index.html`) an
+    earlier report left, so that what is in ``out_dir`` is this run's."""
     if not out_dir.is_dir():
         return
     for pb in out_dir.glob("*.pb"):
         pb.with_suffix(".json").unlink(missing_ok=True)
         pb.unlink(missing_ok=True)
+    (out_dir / "index.html").unlink(missing_ok=True)
 
 
 def _safe_file_name(text: str) -> str:
@@ -305,90 +144,223 @@ def run_report(
     export: bool = True,
     html: Any = None,
     profile: str | None = None,
+    resend: bool = False,
+    from_results_table: bool = False,
+    invocation: str | None = None,
 ) -> Report:
-    """The report pipeline: artifacts -> metrics -> outcomes -> scores and protos -> export -> actions ->
-    files (-> HTML). ``html``: an html_data.HtmlOptions to also write the HTML report (docs/SEMANTICS.md §15)."""
-    with _collector_paused():
-        return _run_report(project_dir, profiles_dir, target, target_path, export=export, html=html, profile=profile)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off for the report (on again after, when it was on). The report
-    allocates millions of objects that live until it ends (55 MB of manifest.json for 10,000 rules, rows,
-    protos) and drops almost no cycles: each collection would walk all of them again (loading such a
-    manifest.json: 1.3 s with the collector, 0.5 s without). Reference counting still frees everything."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
-
-
-def _run_report(
-    project_dir: Path,
-    profiles_dir: Path | None,
-    target: str | None,
-    target_path: Path | None,
-    *,
-    export: bool,
-    html: Any,
-    profile: str | None,
-) -> Report:
+    """The report of one recorded invocation: the invocation of the run's artifacts (recorded first when the
+    results table has none of its rows and ``export``), or, ``from_results_table``, ``invocation`` (default: the
+    latest in the table). ``html``: an html_data.HtmlOptions to also write the HTML report (docs/SEMANTICS.md
+    §15). ``resend``: send notifications already sent for a job again."""
     target_path = Path(target_path) if target_path else Path(project_dir) / "target"
-    artifacts = load_artifacts(target_path)
-    out_dir = clean_output_dir(target_path / "dataplex_dq")
-    tests = artifacts.ran_tests()
-    if not tests:
-        raise ArtifactsError(
-            no_tests_message(target_path / "run_results.json", artifacts.command, artifacts.result_count)
-        )
-    report = Report(artifacts.invocation_id, severity={t.unique_id: t.severity for t in tests})
-    # the target dbt ran with when none is given here, so the report reads (and labels) that target
-    target = target or artifacts.dbt_target
-    manifest = target_path / "manifest.json"
-    with Warehouse(Path(project_dir), profiles_dir, target, manifest, profile, macros=artifacts.macros or None) as wh:
-        evaluated_tests = [t for t in tests if rule_status_from_dbt(artifacts.runs[t.unique_id].status) is None]
-        fetch_errors: dict[str, str] = {}
-        metrics, report.fetch_queries = fetch_metrics(wh, evaluated_tests, fetch_errors)
-        outcomes = combine(artifacts, metrics, fetch_errors)
-        report.sources = assemble_sources(
-            artifacts,
-            outcomes,
-            out_dir=out_dir,
-            adapter_type=wh.adapter_type,
-            target_name=wh.target_name,
-            declared_by_source=declared_rule_names(artifacts),
-            debug=lambda source_outcomes: run_debug_queries(wh, source_outcomes),
-        )
-        try:
-            if export:
-                export_results(wh, report, artifacts)
-            # post-scan actions after the export (actions.py); their outcomes go into the protos
-            run_post_scan_actions(
-                wh,
-                report,
-                export=export,
-                relation_of=lambda table: _results_relation(wh, {}, table),
-                project=artifacts.project_name,
-                target=target,
+    artifacts: Artifacts | None = None
+    if not from_results_table:
+        artifacts = load_artifacts(target_path)
+        if not artifacts.ran_tests():
+            raise ArtifactsError(
+                no_tests_message(target_path / "run_results.json", artifacts.command, artifacts.result_count)
             )
-        finally:
-            # written once, with the actions' outcomes, whatever the export did (proto JSON of 10,000 rules
-            # takes seconds: it was written twice)
-            for s in report.sources:
-                with_action_results(s)
-            write_result_files(report.sources)
-        if html is not None:
-            from dataplex_dq.html_data import write_html_report
+        invocation = artifacts.invocation_id
+        # the target dbt ran with when none is given here, so the report reads (and labels) that target
+        target = target or artifacts.dbt_target
+    manifest_path = ensure_manifest(Path(project_dir), profiles_dir, target, target_path)
+    if artifacts is not None:
+        tests, data_sources, results_model = artifacts.tests, artifacts.data_sources, artifacts.results_model
+        project_name = artifacts.project_name
+    else:
+        manifest = json.loads(manifest_path.read_text())
+        tests, data_sources = manifest_rules(manifest)
+        results_model = _results_model(manifest)
+        project_name = (manifest.get("metadata") or {}).get("project_name")
+    out_dir = target_path / "dataplex_dq"
+    macros = artifacts.macros if artifacts is not None and artifacts.macros else None
 
-            results = _results_relation(wh, artifacts.results_model, None)
-            report.html_path = write_html_report(
-                wh, report, results, html, target_path=target_path, project=artifacts.project_name, target=target
+    def warehouse() -> Warehouse:
+        return Warehouse(Path(project_dir), profiles_dir, target, manifest_path, profile, macros=macros)
+
+    where = _Where(
+        tests=tests,
+        data_sources=data_sources,
+        out_dir=out_dir,
+        project_name=project_name,
+        target=target,
+        target_path=target_path,
+        recorded_here=artifacts is None,
+    )
+    with warehouse() as wh:
+        relation = _results_relation(wh, results_model, None)
+        if invocation is None:
+            invocation = latest_invocation(wh, relation) if wh.relation_exists(relation) else None
+            if invocation is None:
+                raise ResultsTableError(
+                    f"the results table {relation} has no rows: run `dbt build` (its on-run-end hook records the "
+                    "run) first"
+                )
+        rows = read_rows(wh, relation, invocation)
+        if rows or artifacts is None or not export:
+            return _report(wh, relation, invocation, rows, where, html=html, export=export, resend=resend)
+        from dataplex_dq.run.record import check_not_stale, record_run
+
+        check_not_stale(wh, artifacts)
+    # not recorded (its hook switched off): recorded now by the same writer, then read
+    record_run(Path(project_dir), profiles_dir, target, artifacts, profile)
+    with warehouse() as wh:
+        relation = _results_relation(wh, results_model, None)
+        rows = read_rows(wh, relation, invocation)
+        return _report(wh, relation, invocation, rows, where, html=html, export=export, resend=resend)
+
+
+@dataclass(frozen=True)
+class _Where:
+    """What the report knows of the project: its tests and data sources (manifest.json) and where it writes."""
+
+    tests: Mapping[str, RuleTest]
+    data_sources: Mapping[str, DataSource]
+    out_dir: Path
+    project_name: str | None
+    target: str | None
+    target_path: Path
+    recorded_here: bool
+
+
+def _report(
+    wh: Warehouse,
+    relation: Any,
+    invocation: str,
+    rows: list[dict[str, Any]],
+    where: _Where,
+    *,
+    html: Any,
+    export: bool,
+    resend: bool,
+) -> Report:
+    """The recorded invocation read, its protos built, every output written."""
+    if not rows:
+        raise ResultsTableError(
+            f"the results table {relation} has no rows of dbt invocation {invocation}"
+            + (
+                ""
+                if where.recorded_here
+                else ": its on-run-end hook is switched off (var dataplex_dq_on_run_end) and --no-export was given"
             )
+        )
+    run = read_recorded_run(wh, relation, invocation, rows, _declared(where.tests))
+    clean_output_dir(where.out_dir)  # only now: a report that could not read the run leaves the files as they were
+    report = Report(invocation, severity={uid: t.severity for uid, t in where.tests.items()})
+    report.export_relation = str(relation)
+    report.default_relation = relation
+    report.export_rows = len(rows)
+    report.sources = source_reports(run, where.tests, where.data_sources, where.out_dir)
+    try:
+        # post-scan actions: a copy to another results table, catalog publishing, notifications (actions.py)
+        run_post_scan_actions(
+            wh,
+            report,
+            export=export,
+            relation_of=lambda table: _results_relation(wh, {}, table),
+            project=where.project_name,
+            target=where.target,
+            resend=resend,
+        )
+    finally:
+        for s in report.sources:
+            with_action_results(s)
+        write_result_files(report.sources)
+    if html is not None:
+        from dataplex_dq.html_data import write_html_report
+
+        report.html_path = write_html_report(
+            wh, report, relation, html, target_path=where.target_path, project=where.project_name, target=where.target
+        )
     return report
+
+
+def _results_model(manifest: dict[str, Any]) -> dict[str, str | None]:
+    node = (manifest.get("nodes") or {}).get("model.dataplex_dq.dataplex_dq_results") or {}
+    return {"database": node.get("database"), "schema": node.get("schema"), "identifier": node.get("alias")}
+
+
+def _declared(tests: Mapping[str, RuleTest]) -> dict[tuple[str, str], Declared]:
+    """(test unique_id, rule name) -> the rule as the manifest records it (its position in its test, ...)."""
+    out: dict[tuple[str, str], Declared] = {}
+    for uid, test in tests.items():
+        for entry in test.identity if isinstance(test.identity, list) else []:
+            rule = entry.get("rule") if isinstance(entry, dict) else None
+            if isinstance(rule, dict) and rule.get("name") and isinstance(entry.get("rule_index"), int):
+                out[(uid, str(rule["name"]))] = Declared(int(entry["rule_index"]), rule)
+    return out
+
+
+def source_reports(
+    run: RecordedRun,
+    tests: Mapping[str, RuleTest],
+    data_sources: Mapping[str, DataSource],
+    out_dir: Path,
+) -> list[SourceReport]:
+    """Per recorded job, its SourceReport: the data source (from the project when it is at hand), the outcomes
+    and scores as recorded, and its DataQualityResult."""
+    test_order = [t.unique_id for t in sorted(tests.values(), key=lambda t: t.order)]
+    out = []
+    for recorded in run.jobs:
+        job = recorded.job
+        source = data_sources.get(job.data_source_id) or DataSource(
+            job.data_source_id,
+            job.data_source_name,
+            job.resource_type,
+            None,
+            job.database,
+            job.schema,
+            job.identifier,
+        )
+        result = build_result(
+            recorded.outcomes,
+            recorded.card,
+            row_count=recorded.row_count,
+            test_order=test_order,
+            debug_results=recorded.debug_results,
+            incremental=recorded.window,
+        )
+        fill_generated_assets(result, recorded.outcomes)
+        base = _safe_file_name(job.data_source_id)
+        out.append(
+            SourceReport(
+                source,
+                recorded.outcomes,
+                recorded.card,
+                out_dir / f"{base}.json",
+                out_dir / f"{base}.pb",
+                job=job,
+                result=result,
+                recorded=recorded,
+            )
+        )
+    return out
+
+
+def ensure_manifest(project_dir: Path, profiles_dir: Path | None, target: str | None, target_path: Path) -> Path:
+    """manifest.json of the project (the package's macros are needed to talk to the warehouse): the one
+    in `target_path`, or one written by `dbt parse` into a temporary folder when the artifacts are gone."""
+    import subprocess
+    import sys
+    import tempfile
+
+    manifest = target_path / "manifest.json"
+    if manifest.exists():
+        return manifest
+    out = Path(tempfile.mkdtemp(prefix="dataplex_dq_parse_"))
+    cmd = [str(Path(sys.executable).parent / "dbt"), "parse", "--project-dir", str(project_dir)]
+    cmd += ["--target-path", str(out), "--quiet"]
+    if profiles_dir:
+        cmd += ["--profiles-dir", str(profiles_dir)]
+    if target:
+        cmd += ["--target", target]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0 or not (out / "manifest.json").exists():
+        raise ResultsTableError(
+            f"{manifest} is missing and `dbt parse` could not write one (exit {proc.returncode}): "
+            f"{(proc.stdout + proc.stderr).strip().splitlines()[-1:] or ''}; run `dbt deps` in {project_dir} first"
+        )
+    return out / "manifest.json"
 
 
 def clean_output_dir(out_dir: Path) -> Path:
@@ -401,107 +373,6 @@ def clean_output_dir(out_dir: Path) -> Path:
     return out_dir
 
 
-def assemble_sources(
-    artifacts: Artifacts,
-    outcomes: Sequence[RuleOutcome],
-    *,
-    out_dir: Path,
-    adapter_type: str,
-    target_name: str,
-    declared_by_source: Mapping[str, tuple[str, ...]] | None = None,
-    debug: Callable[[list[RuleOutcome]], DebugResults] | None = None,
-) -> list[SourceReport]:
-    """The pure core of the report: per data source, its scores, its DataQualityResult and its export
-    rows (``debug`` runs a source's debug queries; the only call that may reach a warehouse)."""
-    test_order = [t.unique_id for t in artifacts.ran_tests()]
-    by_source: dict[str, list[RuleOutcome]] = defaultdict(list)
-    for o in outcomes:
-        by_source[o.data_source or "unknown"].append(o)
-    sources = []
-    for source_id, source_outcomes in by_source.items():
-        source = artifacts.data_sources.get(source_id) or DataSource(
-            source_id, source_id, "unknown", None, None, None, None
-        )
-        card = score_rules(source_outcomes)
-        row_count = row_count_of(source_outcomes)
-        # per data source: rule names are unique within one data source only
-        debug_results = debug(source_outcomes) if debug is not None else {}
-        window = job_window(source_outcomes)
-        result = build_result(
-            source_outcomes,
-            card,
-            row_count=row_count,
-            test_order=test_order,
-            debug_results=debug_results,
-            incremental=window,
-        )
-        fill_generated_assets(result, source_outcomes)
-        job = job_context(
-            artifacts,
-            source=source,
-            outcomes=source_outcomes,
-            adapter_type=adapter_type,
-            target_name=target_name,
-            row_count=row_count,
-        )
-        if declared_by_source is not None:
-            job = replace(job, declared_rules=declared_by_source.get(source_id))
-        rows = result_rows(job, source_outcomes, card, debug_results)
-        base = _safe_file_name(source_id)
-        sources.append(
-            SourceReport(
-                source,
-                source_outcomes,
-                card,
-                out_dir / f"{base}.json",
-                out_dir / f"{base}.pb",
-                job=job,
-                rows=rows,
-                result=result,
-            )
-        )
-    return sources
-
-
-def job_context(
-    artifacts: Artifacts,
-    *,
-    source: DataSource,
-    outcomes: Sequence[RuleOutcome],
-    adapter_type: str,
-    target_name: str,
-    row_count: int | None,
-) -> JobContext:
-    """What the export rows of one data source's job share: its times from run_results.json, its
-    scope from the data source's settings, its incremental window from the metrics rows."""
-    times = [artifacts.runs[o.test_unique_id] for o in outcomes if o.test_unique_id in artifacts.runs]
-    starts = [r.started_at for r in times if r.started_at]
-    ends = [r.completed_at for r in times if r.completed_at]
-    settings = source.settings or {}
-    window = job_window(outcomes)
-    return JobContext(
-        invocation_id=artifacts.invocation_id,
-        data_source_id=source.unique_id,
-        data_source_name=source.name,
-        resource_type=source.resource_type,
-        database=source.database,
-        schema=source.schema,
-        identifier=source.identifier,
-        adapter_type=adapter_type,
-        start_time=min(starts) if starts else artifacts.invocation_started_at,
-        end_time=max(ends) if ends else artifacts.generated_at,
-        rows_scanned=row_count,
-        row_filter=settings.get("row_filter"),
-        sampling_percent=settings.get("sampling_percent"),
-        labels={"dbt_project": artifacts.project_name or "", "dbt_target": target_name},
-        incremental_field=window.field if window else None,
-        incremental_start=window.start if window else None,
-        incremental_end=window.end if window else None,
-        target=target_name or None,
-        test_costs=artifacts.query_costs(),
-    )
-
-
 def write_result_files(sources: Iterable[SourceReport]) -> None:
     """Each source's DataQualityResult as proto JSON and binary (its ``json_path`` and ``pb_path``)."""
     for s in sources:
@@ -510,21 +381,6 @@ def write_result_files(sources: Iterable[SourceReport]) -> None:
             s.pb_path.write_bytes(result_to_bytes(s.result))
         except OSError as exc:
             raise OutputError(f"cannot write the result file {s.json_path}: {exc.strerror or exc}") from exc
-
-
-def export_results(wh: Warehouse, report: Report, artifacts: Artifacts) -> None:
-    """The rows of every source into the results table; a failure is kept in ``report.export_error``."""
-    rows = [row for s in report.sources for row in s.rows]
-    if not rows:
-        return
-    try:
-        relation = _results_relation(wh, artifacts.results_model, None)
-        report.export_relation = str(relation)
-        report.default_relation = relation
-        write_results(wh, relation, rows, [s.job.job_id for s in report.sources if s.job is not None])
-        report.export_rows = len(rows)
-    except ExportError as exc:
-        report.export_error = str(exc)
 
 
 def with_action_results(s: SourceReport) -> bool:

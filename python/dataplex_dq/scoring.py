@@ -1,8 +1,12 @@
-"""Dataplex scores and pass/fail of one data source (docs/SEMANTICS.md §7), as pure functions.
+"""The scores of one data source's job (docs/SEMANTICS.md §7): the types every output reads, and
+:func:`percent`, the rounding of a score.
 
-The unit is the rule, not the row. Only *evaluated* rules count (status PASSED or FAILED);
-SUSPENDED, ERROR and SKIPPED rules are left out of every numerator and denominator.
+The scores are computed once, in SQL, by the package's writer (macros/results/on_run_end.sql, with
+``score_percent`` and the group scores of macros/results/result_model_helpers.sql) and read back into a
+:class:`ScoreCard` by :mod:`dataplex_dq.run.recorded`. What they are:
 
+* the unit is the rule, not the row. Only *evaluated* rules count (status PASSED or FAILED);
+  SUSPENDED, ERROR, SKIPPED and TRAINING rules are left out of every numerator and denominator;
 * score = 100 x passed rules / evaluated rules, rounded half away from zero to 2 decimals on the
   exact fraction (2 of 3 -> 66.67, 1 of 3 -> 33.33, 1 of 8 -> 12.5); ``None`` without evaluated
   rules;
@@ -15,6 +19,9 @@ SUSPENDED, ERROR and SKIPPED rules are left out of every numerator and denominat
 * the row-weighted extension: 100 x sum(passed_count) / sum(evaluated_count) over the evaluated
   row-level rules, same rounding, ``None`` when the sum of evaluated_count is 0.
 
+:func:`percent` is that rounding in Python, for what the outputs compute themselves from recorded
+scores (diff.py, html_report.py).
+
 Scores are Python floats holding the exact 2-decimal value (``66.67``). ``DataQualityResult.score``
 is a 32-bit ``float`` in the proto, where 66.67 is stored as 66.66999816894531; proto JSON prints
 it back as 66.67 (see :mod:`dataplex_dq.assemble`). Use the ScoreCard values, not the proto's, for
@@ -23,20 +30,15 @@ exports and comparisons.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
-
-from dataplex_dq.metrics import RuleStatus
-from dataplex_dq.outcomes import RuleOutcome
 
 __all__ = [
     "ColumnScore",
     "DimensionScore",
     "ScoreCard",
     "percent",
-    "score_rules",
 ]
 
 
@@ -56,11 +58,6 @@ def percent(numerator: int, denominator: int) -> Decimal | None:
     # hundredths of a percent = round_half_up(10000 * n / d) = floor((2 * 10000 * n + d) / (2 * d))
     hundredths = (20000 * numerator + denominator) // (2 * denominator)
     return Decimal(hundredths).scaleb(-2)
-
-
-def _score(passed: int, total: int) -> float | None:
-    value = percent(passed, total)
-    return None if value is None else float(value)
 
 
 @dataclass(frozen=True)
@@ -137,89 +134,3 @@ class ScoreCard:
     def job_dimension_result(self) -> dict[str, dict[str, Any]]:
         """The export's ``job_dimension_result``: ``{"DIM": {"passed": bool, "score": num}}``."""
         return {d.name: {"passed": d.passed, "score": d.score} for d in self.dimensions}
-
-
-def _groups(
-    rules: Sequence[RuleOutcome], key: Callable[[RuleOutcome], str | None]
-) -> list[tuple[str, list[RuleOutcome], int, float]]:
-    """(key, rules, passed rules, score) per key with at least one rule, sorted by key."""
-    groups: dict[str, list[RuleOutcome]] = {}
-    for rule in rules:
-        k = key(rule)
-        if k is not None:
-            groups.setdefault(k, []).append(rule)
-    out = []
-    for k in sorted(groups):
-        members = groups[k]
-        passed = sum(1 for r in members if r.status is RuleStatus.PASSED)
-        score = _score(passed, len(members))
-        assert score is not None
-        out.append((k, members, passed, score))
-    return out
-
-
-def _dimension_scores(rules: Sequence[RuleOutcome]) -> tuple[DimensionScore, ...]:
-    out = []
-    for name, members, passed, score in _groups(rules, lambda r: r.dimension):
-        out.append(
-            DimensionScore(
-                name=name,
-                score=score,
-                passed=passed == len(members),
-                rule_count=len(members),
-                passed_count=passed,
-            )
-        )
-    return tuple(out)
-
-
-def _column_scores(rules: Sequence[RuleOutcome]) -> tuple[ColumnScore, ...]:
-    out = []
-    for column, members, passed, score in _groups(rules, lambda r: r.column):
-        out.append(
-            ColumnScore(
-                column=column,
-                score=score,
-                passed=passed == len(members),
-                rule_count=len(members),
-                passed_count=passed,
-                dimensions=_dimension_scores(members),
-            )
-        )
-    return tuple(out)
-
-
-def score_rules(outcomes: Iterable[RuleOutcome]) -> ScoreCard:
-    """Score the rules of ONE data source (raises ``ValueError`` if they name several)."""
-    rules = list(outcomes)
-    sources = {r.data_source for r in rules if r.data_source is not None}
-    if len(sources) > 1:
-        raise ValueError(f"score_rules takes one data source, got {', '.join(sorted(sources))}")
-
-    evaluated = [r for r in rules if r.is_evaluated]
-    passed = sum(1 for r in evaluated if r.status is RuleStatus.PASSED)
-    counts = {status: sum(1 for r in rules if r.status is status) for status in RuleStatus}
-
-    rows_evaluated = rows_passed = 0
-    for rule in evaluated:
-        if rule.is_row_level and rule.metrics is not None:
-            rows_evaluated += rule.metrics.evaluated_count or 0
-            rows_passed += rule.metrics.passed_count or 0
-
-    return ScoreCard(
-        score=_score(passed, len(evaluated)),
-        passed=bool(evaluated) and passed == len(evaluated),
-        dimensions=_dimension_scores(evaluated),
-        columns=_column_scores(evaluated),
-        row_weighted_score=_score(rows_passed, rows_evaluated),
-        rows_evaluated=rows_evaluated,
-        rows_passed=rows_passed,
-        total_rules=len(rules),
-        evaluated_rules=len(evaluated),
-        passed_rules=passed,
-        failed_rules=counts[RuleStatus.FAILED],
-        suspended_rules=counts[RuleStatus.SUSPENDED],
-        errored_rules=counts[RuleStatus.ERROR],
-        skipped_rules=counts[RuleStatus.SKIPPED],
-        has_errors=counts[RuleStatus.ERROR] + counts[RuleStatus.SKIPPED] > 0,
-    )

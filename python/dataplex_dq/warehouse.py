@@ -215,6 +215,14 @@ class Warehouse:
         except Exception as exc:
             raise WarehouseError(f"commit failed on {self.adapter_type}: {exc}") from exc
 
+    def relation_exists(self, relation: Any) -> bool:
+        """Whether the warehouse has ``relation`` (a table or view)."""
+        try:
+            found = self.adapter.get_relation(relation.database, relation.schema, relation.identifier)
+        except Exception as exc:
+            raise WarehouseError(f"cannot look {relation} up on {self.adapter_type}: {exc}") from exc
+        return found is not None
+
     def relation(self, database: str | None, schema: str | None, identifier: str) -> Any:
         return self.adapter.Relation.create(database=database, schema=schema, identifier=identifier)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from google.protobuf import json_format
+from scorecards import score_rules
 
 from dataplex_dq.assemble import (
     AssembleError,
@@ -23,7 +24,6 @@ from dataplex_dq.incremental import JobWindow
 from dataplex_dq.metrics import RuleMetrics, RuleStatus
 from dataplex_dq.outcomes import RuleIdentity, RuleOutcome
 from dataplex_dq.proto import DataQualityResult, DataQualityRule
-from dataplex_dq.scoring import score_rules
 
 SOURCE = "model.shop.orders"
 SCAN = "test.shop.dataplex_dq_data_quality_scan_orders.1"

@@ -1,74 +1,44 @@
-"""Cost per rule and per job (issue 10 item 2): what dbt recorded per test, into the results rows."""
+"""Cost per rule and per job (issue 10 item 2): what dbt recorded per test, read back from the results rows."""
 
 from __future__ import annotations
 
 import json
 
+from recorded_rows import rule_row
+
 from dataplex_dq.cost import QueryCost, format_cost, job_cost
-from dataplex_dq.export import JobContext, result_rows
-from dataplex_dq.metrics import RuleStatus
-from dataplex_dq.outcomes import RuleIdentity, RuleOutcome
-from dataplex_dq.scoring import score_rules
+from dataplex_dq.run.recorded import recorded_jobs
 
 BQ = {"_message": "SELECT", "code": "SELECT", "bytes_processed": 3_000_000, "bytes_billed": 10_485_760, "slot_ms": 42}
 
 
-def _outcome(name: str, test: str, status: RuleStatus = RuleStatus.SKIPPED) -> RuleOutcome:
-    ident = RuleIdentity.from_rule_spec(
-        {"name": name, "non_null_expectation": {}, "column": "id"}, data_source="seed.p.s", test_unique_id=test
-    )
-    return RuleOutcome.not_evaluated(ident, status, "x")
-
-
-def test_a_rules_own_query_and_a_scans_shared_one():
-    """A per-rule test's cost is its rule's; a scan's two rules share one query: no rule cost, counted once
-    in the job; a skipped test ran nothing; the raw record round-trips through dbt_test_cost."""
-    costs = {
-        "test.p.own": QueryCost.from_run_result(BQ, 1.5),
-        "test.p.scan": QueryCost.from_run_result({**BQ, "bytes_billed": 20_971_520, "slot_ms": None}, 2.25),
-    }
-    outcomes = [
-        _outcome("own", "test.p.own", RuleStatus.ERROR),
-        _outcome("a", "test.p.scan", RuleStatus.ERROR),
-        _outcome("b", "test.p.scan", RuleStatus.ERROR),
-        _outcome("skipped", "test.p.skipped"),
+def test_the_recorded_cost_of_a_test_reads_back():
+    """The cost columns are the writer's (macros/results/on_run_end.sql; checked against run_results.json by
+    integration_tests/tests/test_report.py::test_cost_columns_are_what_dbt_recorded and, for a scan's shared
+    query, test_scan.py::test_a_scans_cost_belongs_to_its_job); the report reads each test's dbt_test_cost
+    back into the job (the summary's costliest queries): a test's cost once, a skipped test none."""
+    own = QueryCost.from_run_result(BQ, 1.5)
+    scan = QueryCost.from_run_result({**BQ, "bytes_billed": 20_971_520, "slot_ms": None}, 2.25)
+    rows = [
+        rule_row(
+            "own", "Null check", "ERROR", dbt_test_unique_id="test.p.own", dbt_test_cost=json.dumps(own.as_json())
+        ),
+        rule_row(
+            "a", "Null check", "ERROR", dbt_test_unique_id="test.p.scan", dbt_test_cost=json.dumps(scan.as_json())
+        ),
+        rule_row("b", "Null check", "ERROR", dbt_test_unique_id="test.p.scan", dbt_test_cost=scan.as_json()),
+        rule_row("skipped", "Null check", "SKIPPED", dbt_test_unique_id="test.p.skipped", dbt_test_cost=None),
     ]
-    job = JobContext("inv", "seed.p.s", "s", "seed", "db", "main", "s", "bigquery", None, None, None, test_costs=costs)
-    rows = {r["rule_name"]: r for r in result_rows(job, outcomes, score_rules(outcomes))}
-    own, a, skipped = rows["own"], rows["a"], rows["skipped"]
-    assert (
-        own["rule_execution_seconds"],
-        own["rule_bytes_billed"],
-        own["rule_bytes_processed"],
-        own["rule_slot_ms"],
-    ) == (
+    (job,) = recorded_jobs(rows, [], "bigquery")
+    assert job.job.test_costs == {"test.p.own": own, "test.p.scan": scan}
+    spent = job_cost((o.test_unique_id for o in job.outcomes), job.job.test_costs)
+    assert (spent.queries, spent.execution_seconds, spent.bytes_billed, spent.slot_ms) == (2, 3.75, 31_457_280, 42)
+    assert (own.execution_seconds, own.bytes_billed, own.bytes_processed, own.slot_ms) == (
         1.5,
         10_485_760,
         3_000_000,
         42,
     )
-    assert (a["rule_execution_seconds"], a["rule_bytes_billed"]) == (None, None)
-    assert skipped["dbt_test_cost"] is None and skipped["rule_execution_seconds"] is None
-    for r in rows.values():
-        assert (r["job_query_count"], r["job_execution_seconds"], r["job_bytes_billed"], r["job_slot_ms"]) == (
-            2,
-            3.75,
-            31_457_280,
-            42,
-        )
-    assert QueryCost.from_json(json.dumps(a["dbt_test_cost"])) == costs["test.p.scan"]
-    assert list(own)[-10:] == [
-        "rule_execution_seconds",
-        "rule_bytes_processed",
-        "rule_bytes_billed",
-        "rule_slot_ms",
-        "job_execution_seconds",
-        "job_bytes_processed",
-        "job_bytes_billed",
-        "job_slot_ms",
-        "job_query_count",
-        "dbt_test_cost",
-    ]
 
 
 def test_what_the_summary_prints():

@@ -9,6 +9,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from scorecards import score_rules
+
 from dataplex_dq.artifacts import DataSource
 from dataplex_dq.export import job_id
 from dataplex_dq.html_data import SAMPLE_CELL_CHARS, history_from_rows, sample_from_rows
@@ -16,7 +18,6 @@ from dataplex_dq.html_report import History, JobPoint, Sample, is_anomaly_check,
 from dataplex_dq.metrics import RuleMetrics
 from dataplex_dq.outcomes import RuleOutcome
 from dataplex_dq.report import Report, SourceReport
-from dataplex_dq.scoring import score_rules
 
 SOURCE = "model.shop.orders"
 NOW = datetime(2026, 1, 2, 3, 4, 5)

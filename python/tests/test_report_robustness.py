@@ -4,19 +4,17 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from scorecards import score_rules
 
 from dataplex_dq.artifacts import DataSource, RuleTest
 from dataplex_dq.cli import EXIT_ERROR, EXIT_OK, EXIT_RULE_FAILED, exit_code, main, summary_line
 from dataplex_dq.metrics import RuleMetrics
 from dataplex_dq.outcomes import RuleOutcome, short_message, short_test_name
 from dataplex_dq.report import Report, SourceReport
-from dataplex_dq.scoring import score_rules
 
 TEST_UID = "test.p.qty_ok.abc"
 MANIFEST = {
@@ -115,16 +113,30 @@ def test_run_results_without_dataplex_dq_tests_name_the_command(tmp_path, which,
     res = _report(proj)
     assert res.exit_code == EXIT_ERROR
     assert expected in " ".join(res.output.split())
-    # no result file of an earlier run is left to look current; other files are not touched
-    assert sorted(p.name for p in old.iterdir()) == ["report.html"]
+    # a report that could not read the run leaves the folder as it was (report.py, _report: cleaned only once the
+    # recorded run is read)
+    assert sorted(p.name for p in old.iterdir()) == ["report.html", "seed.p.items.json", "seed.p.items.pb"]
 
 
-def test_an_unwritable_output_folder_is_one_line_exit_2(tmp_path):
-    proj = _project(tmp_path)
-    (proj / "target" / "dataplex_dq").write_text("a file where the folder should be")
-    res = _report(proj)
-    assert res.exit_code == EXIT_ERROR
-    assert "cannot write the result files to" in res.output and "Traceback" not in res.output
+def test_an_unwritable_output_folder_is_an_output_error(tmp_path):
+    """The output folder is cleaned once the recorded run is read (it needs a warehouse, so here the step
+    itself): a file where the folder should be is an OutputError (one line, exit 2 from the CLI), and an
+    earlier report's result files and HTML report are removed, other files kept."""
+    from dataplex_dq.errors import DataplexDqError, OutputError
+    from dataplex_dq.report import clean_output_dir
+
+    blocked = tmp_path / "dataplex_dq"
+    blocked.write_text("a file where the folder should be")
+    with pytest.raises(OutputError, match=r"^cannot write the result files to .*dataplex_dq: ") as err:
+        clean_output_dir(blocked)
+    assert isinstance(err.value, DataplexDqError) and "\n" not in str(err.value)
+    out = tmp_path / "target" / "dataplex_dq"
+    out.mkdir(parents=True)
+    for name in ("seed.p.items.json", "seed.p.items.pb", "index.html", "notes.txt", "other.json"):
+        (out / name).write_text("x")
+    assert clean_output_dir(out) == out
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt", "other.json"]
+    assert clean_output_dir(tmp_path / "new" / "dataplex_dq").is_dir()
 
 
 def _outcome(name: str, status: str, test_uid: str) -> RuleOutcome:
@@ -167,36 +179,8 @@ def test_exit_codes_follow_dbt_severity():
     assert exit_code(failed, True) == EXIT_ERROR
 
 
-def _exit_raises(monkeypatch, cli):
-    """cli.run ends the process with os._exit (cli.exit_now): here it raises SystemExit instead."""
-
-    def exit_now(code):
-        raise SystemExit(code)
-
-    monkeypatch.setattr(cli, "exit_now", exit_now)
-
-
-def test_exit_now_runs_the_exit_handlers_and_flushes_before_ending(tmp_path):
-    """exit_now skips the interpreter's teardown, not what it must do: the exit handlers run (dbt-duckdb's
-    closes its database; logging flushes dbt.log) and buffered output reaches the pipe, with the code."""
-    script = (
-        "import atexit, sys\n"
-        "from dataplex_dq.cli import exit_now\n"
-        f"atexit.register(lambda: open({str(tmp_path / 'handler_ran')!r}, 'w').write('yes'))\n"
-        "sys.stdout.write('no newline, still buffered')\n"
-        "sys.stderr.write('err')\n"
-        "exit_now(3)\n"
-        "print('never')\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
-    assert (proc.returncode, proc.stdout, proc.stderr) == (3, "no newline, still buffered", "err")
-    assert (tmp_path / "handler_ran").read_text() == "yes"
-
-
 def test_ctrl_c_exits_130(monkeypatch):
     from dataplex_dq import cli
-
-    _exit_raises(monkeypatch, cli)
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt
@@ -209,8 +193,6 @@ def test_ctrl_c_exits_130(monkeypatch):
 
 def test_unexpected_errors_are_one_line_without_traceback(monkeypatch, capsys):
     from dataplex_dq import cli
-
-    _exit_raises(monkeypatch, cli)
 
     def broken(*a, **k):
         raise KeyError("surprise")

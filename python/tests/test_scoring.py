@@ -1,4 +1,6 @@
-"""Dataplex scores (docs/SEMANTICS.md §7) on hand-built rule outcomes."""
+"""Dataplex scores (docs/SEMANTICS.md §7) on hand-built rule outcomes: percent() (scoring.py, used by diff and the
+HTML report) and the definition as scorecards.score_rules states it in Python (the product scores in SQL: the SQL's
+score_percent and group scores are checked against it by the integration tests)."""
 
 from __future__ import annotations
 
@@ -7,10 +9,11 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 import pytest
+from scorecards import score_rules
 
 from dataplex_dq.metrics import RuleMetrics, RuleStatus
 from dataplex_dq.outcomes import RuleIdentity, RuleOutcome
-from dataplex_dq.scoring import ColumnScore, DimensionScore, ScoreCard, percent, score_rules
+from dataplex_dq.scoring import ColumnScore, DimensionScore, ScoreCard, percent
 
 SOURCE = "model.shop.orders"
 ROW_LEVEL = "non_null_expectation"
@@ -106,7 +109,7 @@ def test_percent_edges() -> None:
         percent(-1, 3)
 
 
-# --------------------------------------------------------------------------- score_rules()
+# --------------------------------------------------------------------------- score_rules() (tests/scorecards.py)
 
 
 def test_no_rules() -> None:
