@@ -40,14 +40,14 @@ $(EMULATOR_STAMP): constraints-emulator.txt
 	touch $@
 
 # The lint and type gate: ruff (lint and format) on all Python, mypy --strict on python/dataplex_dq.
-lint: venv ## ruff check, ruff format --check and mypy --strict (configured in pyproject.toml)
+lint: venv lint-fusion ## ruff check, ruff format --check and mypy --strict (configured in pyproject.toml)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
 # Everything: the lint and type gate first (a minute), then unit tests and the integration suite on
 # DuckDB, PostgreSQL and BigQuery (emulator).
-test: lint emulator ## lint, then unit and integration tests on DuckDB, PostgreSQL and the BigQuery emulator (CI)
+test: lint emulator matrix ## lint, then unit and integration tests on DuckDB, PostgreSQL and the BigQuery emulator (CI)
 	@if [ -z "$(TEST_DIRS)" ]; then echo "no test directories" >&2; exit 1; fi
 	$(WITH_SERVICES) $(PY) -m pytest $(TEST_DIRS) -q -rs
 
@@ -72,3 +72,26 @@ protos-check: venv ## fail when python/dataplex_dq/proto is not what protos/ gen
 clean: ## remove the virtualenvs, build output and caches
 	rm -rf $(VENV) $(VENV_EMULATOR) build dist python/*.egg-info .pytest_cache target dbt_packages logs
 	find . -name __pycache__ -type d -not -path './.git/*' -prune -exec rm -rf {} +
+
+# --- versions (docs/SUPPORTED_VERSIONS.md) -------------------------------------------------------
+# The version matrix: each cell (dbt-core 1.12.0, the oldest dbt-core 1.10.x, Python 3.10, Python 3.13)
+# is a venv of its own under .venv-matrix/<cell>/ (rebuilt only when pyproject.toml's dependencies,
+# constraints.txt or the cell change), where the demo and the integration project are built on DuckDB;
+# every cell's numbers and result rows must equal the pinned .venv's, with no deprecation warning from
+# dbt. Added time: docs/SUPPORTED_VERSIONS.md.
+# `make matrix MATRIX_CELLS="py3.13"` runs some cells; scripts/version_matrix.py --list names them.
+VENV_MATRIX := .venv-matrix
+MATRIX_CELLS ?=
+
+.PHONY: matrix matrix-clean lint-fusion
+
+matrix: venv ## the version matrix: demo + integration project on dbt 1.10/1.12, Python 3.10/3.13 = the pinned run
+	$(PY) scripts/version_matrix.py $(MATRIX_CELLS)
+
+matrix-clean: ## remove the version matrix's venvs (.venv-matrix/)
+	rm -rf $(VENV_MATRIX)
+
+# dbt Fusion's JSON schemas (schemas/dbt-fusion/, from dbt-labs/dbt-jsonschema) over the YAML of the
+# package, the demo, the integration projects and the README's examples (run by `make lint`).
+lint-fusion: venv ## validate the projects' dbt YAML against dbt Fusion's JSON schemas (schemas/dbt-fusion/)
+	$(PY) scripts/check_fusion_yaml.py
