@@ -7,7 +7,7 @@
     config() calls. Then, and only then, the dataplex_dq tests compute the identity of the rules they
     declare and record it in the test node's config, `meta.dataplex_dq_rules`
     (metrics_test_config): a list of {rule_index, name_given, rule}. The post-hook reads it there
-    (python/dataplex_dq/declared.py) for the rules that leave no metrics row (a test that errored or
+    (python/dataplex_dq/record/declared.py) for the rules that leave no metrics row (a test that errored or
     was skipped never compiles), for the rule names each data source declares, for export-spec and
     for diff. It never re-derives a name.
 
@@ -15,7 +15,7 @@
     scan records every rule that has one rule type and a mapping of its fields; a rule or a scan
     that cannot be read records nothing, and compile raises the same error as before. -#}
 
-{#- The config.meta key the identity is recorded under (python/dataplex_dq/declared.py IDENTITY_KEY). -#}
+{#- The config.meta key the identity is recorded under (python/dataplex_dq/record/declared.py IDENTITY_KEY). -#}
 {% macro identity_meta_key() %}{{ return('dataplex_dq_rules') }}{% endmacro %}
 
 {#- One recorded rule: a normalized rule (normalize_rule's dict) as a DataQualityRule. -#}

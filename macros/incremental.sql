@@ -67,7 +67,7 @@
 {%- endmacro %}
 
 {#- Where the post-hook writes the results table: the package's dataplex_dq_results model when the
-    project has it, else <target schema>.dataplex_dq_results (as python/dataplex_dq/report.py). -#}
+    project has it, else <target schema>.dataplex_dq_results (as python/dataplex_dq/run/report.py). -#}
 {% macro results_relation_for_watermark() %}
   {%- set node = graph.nodes.get('model.dataplex_dq.dataplex_dq_results') -%}
   {%- if node -%}

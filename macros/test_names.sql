@@ -2,7 +2,7 @@
     arguments (dbt-core's synthesize_generic_test_names: the node's name is the full name, only its
     alias and compiled path get the short `<first 30 chars>_<md5>` form), which is kilobytes for a
     data_quality_scan. Such a name is never printed: `<generic test> on <data source> (<dbt's hash of
-    the test>)` instead, the form the post-hook prints (python/dataplex_dq/report.py short_test_name). -#}
+    the test>)` instead, the form the post-hook prints (python/dataplex_dq/run/report.py short_test_name). -#}
 {% macro short_test_name(test_node, test_name, source_node=none) %}
   {%- set name = test_node.get('name') or '' -%}
   {%- if name | length <= 80 -%}{{ return(name) }}{%- endif -%}

@@ -103,8 +103,8 @@ def child(proj: Path, code: Path) -> None:
 
     from rich.console import Console
 
-    from dataplex_dq import report as report_module
-    from dataplex_dq.cli import _run_report
+    from dataplex_dq.cli.report import _run_report
+    from dataplex_dq.run import report as report_module
 
     spent: dict[str, float] = {}
 
@@ -172,7 +172,7 @@ def child(proj: Path, code: Path) -> None:
     )
     # the process ends as the CLI ends it (cli.run: exit_now, without the interpreter's teardown), where the
     # code measured has it
-    from dataplex_dq import cli
+    from dataplex_dq.cli import main as cli
 
     if hasattr(cli, "exit_now"):
         cli.exit_now(0)

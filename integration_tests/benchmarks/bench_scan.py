@@ -716,11 +716,11 @@ def synthetic_invocation(target: Path, rules: int) -> None:
 def posthook_once(target: Path, metrics_rows: list[dict[str, Any]]) -> tuple[float, int]:
     """The report's pure core (report.assemble_sources, what run_report calls), minus the warehouse:
     artifacts -> RuleMetrics -> outcomes -> scores -> DataQualityResult -> result files and export rows."""
-    from dataplex_dq.artifacts import load_artifacts
-    from dataplex_dq.declared import declared_rule_names
-    from dataplex_dq.metrics import RuleMetrics
-    from dataplex_dq.outcomes import combine
-    from dataplex_dq.report import assemble_sources, clean_output_dir, write_result_files
+    from dataplex_dq.record.artifacts import load_artifacts
+    from dataplex_dq.record.declared import declared_rule_names
+    from dataplex_dq.run.metrics import RuleMetrics
+    from dataplex_dq.run.outcomes import combine
+    from dataplex_dq.run.report import assemble_sources, clean_output_dir, write_result_files
 
     t0 = time.perf_counter()
     artifacts = load_artifacts(target)

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from dataplex_dq.errors import DataplexDqError
-from dataplex_dq.report import _results_relation
-from dataplex_dq.table_name import TableNameError
-from dataplex_dq.warehouse import Warehouse
+from dataplex_dq.run.report import _results_relation
+from dataplex_dq.warehouse.connection import Warehouse
+from dataplex_dq.warehouse.table_name import TableNameError
 
 
 def _literal(value: str) -> str:

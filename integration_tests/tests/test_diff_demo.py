@@ -77,7 +77,7 @@ def run(cwd: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def dq(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    return run(cwd, sys.executable, "-m", "dataplex_dq.cli", *args)
+    return run(cwd, sys.executable, "-m", "dataplex_dq.cli.main", *args)
 
 
 @pytest.fixture(scope="module")

@@ -59,7 +59,7 @@ def report_page(demo_build):
         [
             sys.executable,
             "-m",
-            "dataplex_dq.cli",
+            "dataplex_dq.cli.main",
             "report",
             "--html",
             "--profiles-dir",

@@ -5,7 +5,7 @@ whether the name was given, and the normalized DataQualityRule -- in its node's
 `config.meta.dataplex_dq_rules` (macros/identity.sql). The metrics row of an evaluated rule carries
 the same identity (`rule_name`, `rule_spec`); a rule that left no row (its test errored or was
 skipped) is reported under its recorded identity, which the post-hook reads and never re-derives
-(python/dataplex_dq/declared.py). One `dbt build` and one report on DuckDB.
+(python/dataplex_dq/record/declared.py). One `dbt build` and one report on DuckDB.
 """
 
 from __future__ import annotations

@@ -61,7 +61,7 @@ def test_scores_of_the_result_models_equal_the_report_protos(reported):  # noqa:
     """One definition of each score, in SQL: the job, dimension and column scores the result models give over
     what `dbt build` alone wrote equal the scores of the DataQualityResult protos `dataplex-dq report` writes
     (read from the same rows: the job's and dimensions' as recorded, the columns' by column_scores_sql)."""
-    from dataplex_dq.assemble import result_from_json
+    from dataplex_dq.run.assemble import result_from_json
 
     tb, _, _ = reported
     jobs = {r["dbt_node_unique_id"]: r for r in tb.extra["hook_job_scores"]}
@@ -263,7 +263,7 @@ def test_report_from_the_results_table_without_artifacts(partial, tmp_path):
     """A separate job after `dbt build` (artifacts gone): `dataplex-dq report --from-results-table
     --latest` writes the same protos from the rows alone, leaves the rows (debug query results included) as
     they were, and runs no SQL taken from the table."""
-    from dataplex_dq.assemble import result_from_json
+    from dataplex_dq.run.assemble import result_from_json
 
     p = partial
     if not (p.target_path / "run_results.json").exists():

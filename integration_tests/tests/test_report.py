@@ -11,8 +11,8 @@ from fractions import Fraction
 import pytest
 import yaml
 
-from dataplex_dq.assemble import result_from_bytes, result_from_json
-from dataplex_dq.export import job_id
+from dataplex_dq.run.assemble import result_from_bytes, result_from_json
+from dataplex_dq.run.jobs import job_id
 from dbt_harness import INTEGRATION_DIR, run_dataplex_dq
 
 EXPECTED: dict = yaml.safe_load((INTEGRATION_DIR / "expected_metrics.yml").read_text())

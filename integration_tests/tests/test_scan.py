@@ -15,7 +15,7 @@ import duckdb
 import pytest
 import yaml
 
-from dataplex_dq.assemble import result_from_bytes, result_from_json
+from dataplex_dq.run.assemble import result_from_bytes, result_from_json
 from dbt_harness import INTEGRATION_DIR, DbtProject, assert_metrics, fetch_metrics_rows, run_dataplex_dq, write_project
 
 SCAN_PROJECT = INTEGRATION_DIR / "scan_project"

@@ -1,7 +1,7 @@
 """Every spec file of the corpus (integration_tests/specs/) pasted AS IS under a data_quality_scan's
 `arguments:` (issue 9, C.1 and C.4): wrapped or bare, a gcloud DataScan resource, either casing at
 every depth, explicit unsets. Each builds on its seed, and its counts are the ones of the same spec in
-canonical form (the Python loader's snake_case, python/dataplex_dq/spec.py) built next to it."""
+canonical form (the Python loader's snake_case, python/dataplex_dq/spec/reader.py) built next to it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import duckdb
 import pytest
 import yaml
 
-from dataplex_dq.spec import load_spec_file
+from dataplex_dq.spec.reader import load_spec_file
 from dbt_harness import INTEGRATION_DIR, DbtProject
 
 SPECS = INTEGRATION_DIR / "specs"

@@ -19,9 +19,9 @@ from dbt_harness import INTEGRATION_DIR, REPO_ROOT, dbt_executable
 
 sys.path.insert(0, str(REPO_ROOT / "python"))
 
-from dataplex_dq.import_spec import import_spec
 from dataplex_dq.proto import DataQualitySpec
-from dataplex_dq.spec import load_spec_file, spec_to_dict
+from dataplex_dq.spec.import_spec import import_spec
+from dataplex_dq.spec.reader import load_spec_file, spec_to_dict
 
 CORPUS = INTEGRATION_DIR / "specs"
 CORPUS_FILES = sorted(p for p in CORPUS.iterdir() if p.suffix in (".yaml", ".json"))
@@ -39,7 +39,7 @@ def env() -> dict[str, str]:
 
 def dataplex_dq(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "dataplex_dq.cli", *args],
+        [sys.executable, "-m", "dataplex_dq.cli.main", *args],
         cwd=cwd,
         env=env(),
         capture_output=True,

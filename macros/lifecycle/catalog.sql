@@ -1,4 +1,4 @@
-{#- Catalog publishing (docs/SEMANTICS.md §14), run by the post-hook (python/dataplex_dq/catalog.py): the latest
+{#- Catalog publishing (docs/SEMANTICS.md §14), run by the post-hook (python/dataplex_dq/outputs/catalog.py): the latest
     score and pass/fail go onto the data source's own table metadata.
 
     catalog_table_info(relation) -> {kind: 'table' | 'view' | 'missing', comment: text or none,

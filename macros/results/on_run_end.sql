@@ -397,7 +397,7 @@
     {%- set declared_name = dataplex_dq.rule_name_for(node, test_type, node['column_name'] or (meta['kwargs'] or {}).get('column'))
                             if test_type != 'data_quality_scan' and node['name'][:12] == 'dataplex_dq_' else node['name'] -%}
     {%- set no_row_message = "dbt reported `" ~ status ~ "` but the test left no metrics row in " ~ (relation_name or 'the warehouse') ~ ": keep `store_failures` enabled for dataplex_dq tests" -%}
-    {#- what the test's query cost (python/dataplex_dq/cost.py): dbt's execution_time and adapter_response; a
+    {#- what the test's query cost (python/dataplex_dq/run/cost.py): dbt's execution_time and adapter_response; a
         skipped test ran no query. As text, like every staged value (numbers: their Python text, as before).
         Subscripts rather than .get(): a method call costs ~10 us in dbt's sandbox, and this runs per test -#}
     {%- set response = (r.adapter_response or {}) if status != 'skipped' else {} -%}

@@ -3,7 +3,7 @@
     rule; dbt shows one test whose failures are the rules that did not pass.
     Arguments (snake_case or the camelCase of a Dataplex spec file): rules, row_filter / rowFilter,
     sampling_percent / samplingPercent, post_scan_actions / postScanActions,
-    catalog_publishing_enabled / catalogPublishingEnabled (catalog publishing, python/dataplex_dq/catalog.py),
+    catalog_publishing_enabled / catalogPublishingEnabled (catalog publishing, python/dataplex_dq/outputs/catalog.py),
     incremental_field / incrementalField and incremental_lookback / incrementalLookback (incremental
     scans, macros/incremental.sql),
     anomaly_detection / anomalyDetection (anomaly checks appended as rules, macros/anomaly/).

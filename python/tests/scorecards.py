@@ -6,7 +6,7 @@ The product no longer scores in Python: the scores are computed once, in SQL, by
 and read back by dataplex_dq/run/recorded.py. The integration tests check that the SQL's scores equal this
 definition.
 
-* score = 100 x passed rules / evaluated rules (:func:`dataplex_dq.scoring.percent`); ``None`` without
+* score = 100 x passed rules / evaluated rules (:func:`dataplex_dq.run.scoring.percent`); ``None`` without
   evaluated rules;
 * passed = at least one rule was evaluated and none failed;
 * one DimensionScore per dimension with at least one evaluated rule, one ColumnScore per column with at least
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from dataplex_dq.metrics import RuleStatus
-from dataplex_dq.outcomes import RuleOutcome
-from dataplex_dq.scoring import ColumnScore, DimensionScore, ScoreCard, percent
+from dataplex_dq.run.metrics import RuleStatus
+from dataplex_dq.run.outcomes import RuleOutcome
+from dataplex_dq.run.scoring import ColumnScore, DimensionScore, ScoreCard, percent
 
 
 def _score(passed: int, total: int) -> float | None:

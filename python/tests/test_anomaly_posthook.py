@@ -7,10 +7,10 @@ from typing import Any
 
 from scorecards import score_rules
 
-from dataplex_dq.anomaly import anomalies, fill_generated_assets, training_checks
-from dataplex_dq.assemble import build_result
-from dataplex_dq.metrics import RuleMetrics, RuleStatus
-from dataplex_dq.outcomes import RuleOutcome
+from dataplex_dq.run.anomaly import anomalies, fill_generated_assets, training_checks
+from dataplex_dq.run.assemble import build_result
+from dataplex_dq.run.metrics import RuleMetrics, RuleStatus
+from dataplex_dq.run.outcomes import RuleOutcome
 
 SOURCE = "seed.shop.orders"
 TEST = "test.shop.orders-anomalies.1"

@@ -9,7 +9,8 @@ import pytest
 from google.protobuf import json_format
 from scorecards import score_rules
 
-from dataplex_dq.assemble import (
+from dataplex_dq.proto import DataQualityResult, DataQualityRule
+from dataplex_dq.run.assemble import (
     AssembleError,
     build_result,
     build_rule,
@@ -20,10 +21,9 @@ from dataplex_dq.assemble import (
     result_to_json,
     row_count_of,
 )
-from dataplex_dq.incremental import JobWindow
-from dataplex_dq.metrics import RuleMetrics, RuleStatus
-from dataplex_dq.outcomes import RuleIdentity, RuleOutcome
-from dataplex_dq.proto import DataQualityResult, DataQualityRule
+from dataplex_dq.run.incremental import JobWindow
+from dataplex_dq.run.metrics import RuleMetrics, RuleStatus
+from dataplex_dq.run.outcomes import RuleIdentity, RuleOutcome
 
 SOURCE = "model.shop.orders"
 SCAN = "test.shop.dataplex_dq_data_quality_scan_orders.1"

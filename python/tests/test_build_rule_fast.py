@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from google.protobuf import json_format
 
-from dataplex_dq.assemble import AssembleError, build_rule
-from dataplex_dq.metrics import RuleStatus
-from dataplex_dq.outcomes import RuleIdentity, RuleOutcome
 from dataplex_dq.proto import DataQualityRule
+from dataplex_dq.run.assemble import AssembleError, build_rule
+from dataplex_dq.run.metrics import RuleStatus
+from dataplex_dq.run.outcomes import RuleIdentity, RuleOutcome
 
 SPECS = [
     {

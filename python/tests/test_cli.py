@@ -7,7 +7,7 @@ from importlib import resources
 from click.testing import CliRunner
 
 import dataplex_dq
-from dataplex_dq.cli import main
+from dataplex_dq.cli.main import main
 
 
 def test_version() -> None:

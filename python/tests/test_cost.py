@@ -6,7 +6,7 @@ import json
 
 from recorded_rows import rule_row
 
-from dataplex_dq.cost import QueryCost, format_cost, job_cost
+from dataplex_dq.run.cost import QueryCost, format_cost, job_cost
 from dataplex_dq.run.recorded import recorded_jobs
 
 BQ = {"_message": "SELECT", "code": "SELECT", "bytes_processed": 3_000_000, "bytes_billed": 10_485_760, "slot_ms": 42}

@@ -9,10 +9,10 @@ from pathlib import Path
 from click.testing import CliRunner
 from google.protobuf import json_format
 
-from dataplex_dq.cli import main
-from dataplex_dq.diff import RuleState as R
-from dataplex_dq.diff import SourceState, compare, read_results_dir, state_from_rows, to_markdown
+from dataplex_dq.cli.main import main
 from dataplex_dq.proto import DataQualityResult
+from dataplex_dq.spec.diff import RuleState as R
+from dataplex_dq.spec.diff import SourceState, compare, read_results_dir, state_from_rows, to_markdown
 
 
 def result_json(score: float | None, rules: list[tuple[str, bool, str, str]], row_count: int = 100) -> str:

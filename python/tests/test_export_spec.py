@@ -4,8 +4,8 @@ The round trip through a real `dbt parse` is integration_tests/tests/test_spec_r
 
 from __future__ import annotations
 
-from dataplex_dq.export_spec import export_specs, render
-from dataplex_dq.spec import spec_to_dict
+from dataplex_dq.spec.export_spec import export_specs, render
+from dataplex_dq.spec.reader import spec_to_dict
 
 
 def dq_test_node(uid, name, test_name, kwargs, *, column=None, where=None, recorded=()):

@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from dataplex_dq.artifacts import scan_settings, scan_spec
 from dataplex_dq.field_names import field_names, snake_keys
+from dataplex_dq.record.artifacts import scan_settings, scan_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 

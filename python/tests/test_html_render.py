@@ -11,13 +11,13 @@ from typing import Any
 
 from scorecards import score_rules
 
-from dataplex_dq.artifacts import DataSource
-from dataplex_dq.export import job_id
-from dataplex_dq.html_data import SAMPLE_CELL_CHARS, history_from_rows, sample_from_rows
-from dataplex_dq.html_report import History, JobPoint, Sample, is_anomaly_check, render_html
-from dataplex_dq.metrics import RuleMetrics
-from dataplex_dq.outcomes import RuleOutcome
-from dataplex_dq.report import Report, SourceReport
+from dataplex_dq.outputs.html_data import SAMPLE_CELL_CHARS, history_from_rows, sample_from_rows
+from dataplex_dq.outputs.html_report import History, JobPoint, Sample, is_anomaly_check, render_html
+from dataplex_dq.record.artifacts import DataSource
+from dataplex_dq.run.jobs import job_id
+from dataplex_dq.run.metrics import RuleMetrics
+from dataplex_dq.run.outcomes import RuleOutcome
+from dataplex_dq.run.report import Report, SourceReport
 
 SOURCE = "model.shop.orders"
 NOW = datetime(2026, 1, 2, 3, 4, 5)
@@ -273,7 +273,8 @@ def test_no_samples_says_so_and_keeps_the_query():
 
 
 def test_html_option_takes_an_optional_path_before_dbt_args():
-    from dataplex_dq.cli import build, report
+    from dataplex_dq.cli.build import build
+    from dataplex_dq.cli.report import report
 
     assert report.make_context("report", ["--html"]).params["html"] == ""
     params = report.make_context("report", ["--html", "out.html", "--no-samples"]).params
@@ -331,7 +332,7 @@ class _FakeWarehouse:
 
 
 def test_a_failed_sample_query_is_reported_rolled_back_and_the_next_one_still_runs():
-    from dataplex_dq.html_data import fetch_samples
+    from dataplex_dq.outputs.html_data import fetch_samples
 
     wh = _FakeWarehouse()
     samples, notes = fetch_samples(wh, report_of(outcome("a", "FAILED", passed=1), outcome("b", "FAILED", passed=1)))

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dataplex_dq.cli import main
-from dataplex_dq.import_spec import ImportSpecError, guess_indent, import_spec, target_dialect
-from dataplex_dq.spec import load_spec_file
-from dataplex_dq.transpile import bigquery_tables, transpile
+from dataplex_dq.cli.main import main
+from dataplex_dq.spec.import_spec import ImportSpecError, guess_indent, import_spec, target_dialect
+from dataplex_dq.spec.reader import load_spec_file
+from dataplex_dq.spec.transpile import bigquery_tables, transpile
 
 CORPUS = Path(__file__).resolve().parents[2] / "integration_tests" / "specs"
 

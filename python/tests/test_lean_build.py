@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from dataplex_dq import lean_build
+from dataplex_dq.record import lean_build
 
 TESTS_ONLY = ["package:dataplex_dq,resource_type:test"]
 MODELS = "package:dataplex_dq,resource_type:model"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from dataplex_dq.actions import extra_export_table
-from dataplex_dq.catalog import MARK, bigquery_labels, enabled, label_value, merged_comment, published_line
-from dataplex_dq.notify import (
+from dataplex_dq.outputs.actions import extra_export_table
+from dataplex_dq.outputs.catalog import MARK, bigquery_labels, enabled, label_value, merged_comment, published_line
+from dataplex_dq.outputs.notify import (
     FailedRule,
     JobSummary,
     NotificationSpec,
@@ -164,9 +164,9 @@ def test_settings_in_both_casings():
 
 
 def test_job_window_is_the_widest_of_the_rules():
-    from dataplex_dq.incremental import JobWindow, job_window
-    from dataplex_dq.metrics import RuleMetrics
-    from dataplex_dq.outcomes import RuleOutcome
+    from dataplex_dq.run.incremental import JobWindow, job_window
+    from dataplex_dq.run.metrics import RuleMetrics
+    from dataplex_dq.run.outcomes import RuleOutcome
 
     def outcome(start, end, field="updated_at"):
         m = RuleMetrics.from_row(

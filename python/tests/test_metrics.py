@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from dataplex_dq.metrics import DebugQuerySql, MetricsRowError, RuleMetrics, RuleStatus
-from dataplex_dq.outcomes import RuleIdentity, RuleOutcome, rule_status_from_dbt, rule_type_of_spec
+from dataplex_dq.run.metrics import DebugQuerySql, MetricsRowError, RuleMetrics, RuleStatus
+from dataplex_dq.run.outcomes import RuleIdentity, RuleOutcome, rule_status_from_dbt, rule_type_of_spec
 
 SPEC = {
     "name": "amount-in-range",

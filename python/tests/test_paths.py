@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dataplex_dq.paths import ProjectPathError, resolve_paths
+from dataplex_dq.record.paths import ProjectPathError, resolve_paths
 
 
 @pytest.fixture

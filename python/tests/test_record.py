@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from dataplex_dq.artifacts import Artifacts, RuleTest
-from dataplex_dq.artifacts import TestRun as Run
 from dataplex_dq.errors import StaleArtifactsError, WarehouseError
-from dataplex_dq.run.record import check_not_stale, recorded_results
+from dataplex_dq.record.artifacts import Artifacts, RuleTest
+from dataplex_dq.record.artifacts import TestRun as Run
+from dataplex_dq.record.run_operation import check_not_stale, recorded_results
 
 
 def _test(name: str, relation: str | None = None, order: int = 0) -> RuleTest:

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from recorded_rows import BQ, INV, JOB, NOTIFIED, SOURCE, debug_query, rule_row
 
-from dataplex_dq.assemble import build_result
-from dataplex_dq.cost import QueryCost
-from dataplex_dq.incremental import JobWindow
-from dataplex_dq.metrics import RuleStatus
+from dataplex_dq.run.assemble import build_result
+from dataplex_dq.run.cost import QueryCost
+from dataplex_dq.run.incremental import JobWindow
+from dataplex_dq.run.metrics import RuleStatus
 from dataplex_dq.run.recorded import Declared, RecordedJob, recorded_jobs
-from dataplex_dq.scoring import ColumnScore, DimensionScore
+from dataplex_dq.run.scoring import ColumnScore, DimensionScore
 
 
 def rows() -> list[dict[str, Any]]:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from dataplex_dq.artifacts import RuleTest
-from dataplex_dq.declared import declared_rules, recorded_rules
 from dataplex_dq.errors import ArtifactsError, WarehouseError, first_line
-from dataplex_dq.export import job_id
+from dataplex_dq.record.artifacts import RuleTest
+from dataplex_dq.record.declared import declared_rules, recorded_rules
+from dataplex_dq.run.jobs import job_id
 
 
 def _test(name: str, test_name: str, column: str | None, kwargs: dict, uid: str | None = None) -> RuleTest:
@@ -76,8 +76,8 @@ def test_declared_rule_names_cover_every_rule_of_a_data_source():
     """issue 9 B: each job records every rule its data source declares (run in this invocation or not)."""
     from pathlib import Path
 
-    from dataplex_dq.artifacts import Artifacts
-    from dataplex_dq.declared import declared_rule_names
+    from dataplex_dq.record.artifacts import Artifacts
+    from dataplex_dq.record.declared import declared_rule_names
 
     def recorded(*names):
         return [{"rule_index": i, "name_given": True, "rule": {"name": n}} for i, n in enumerate(names)]
@@ -103,7 +103,7 @@ class _DuckDBWarehouse:
         import duckdb
 
         from dataplex_dq.errors import WarehouseError
-        from dataplex_dq.warehouse import Warehouse
+        from dataplex_dq.warehouse.connection import Warehouse
 
         class W(Warehouse):
             adapter_type = "duckdb"  # type: ignore[assignment]
@@ -161,7 +161,7 @@ def test_duckdb_settings_leave_a_refused_setting_and_other_warehouses_alone():
 
 
 def test_summary_names_cell_counts_what_it_does_not_name() -> None:
-    from dataplex_dq.cli import SUMMARY_NAMES, _names_cell
+    from dataplex_dq.cli.console import SUMMARY_NAMES, _names_cell
 
     assert _names_cell([]) == "—"
     assert _names_cell(["a", "b (error)"]) == "a, b (error)"

@@ -10,11 +10,12 @@ import pytest
 from click.testing import CliRunner
 from scorecards import score_rules
 
-from dataplex_dq.artifacts import DataSource, RuleTest
-from dataplex_dq.cli import EXIT_ERROR, EXIT_OK, EXIT_RULE_FAILED, exit_code, main, summary_line
-from dataplex_dq.metrics import RuleMetrics
-from dataplex_dq.outcomes import RuleOutcome, short_message, short_test_name
-from dataplex_dq.report import Report, SourceReport
+from dataplex_dq.cli.console import EXIT_ERROR, EXIT_OK, EXIT_RULE_FAILED, exit_code, summary_line
+from dataplex_dq.cli.main import main
+from dataplex_dq.record.artifacts import DataSource, RuleTest, short_test_name
+from dataplex_dq.run.metrics import RuleMetrics
+from dataplex_dq.run.outcomes import RuleOutcome, short_message
+from dataplex_dq.run.report import Report, SourceReport
 
 TEST_UID = "test.p.qty_ok.abc"
 MANIFEST = {
@@ -123,7 +124,7 @@ def test_an_unwritable_output_folder_is_an_output_error(tmp_path):
     itself): a file where the folder should be is an OutputError (one line, exit 2 from the CLI), and an
     earlier report's result files and HTML report are removed, other files kept."""
     from dataplex_dq.errors import DataplexDqError, OutputError
-    from dataplex_dq.report import clean_output_dir
+    from dataplex_dq.run.report import clean_output_dir
 
     blocked = tmp_path / "dataplex_dq"
     blocked.write_text("a file where the folder should be")
@@ -180,7 +181,7 @@ def test_exit_codes_follow_dbt_severity():
 
 
 def test_ctrl_c_exits_130(monkeypatch):
-    from dataplex_dq import cli
+    from dataplex_dq.cli import main as cli
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt
@@ -192,7 +193,7 @@ def test_ctrl_c_exits_130(monkeypatch):
 
 
 def test_unexpected_errors_are_one_line_without_traceback(monkeypatch, capsys):
-    from dataplex_dq import cli
+    from dataplex_dq.cli import main as cli
 
     def broken(*a, **k):
         raise KeyError("surprise")
@@ -219,7 +220,7 @@ def test_long_generated_test_names_are_never_printed():
 
 
 def test_output_is_not_cut_and_has_no_escape_codes_when_not_a_terminal():
-    from dataplex_dq.cli import _console
+    from dataplex_dq.cli.console import _console
 
     console = _console()  # pytest captures stdout: not a terminal
     with console.capture() as cap:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from dataplex_dq.metrics import MetricsRowError
-from dataplex_dq.outcomes import rule_type_of_spec
 from dataplex_dq.rule_types import RULE_TYPE_OF_KEY, RULE_TYPES, is_row_level, rule_type_keys
+from dataplex_dq.run.metrics import MetricsRowError
+from dataplex_dq.run.outcomes import rule_type_of_spec
 
 
 def test_the_registry_is_the_oneof_in_proto_order() -> None:

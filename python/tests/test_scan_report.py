@@ -7,11 +7,11 @@ import json
 from datetime import datetime
 from pathlib import Path
 
-from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts, scan_settings
-from dataplex_dq.artifacts import TestRun as Run
-from dataplex_dq.declared import declared_rules
-from dataplex_dq.metrics import RuleMetrics, RuleStatus
-from dataplex_dq.outcomes import combine
+from dataplex_dq.record.artifacts import Artifacts, DataSource, RuleTest, load_artifacts, scan_settings
+from dataplex_dq.record.artifacts import TestRun as Run
+from dataplex_dq.record.declared import declared_rules
+from dataplex_dq.run.metrics import RuleMetrics, RuleStatus
+from dataplex_dq.run.outcomes import combine
 
 SCAN_UID = "test.p.orders_scan.abc123"
 RULES = [

@@ -11,9 +11,9 @@ from fractions import Fraction
 import pytest
 from scorecards import score_rules
 
-from dataplex_dq.metrics import RuleMetrics, RuleStatus
-from dataplex_dq.outcomes import RuleIdentity, RuleOutcome
-from dataplex_dq.scoring import ColumnScore, DimensionScore, ScoreCard, percent
+from dataplex_dq.run.metrics import RuleMetrics, RuleStatus
+from dataplex_dq.run.outcomes import RuleIdentity, RuleOutcome
+from dataplex_dq.run.scoring import ColumnScore, DimensionScore, ScoreCard, percent
 
 SOURCE = "model.shop.orders"
 ROW_LEVEL = "non_null_expectation"

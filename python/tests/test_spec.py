@@ -1,4 +1,4 @@
-"""The Dataplex spec-file loader (dataplex_dq.spec) on the corpus and on hand-made edge cases."""
+"""The Dataplex spec-file loader (dataplex_dq.spec.reader) on the corpus and on hand-made edge cases."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from google.protobuf import json_format
 
 from dataplex_dq.proto import DataQualitySpec
-from dataplex_dq.spec import (
+from dataplex_dq.spec.reader import (
     RULE_TYPES,
     SpecError,
     load_spec_file,

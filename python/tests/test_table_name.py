@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dataplex_dq.report import results_table_of
-from dataplex_dq.table_name import TableName, TableNameError, parse_table_name
+from dataplex_dq.run.report import results_table_of
+from dataplex_dq.warehouse.table_name import TableName, TableNameError, parse_table_name
 
 
 @pytest.mark.parametrize(

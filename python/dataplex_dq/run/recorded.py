@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from dataplex_dq.cost import QueryCost
 from dataplex_dq.errors import DataplexDqError, first_line
-from dataplex_dq.export import RULE_TYPE_DISPLAY, JobContext
-from dataplex_dq.incremental import JobWindow
-from dataplex_dq.metrics import RuleMetrics, RuleStatus
-from dataplex_dq.outcomes import RuleIdentity, RuleOutcome
-from dataplex_dq.scoring import ColumnScore, DimensionScore, ScoreCard
-from dataplex_dq.warehouse import Warehouse
+from dataplex_dq.run.cost import QueryCost
+from dataplex_dq.run.incremental import JobWindow
+from dataplex_dq.run.jobs import RULE_TYPE_DISPLAY, JobContext
+from dataplex_dq.run.metrics import RuleMetrics, RuleStatus
+from dataplex_dq.run.outcomes import RuleIdentity, RuleOutcome
+from dataplex_dq.run.scoring import ColumnScore, DimensionScore, ScoreCard
+from dataplex_dq.warehouse.connection import Warehouse
 
 TYPE_OF_DISPLAY = {display: rule_type for rule_type, display in RULE_TYPE_DISPLAY.items()}
 

@@ -1,6 +1,6 @@
 """Assemble one ``google.cloud.dataplex.v1.DataQualityResult`` per data source.
 
-Pure: takes the rule outcomes and the :class:`~dataplex_dq.scoring.ScoreCard` of one data source
+Pure: takes the rule outcomes and the :class:`~dataplex_dq.run.scoring.ScoreCard` of one data source
 and returns the proto. What goes where (docs/SEMANTICS.md §5 and §7):
 
 * ``rules``: one ``DataQualityRuleResult`` per *evaluated* rule (PASSED / FAILED) in declaration
@@ -27,8 +27,6 @@ from google.protobuf.descriptor import FieldDescriptor
 
 from dataplex_dq.errors import DataplexDqError
 from dataplex_dq.field_names import RULE_EXTENSIONS, is_repeated
-from dataplex_dq.incremental import JobWindow
-from dataplex_dq.outcomes import RuleOutcome
 from dataplex_dq.proto import (
     DataQualityColumnResult,
     DataQualityDimension,
@@ -37,7 +35,9 @@ from dataplex_dq.proto import (
     DataQualityRule,
     DataQualityRuleResult,
 )
-from dataplex_dq.scoring import DimensionScore, ScoreCard
+from dataplex_dq.run.incremental import JobWindow
+from dataplex_dq.run.outcomes import RuleOutcome
+from dataplex_dq.run.scoring import DimensionScore, ScoreCard
 
 __all__ = [
     "AssembleError",

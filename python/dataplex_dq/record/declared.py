@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dataplex_dq.artifacts import IDENTITY_KEY, Artifacts, RuleTest
 from dataplex_dq.errors import ArtifactsError
+from dataplex_dq.record.artifacts import IDENTITY_KEY, Artifacts, RuleTest, short_test_name
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,6 @@ class DeclaredRule:
 def recorded_rules(test: RuleTest) -> list[DeclaredRule]:
     """The rules `test` declares, as recorded in its manifest node; a one-line error when the
     manifest has no record (parsed by a dataplex_dq version older than the post-hook)."""
-    from dataplex_dq.outcomes import short_test_name  # outcomes reads this module
 
     recorded = test.identity
     if recorded is None:

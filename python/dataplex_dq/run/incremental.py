@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from dataplex_dq.outcomes import RuleOutcome
+from dataplex_dq.run.outcomes import RuleOutcome
 
 
 @dataclass(frozen=True)

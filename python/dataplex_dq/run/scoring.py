@@ -24,7 +24,7 @@ scores (diff.py, html_report.py).
 
 Scores are Python floats holding the exact 2-decimal value (``66.67``). ``DataQualityResult.score``
 is a 32-bit ``float`` in the proto, where 66.67 is stored as 66.66999816894531; proto JSON prints
-it back as 66.67 (see :mod:`dataplex_dq.assemble`). Use the ScoreCard values, not the proto's, for
+it back as 66.67 (see :mod:`dataplex_dq.run.assemble`). Use the ScoreCard values, not the proto's, for
 exports and comparisons.
 """
 

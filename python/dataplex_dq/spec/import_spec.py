@@ -1,12 +1,12 @@
 """`dataplex-dq import-spec`: write a Dataplex DataQualitySpec's rules into a model's schema.yml.
 
-The spec is read by :mod:`dataplex_dq.spec` (every shape and casing). The rules go in as per-rule
+The spec is read by :mod:`dataplex_dq.spec.reader` (every shape and casing). The rules go in as per-rule
 tests under their columns (``--form tests``, the default) or as one ``data_quality_scan``
 (``--form scan``); scan-level settings go to ``meta.dataplex_dq`` or the scan's arguments. The
 schema file is edited with ruamel.yaml's round-trip mode: comments, order, quoting and every other
 entry stay as they were. A rule whose name is already declared on the model is refused unless
 ``--force``, which replaces it. GoogleSQL is transpiled for ``--dialect duckdb|postgres``
-(:mod:`dataplex_dq.transpile`); what cannot be transpiled faithfully is reported and left as written.
+(:mod:`dataplex_dq.spec.transpile`); what cannot be transpiled faithfully is reported and left as written.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from dataplex_dq import dbt_options
 from dataplex_dq.errors import DataplexDqError
+from dataplex_dq.record import dbt_options
 from dataplex_dq.rule_types import RULE_TYPES
-from dataplex_dq.spec import (
+from dataplex_dq.spec.reader import (
     SCAN_SETTINGS,
     LoadedSpec,
     SpecError,
@@ -33,7 +33,7 @@ from dataplex_dq.spec import (
     normalize_message,
     rule_type_of,
 )
-from dataplex_dq.transpile import DIALECTS, bigquery_tables, transpile
+from dataplex_dq.spec.transpile import DIALECTS, bigquery_tables, transpile
 
 if TYPE_CHECKING:
     from ruamel.yaml import YAML

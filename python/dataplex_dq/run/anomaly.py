@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from dataplex_dq.metrics import RuleStatus
-from dataplex_dq.outcomes import RuleOutcome
 from dataplex_dq.proto import DataQualityResult
+from dataplex_dq.run.metrics import RuleStatus
+from dataplex_dq.run.outcomes import RuleOutcome
 
 __all__ = ["ASSET_FIELDS", "anomalies", "fill_generated_assets", "is_anomaly_check", "training_checks"]
 

@@ -22,9 +22,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from dataplex_dq.catalog import CatalogOutcome, enabled, publish
 from dataplex_dq.errors import DataplexDqError, first_line
-from dataplex_dq.notify import FailedRule, JobSummary, NotificationOutcome, NotificationSpec, notify
+from dataplex_dq.outputs.catalog import CatalogOutcome, enabled, publish
+from dataplex_dq.outputs.notify import FailedRule, JobSummary, NotificationOutcome, NotificationSpec, notify
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,11 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from dataplex_dq.assemble import row_count_of
-from dataplex_dq.export import job_id as export_job_id
-from dataplex_dq.metrics import RuleStatus
-from dataplex_dq.outcomes import RuleOutcome
-from dataplex_dq.scoring import percent
+from dataplex_dq.run.assemble import row_count_of
+from dataplex_dq.run.jobs import job_id as export_job_id
+from dataplex_dq.run.metrics import RuleStatus
+from dataplex_dq.run.outcomes import RuleOutcome
+from dataplex_dq.run.scoring import percent
 
 if TYPE_CHECKING:
     import jinja2
@@ -497,7 +497,7 @@ def _template() -> jinja2.Template:
     env.filters["tojson_script"] = lambda v: (
         json.dumps(v, separators=(",", ":")).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     )
-    text = resources.files("dataplex_dq").joinpath("templates/report.html").read_text(encoding="utf-8")
+    text = resources.files("dataplex_dq").joinpath("outputs/templates/report.html").read_text(encoding="utf-8")
     return env.from_string(text)
 
 
@@ -514,7 +514,7 @@ def render_html(
     samples_enabled: bool = True,
     notes: Sequence[str] = (),
 ) -> str:
-    """The page of a :class:`dataplex_dq.report.Report` (its sources' outcomes and score cards), the
+    """The page of a :class:`dataplex_dq.run.report.Report` (its sources' outcomes and score cards), the
     results-table ``history``, failing-row ``samples`` keyed by (data source id, rule name), and the
     dbt tags of each test (by test unique id)."""
     from markupsafe import Markup

@@ -21,11 +21,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from dataplex_dq.artifacts import Artifacts, RuleTest
-from dataplex_dq.declared import declared_rules
 from dataplex_dq.errors import StaleArtifactsError
-from dataplex_dq.metrics import EVALUATED_STATUSES, MetricsRowError, RuleMetrics, RuleStatus, blank_to_none
+from dataplex_dq.record.artifacts import MAX_TEST_NAME, Artifacts, RuleTest, short_test_name
+from dataplex_dq.record.declared import declared_rules
 from dataplex_dq.rule_types import RULE_TYPES, is_row_level, rule_type_keys
+from dataplex_dq.run.metrics import EVALUATED_STATUSES, MetricsRowError, RuleMetrics, RuleStatus, blank_to_none
 
 __all__ = [
     "RuleIdentity",
@@ -241,18 +241,7 @@ def well_typed_rule(spec: dict[str, Any]) -> dict[str, Any]:
     return {k: (v if _well_typed(k, v) else {}) for k, v in spec.items() if _well_typed(k, v) or k in RULE_TYPES}
 
 
-MAX_TEST_NAME = 80
 MAX_MESSAGE = 2000
-
-
-def short_test_name(test: RuleTest) -> str:
-    """The dbt test's name when it is short; else its generic test, data source and hash: dbt names
-    a test declared without `name:` after all its arguments (kilobytes for a data_quality_scan)."""
-    if len(test.name) <= MAX_TEST_NAME:
-        return test.name
-    source = (test.data_source_id or "").split(".")[-1]
-    digest = test.unique_id.rsplit(".", 1)[-1]
-    return f"{test.test_name} on {source} ({digest})"
 
 
 def short_message(message: str | None, test: RuleTest) -> str | None:

@@ -9,10 +9,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dataplex_dq.artifacts import Artifacts
 from dataplex_dq.errors import DataplexDqError, StaleArtifactsError, first_line
-from dataplex_dq.outcomes import short_test_name
-from dataplex_dq.warehouse import Warehouse
+from dataplex_dq.record.artifacts import Artifacts, short_test_name
+from dataplex_dq.warehouse.connection import Warehouse
 
 
 class RecordError(DataplexDqError):

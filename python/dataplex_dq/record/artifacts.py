@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from dataplex_dq._compat import UTC, fromisoformat
-from dataplex_dq.cost import QueryCost
 from dataplex_dq.errors import ArtifactsError
 from dataplex_dq.field_names import snake_keys
+from dataplex_dq.run.cost import QueryCost
 
 PACKAGE = "dataplex_dq"
 DATA_SOURCE_TYPES = ("model", "seed", "snapshot", "source")
@@ -348,3 +348,16 @@ def load_artifacts(target_path: Path) -> Artifacts:
         if isinstance(run_results.get("args"), dict)
         else None,
     )
+
+
+MAX_TEST_NAME = 80
+
+
+def short_test_name(test: RuleTest) -> str:
+    """The dbt test's name when it is short; else its generic test, data source and hash: dbt names
+    a test declared without `name:` after all its arguments (kilobytes for a data_quality_scan)."""
+    if len(test.name) <= MAX_TEST_NAME:
+        return test.name
+    source = (test.data_source_id or "").split(".")[-1]
+    digest = test.unique_id.rsplit(".", 1)[-1]
+    return f"{test.test_name} on {source} ({digest})"

@@ -1,9 +1,9 @@
 """`dataplex-dq export-spec`: one Dataplex DataQualitySpec file per data source, from the project's rules.
 
 Reads the rules the project declares (both forms: per-rule tests and ``data_quality_scan``) from
-``manifest.json`` through :mod:`dataplex_dq.declared`, with each data source's scan-level settings
+``manifest.json`` through :mod:`dataplex_dq.record.declared`, with each data source's scan-level settings
 (``meta.dataplex_dq`` and the scan's arguments), normalizes and validates them as a
-``google.cloud.dataplex.v1.DataQualitySpec`` (:mod:`dataplex_dq.spec`, parsed into the proto with
+``google.cloud.dataplex.v1.DataQualitySpec`` (:mod:`dataplex_dq.spec.reader`, parsed into the proto with
 ``json_format``) and writes camelCase proto JSON as YAML or JSON, the format
 ``gcloud dataplex datascans create data-quality --data-quality-spec-file`` reads.
 
@@ -21,13 +21,13 @@ from typing import Any
 
 import click
 
-from dataplex_dq import dbt_options
-from dataplex_dq.artifacts import DataSource, RuleTest, manifest_rules
-from dataplex_dq.dbt_options import dbt_args
-from dataplex_dq.declared import recorded_rules
 from dataplex_dq.errors import ArtifactsError, DataplexDqError, first_line
-from dataplex_dq.import_spec import yaml_node
-from dataplex_dq.spec import RULE_TYPES, SCAN_SETTINGS, SpecError, normalize_spec, spec_to_dict
+from dataplex_dq.record import dbt_options
+from dataplex_dq.record.artifacts import DataSource, RuleTest, manifest_rules
+from dataplex_dq.record.dbt_options import dbt_args
+from dataplex_dq.record.declared import recorded_rules
+from dataplex_dq.spec.import_spec import yaml_node
+from dataplex_dq.spec.reader import RULE_TYPES, SCAN_SETTINGS, SpecError, normalize_spec, spec_to_dict
 
 
 @dataclass

@@ -22,14 +22,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dataplex_dq.actions import run_post_scan_actions
-from dataplex_dq.anomaly import fill_generated_assets
-from dataplex_dq.artifacts import Artifacts, DataSource, RuleTest, load_artifacts, manifest_rules, no_tests_message
-from dataplex_dq.assemble import build_result, result_to_bytes, result_to_json
 from dataplex_dq.errors import ArtifactsError, OutputError
-from dataplex_dq.export import DEFAULT_RESULTS_TABLE, JobContext
-from dataplex_dq.metrics import RuleStatus
-from dataplex_dq.outcomes import RuleOutcome
+from dataplex_dq.outputs.actions import run_post_scan_actions
+from dataplex_dq.record.artifacts import (
+    Artifacts,
+    DataSource,
+    RuleTest,
+    load_artifacts,
+    manifest_rules,
+    no_tests_message,
+)
+from dataplex_dq.run.anomaly import fill_generated_assets
+from dataplex_dq.run.assemble import build_result, result_to_bytes, result_to_json
+from dataplex_dq.run.jobs import DEFAULT_RESULTS_TABLE, JobContext
+from dataplex_dq.run.metrics import RuleStatus
+from dataplex_dq.run.outcomes import RuleOutcome
 from dataplex_dq.run.recorded import (
     Declared,
     RecordedJob,
@@ -39,9 +46,9 @@ from dataplex_dq.run.recorded import (
     read_recorded_run,
     read_rows,
 )
-from dataplex_dq.scoring import ScoreCard
-from dataplex_dq.table_name import parse_table_name
-from dataplex_dq.warehouse import Warehouse
+from dataplex_dq.run.scoring import ScoreCard
+from dataplex_dq.warehouse.connection import Warehouse
+from dataplex_dq.warehouse.table_name import parse_table_name
 
 
 @dataclass
@@ -199,7 +206,7 @@ def run_report(
         rows = read_rows(wh, relation, invocation)
         if rows or artifacts is None or not export:
             return _report(wh, relation, invocation, rows, where, html=html, export=export, resend=resend)
-        from dataplex_dq.run.record import check_not_stale, record_run
+        from dataplex_dq.record.run_operation import check_not_stale, record_run
 
         check_not_stale(wh, artifacts)
     # not recorded (its hook switched off): recorded now by the same writer, then read
@@ -267,7 +274,7 @@ def _report(
             with_action_results(s)
         write_result_files(report.sources)
     if html is not None:
-        from dataplex_dq.html_data import write_html_report
+        from dataplex_dq.outputs.html_data import write_html_report
 
         report.html_path = write_html_report(
             wh, report, relation, html, target_path=where.target_path, project=where.project_name, target=where.target

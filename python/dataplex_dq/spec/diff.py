@@ -22,8 +22,8 @@ from typing import Any
 
 import click
 
-from dataplex_dq import dbt_options
 from dataplex_dq.errors import ArtifactsError, DataplexDqError, first_line
+from dataplex_dq.record import dbt_options
 
 RESULTS_DIR = "dataplex_dq"
 
@@ -107,7 +107,7 @@ def read_results_dir(path: Path) -> dict[str, SourceState]:
     """Every DataQualityResult JSON of a directory (or of DIR/dataplex_dq), keyed by data source."""
     from google.protobuf import json_format
 
-    from dataplex_dq.assemble import result_from_json
+    from dataplex_dq.run.assemble import result_from_json
 
     path = Path(path)
     if (path / RESULTS_DIR).is_dir():
@@ -128,7 +128,7 @@ def read_results_dir(path: Path) -> dict[str, SourceState]:
 
 
 def _score(passed: int, total: int) -> float | None:
-    from dataplex_dq.scoring import percent
+    from dataplex_dq.run.scoring import percent
 
     value = percent(passed, total)
     return None if value is None else float(value)
@@ -177,8 +177,8 @@ def read_results_table(
 ) -> tuple[dict[str, SourceState], str]:
     """The latest job of every data source in ``target``'s results table (None: the profile's default
     target); (states, relation)."""
-    from dataplex_dq.export import DEFAULT_RESULTS_TABLE
-    from dataplex_dq.warehouse import Warehouse
+    from dataplex_dq.run.jobs import DEFAULT_RESULTS_TABLE
+    from dataplex_dq.warehouse.connection import Warehouse
 
     if not manifest_path.exists():
         raise ArtifactsError(f"{manifest_path} not found: run `dbt build` (or `dbt parse`) first")
@@ -202,9 +202,9 @@ def read_results_table(
 def declared_rule_names(manifest_path: Path) -> dict[str, list[str]] | None:
     """The names of the rules (not suspended) each data source declares in ``manifest_path``, named
     as the report names them; None when there is no manifest."""
-    from dataplex_dq.artifacts import manifest_rules
-    from dataplex_dq.declared import declared_rules
-    from dataplex_dq.spec import RULE_TYPES
+    from dataplex_dq.record.artifacts import manifest_rules
+    from dataplex_dq.record.declared import declared_rules
+    from dataplex_dq.spec.reader import RULE_TYPES
 
     if not manifest_path.exists():
         return None

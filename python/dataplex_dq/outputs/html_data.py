@@ -15,7 +15,7 @@ from typing import Any
 
 from dataplex_dq._compat import UTC, fromisoformat
 from dataplex_dq.errors import DataplexDqError, first_line
-from dataplex_dq.html_report import (
+from dataplex_dq.outputs.html_report import (
     DEFAULT_LAST_JOBS,
     History,
     JobPoint,
@@ -25,8 +25,8 @@ from dataplex_dq.html_report import (
     render_html,
     value_of,
 )
-from dataplex_dq.metrics import RuleStatus
-from dataplex_dq.warehouse import Warehouse
+from dataplex_dq.run.metrics import RuleStatus
+from dataplex_dq.warehouse.connection import Warehouse
 
 SAMPLE_ROWS = 10  # failing rows shown per rule
 SAMPLE_CELL_CHARS = 200  # longer values are shortened

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from dataplex_dq.cost import QueryCost
 from dataplex_dq.rule_types import RULE_TYPES
+from dataplex_dq.run.cost import QueryCost
 
 RULE_TYPE_DISPLAY = {t.name: t.display_name for t in RULE_TYPES.values()}  # rule_types.py
 JOB_NAMESPACE = uuid.UUID("6f1c1f3e-2f0a-4d57-9a43-5d8e0c2b7a10")

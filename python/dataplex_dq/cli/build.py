@@ -1,0 +1,142 @@
+"""`dataplex-dq build`: `dbt build` in-process with a progress bar, then the report."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from dataplex_dq.errors import DataplexDqError
+
+if TYPE_CHECKING:
+    from dbt_common.events.base_types import EventMsg
+
+from dataplex_dq.cli.console import EXIT_ERROR, _console
+from dataplex_dq.cli.options import _dbt_option, _html, _resend
+from dataplex_dq.cli.report import _run_report
+
+
+@click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.option(
+    "--fail-on-rule-failure/--no-fail-on-rule-failure",
+    default=True,
+    show_default=True,
+    help="exit 1 when a rule failed",
+)
+@click.option("--export/--no-export", default=True, show_default=True)
+@click.option("--package-tests", is_flag=True, help="also run the dataplex_dq package's own data tests")
+@click.option("--package-models", is_flag=True, help="build the package's result models even when they exist unchanged")
+@_html[0]
+@_html[1]
+@_resend
+@click.argument("dbt_args", nargs=-1, type=click.UNPROCESSED)
+def build(
+    *,
+    fail_on_rule_failure: bool,
+    export: bool,
+    package_tests: bool,
+    package_models: bool,
+    html: str | None,
+    samples: bool,
+    resend: bool,
+    dbt_args: tuple[str, ...],
+) -> None:
+    """Run `dbt build [DBT_ARGS]` in-process with a progress bar, then the report. The package's own tests
+    are left out, and its result models when unchanged since they were last built (lean_build.py)."""
+    from dbt.cli.main import dbtRunner
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from dataplex_dq.record import lean_build
+    from dataplex_dq.record.paths import resolve_paths
+
+    console = _console()
+    args = list(dbt_args)
+    try:
+        paths = resolve_paths(
+            _dbt_option(args, "--project-dir"),
+            _dbt_option(args, "--profiles-dir"),
+            _dbt_option(args, "--target-path"),
+            _dbt_option(args, "--target", "-t"),
+        )
+    except DataplexDqError as exc:
+        console.print(f"[red]dataplex-dq build:[/red] {exc}")
+        sys.exit(EXIT_ERROR)
+    lean = lean_build.plan(
+        paths.project_dir, paths.profiles_dir, paths.target_path, args, tests=package_tests, models=package_models
+    )
+    if package_tests:
+        args = lean_build.with_package_tests(args)
+    if not sys.stdout.isatty() and not any(a.startswith(("--use-colors", "--no-use-colors")) for a in args):
+        args.insert(0, "--no-use-colors")  # no escape codes in CI logs
+    counts = {"failed": 0, "warned": 0, "errors": 0}
+    with Progress(
+        TextColumn("dbt build"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    ) as progress:
+        task = progress.add_task("build", total=None, status="")
+
+        def on_event(event: EventMsg) -> None:
+            name = event.info.name
+            data: Any = event.data  # the event's own message (LogStartLine, NodeFinished, ...), named by `name`
+            if name == "LogStartLine" and data.total:
+                progress.update(task, total=data.total)
+            elif name == "NodeFinished":
+                status = str(data.run_result.status).lower()
+                counts["failed"] += status == "fail"
+                counts["warned"] += status == "warn"
+                counts["errors"] += status in ("error", "runtime error")
+                progress.advance(task)
+                progress.update(
+                    task, status=f"{counts['failed']} failed, {counts['warned']} warned, {counts['errors']} errors"
+                )
+
+        runner = dbtRunner(callbacks=[on_event])
+        try:
+            excludes = [a for e in lean.excludes for a in ("--exclude", e)]
+            result = runner.invoke(["build", "--quiet", *args, *excludes])
+        except Exception as exc:  # noqa: BLE001 - dbt raised before producing a result: one line, no traceback
+            console.print(f"[red]dbt build could not run:[/red] {exc}")
+            sys.exit(EXIT_ERROR)
+    if result.exception is not None and result.result is None:
+        console.print(f"[red]dbt build failed:[/red] {result.exception}\nFix the error above and run again.")
+        sys.exit(EXIT_ERROR)
+    statuses = {str(r.node.unique_id): str(r.status).lower() for r in getattr(result.result, "results", [])}
+    if result.result is not None:
+        lean_build.record(lean, statuses)
+    errored_nodes = [uid for uid, status in statuses.items() if status in ("error", "runtime error")]
+    dbt_errors = any(not uid.startswith("test.") for uid in errored_nodes)  # models, seeds, snapshots
+    if "--empty" in args:  # dbt read every relation with limit 0: its SQL ran, its pass/fail says nothing of the data
+        errored = result.result is None or bool(errored_nodes)
+        console.print(
+            "dbt build --empty read no rows: nothing to report or export; "
+            + ("a node errored (above)." if errored else "every model's and rule's SQL ran.")
+        )
+        sys.exit(EXIT_ERROR if errored else 0)
+    warn_error = "--warn-error" in args or os.environ.get("DBT_WARN_ERROR", "").lower() in ("1", "true", "yes")
+    code = _run_report(
+        project_dir=_dbt_option(args, "--project-dir"),
+        profiles_dir=_dbt_option(args, "--profiles-dir"),
+        target=_dbt_option(args, "--target", "-t"),
+        target_path=_dbt_option(args, "--target-path"),
+        export=export,
+        fail_on_rule_failure=fail_on_rule_failure,
+        console=console,
+        html=html,
+        samples=samples,
+        warn_error=warn_error,
+        resend=resend,
+    )
+    if dbt_errors:
+        console.print("[red]dbt build had model/seed errors[/red]: see the messages above.")
+        code = EXIT_ERROR
+    sys.exit(code)
+
+
+# Interoperability commands (import-spec, export-spec, diff): each lives in its own module.

@@ -1,0 +1,66 @@
+"""The `dataplex-dq` command line: the group, its commands (one module each), the console script."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from dataplex_dq import __version__
+from dataplex_dq.cli.build import build
+from dataplex_dq.cli.console import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
+from dataplex_dq.cli.report import report
+from dataplex_dq.spec.diff import diff_command
+from dataplex_dq.spec.export_spec import export_spec_command
+from dataplex_dq.spec.import_spec import import_spec_command
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="dataplex-dq", message="%(prog)s %(version)s")
+def main() -> None:
+    """Dataplex auto data quality for dbt: scores, results and reports of the rules dbt ran."""
+
+
+for _command in (report, build, import_spec_command, export_spec_command, diff_command):
+    main.add_command(_command)
+
+
+def run() -> None:
+    """The console script: `main`, with Ctrl-C exiting 130 (as dbt) and no traceback for a user."""
+    sys.exit(_exit_code_of_main())
+
+
+def _exit_code_of_main() -> int:
+    try:
+        code = main(standalone_mode=False)  # a command's exit code (click returns it when not standalone)
+        return code if isinstance(code, int) else EXIT_OK
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_ERROR
+    except click.exceptions.Abort:  # click's form of Ctrl-C
+        print("dataplex-dq: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        print("dataplex-dq: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except SystemExit as exc:
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or EXIT_OK
+        print(exc.code, file=sys.stderr)
+        return EXIT_ERROR
+    except Exception as exc:  # a bug, or input nothing above anticipated: one line, not a traceback
+        if os.environ.get("DATAPLEX_DQ_DEBUG"):
+            raise
+        print(
+            f"dataplex-dq failed: {type(exc).__name__}: {' '.join(str(exc).split())[:500]} (set DATAPLEX_DQ_DEBUG=1 "
+            "for the traceback)",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()
