@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT / "integration_tests" / "tests"))
 from dataplex_dq.outputs.html_report import History, JobPoint, Sample, render_html  # noqa: E402
 from dataplex_dq.record.artifacts import DataSource  # noqa: E402
 from dataplex_dq.run.metrics import RuleMetrics  # noqa: E402
+from dataplex_dq.run.model import Report, SourceReport  # noqa: E402
 from dataplex_dq.run.outcomes import RuleOutcome  # noqa: E402
-from dataplex_dq.run.report import Report, SourceReport  # noqa: E402
 from dataplex_dq.run.scoring import score_rules  # noqa: E402
 
 DIMENSIONS = ("COMPLETENESS", "VALIDITY", "UNIQUENESS", "CONSISTENCY", "ACCURACY", "FRESHNESS", "VOLUME")

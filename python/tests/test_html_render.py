@@ -16,8 +16,8 @@ from dataplex_dq.outputs.html_report import History, JobPoint, Sample, is_anomal
 from dataplex_dq.record.artifacts import DataSource
 from dataplex_dq.run.jobs import job_id
 from dataplex_dq.run.metrics import RuleMetrics
+from dataplex_dq.run.model import Report, SourceReport
 from dataplex_dq.run.outcomes import RuleOutcome
-from dataplex_dq.run.report import Report, SourceReport
 
 SOURCE = "model.shop.orders"
 NOW = datetime(2026, 1, 2, 3, 4, 5)

@@ -1,11 +1,10 @@
 """Pure parts of the scan lifecycle: notification settings, triggers and message text (notify.py),
-catalog comment and labels (catalog.py), the extra-export setting (actions.py)."""
+catalog comment and labels (catalog.py), the extra-export setting (outputs/results_copy.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from dataplex_dq.outputs.actions import extra_export_table
 from dataplex_dq.outputs.catalog import MARK, bigquery_labels, enabled, label_value, merged_comment, published_line
 from dataplex_dq.outputs.notify import (
     FailedRule,
@@ -18,6 +17,7 @@ from dataplex_dq.outputs.notify import (
     triggers_fired,
     webhook_payload,
 )
+from dataplex_dq.outputs.results_copy import extra_export_table
 
 
 def job(**kw) -> JobSummary:

@@ -14,8 +14,8 @@ from dataplex_dq.cli.console import EXIT_ERROR, EXIT_OK, EXIT_RULE_FAILED, exit_
 from dataplex_dq.cli.main import main
 from dataplex_dq.record.artifacts import DataSource, RuleTest, short_test_name
 from dataplex_dq.run.metrics import RuleMetrics
+from dataplex_dq.run.model import Report, SourceReport
 from dataplex_dq.run.outcomes import RuleOutcome, short_message
-from dataplex_dq.run.report import Report, SourceReport
 
 TEST_UID = "test.p.qty_ok.abc"
 MANIFEST = {

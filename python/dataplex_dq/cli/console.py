@@ -12,8 +12,8 @@ from dataplex_dq.run.anomaly import is_anomaly_check, training_checks
 from dataplex_dq.run.cost import QueryCost, format_cost, job_cost
 
 if TYPE_CHECKING:
+    from dataplex_dq.run.model import Report, SourceReport
     from dataplex_dq.run.outcomes import RuleOutcome
-    from dataplex_dq.run.report import Report, SourceReport
 
 EXIT_OK, EXIT_RULE_FAILED, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 WIDE = 10_000  # when stdout is not a terminal (CI logs): no cut at 80 columns
@@ -68,10 +68,8 @@ def print_summary(report: Report, console: Console) -> None:
         console.print("Costliest queries: " + "; ".join(costliest) + ".")
     if report.export_relation and not report.export_error:
         console.print(f"Read {report.export_rows} recorded rows of {report.export_relation}.")
-    for relation, rows in getattr(report, "tables_written", []):  # post_scan_actions.bigquery_export
+    for relation, rows in report.tables_written:  # post_scan_actions.bigquery_export
         console.print(f"Exported {rows} rows to {relation} (bigquery_export).")
-    from dataplex_dq.outputs.actions import outcome_lines
-
     for style, line in outcome_lines(report):
         console.print(f"[{style}]{line}[/{style}]")
     if report.sources:
@@ -95,8 +93,10 @@ def print_summary(report: Report, console: Console) -> None:
         console.print(f"[yellow]warning:[/yellow] {s.data_source.label} rule '{o.rule_name}' failed (severity: warn)")
     if report.export_error:
         console.print(f"[red]export failed:[/red] {report.export_error}")
-    for err in getattr(report, "action_errors", []):
+    for err in report.action_errors:
         console.print(f"[red]post-scan action failed:[/red] {err}")
+    for err in report.output_errors:
+        console.print(f"[red]output failed:[/red] {err}")
     console.print(summary_line(report))
 
 
@@ -164,3 +164,27 @@ def exit_code(report: Report, fail_on_rule_failure: bool, warn_error: bool = Fal
     if failed and fail_on_rule_failure:
         return EXIT_RULE_FAILED
     return EXIT_OK
+
+
+def outcome_lines(report: Report) -> list[tuple[str, str]]:
+    """(style, text) lines for the summary: tables written, and every action that ran."""
+    lines = []
+    for s in report.sources:
+        label = s.data_source.label
+        n = getattr(s, "notification", None)
+        if n is not None:
+            lines.append(
+                (
+                    "red" if n.state == "FAILED" else "green" if n.state == "SUCCEEDED" else "dim",
+                    f"{label}: notification {n.state.lower()}: {n.message}",
+                )
+            )
+        c = getattr(s, "catalog", None)
+        if c is not None:
+            lines.append(
+                (
+                    "red" if c.state == "FAILED" else "green" if c.state == "SUCCEEDED" else "yellow",
+                    f"{label}: catalog publishing {c.state.lower()}: {c.message}",
+                )
+            )
+    return lines

@@ -15,17 +15,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from dataplex_dq.errors import DataplexDqError, first_line
+from dataplex_dq.outputs.base import OutputContext
+from dataplex_dq.run.model import ActionOutcome
 
 MARK = "[dataplex-dq]"
 LABEL_SCORE, LABEL_PASSED, LABEL_JOB = "dataplex-dq-score", "dataplex-dq-passed", "dataplex-dq-job"
-
-
-@dataclass(frozen=True)
-class CatalogOutcome:
-    state: str  # SUCCEEDED, FAILED, SKIPPED
-    message: str
 
 
 def enabled(settings: Mapping[str, Any]) -> bool:
@@ -82,7 +79,7 @@ def _bigquery_info(wh: Any, relation: Any) -> dict[str, Any]:
 
 def publish(
     wh: Any, relation: Any, *, score: float | None, passed: bool, job_id: str, when: str | None
-) -> CatalogOutcome:
+) -> ActionOutcome:
     """Publish one data source's latest result on its table. Never raises."""
     try:
         if wh.adapter_type == "bigquery":
@@ -91,19 +88,45 @@ def publish(
             info = dict(wh.macro("catalog_table_info", relation=relation))
         kind = info.get("kind")
         if kind == "missing":
-            return CatalogOutcome("SKIPPED", f"{relation}: {info.get('reason') or 'no such table'}")
+            return ActionOutcome("SKIPPED", f"{relation}: {info.get('reason') or 'no such table'}")
         if kind != "table":
-            return CatalogOutcome(
+            return ActionOutcome(
                 "SKIPPED", f"{relation} is a {kind}: only tables carry the published score (materialize it as a table)"
             )
         if not info.get("alterable"):
-            return CatalogOutcome("SKIPPED", f"{relation} cannot be altered: {info.get('reason')}")
+            return ActionOutcome("SKIPPED", f"{relation} cannot be altered: {info.get('reason')}")
         comment = merged_comment(info.get("comment"), published_line(score, passed, job_id, when))
         labels = bigquery_labels(info.get("labels"), score, passed, job_id) if wh.adapter_type == "bigquery" else {}
         wh.macro("catalog_publish", relation=relation, comment=comment, labels=labels)
         wh.commit()
     except Exception as exc:  # noqa: BLE001 - any adapter/driver error: reported as FAILED, never fatal
         text = " ".join(x.strip() for x in str(exc).splitlines() if x.strip())
-        return CatalogOutcome("FAILED", f"{relation}: {text[:500] or type(exc).__name__}")
+        return ActionOutcome("FAILED", f"{relation}: {text[:500] or type(exc).__name__}")
     what = "labels and description" if wh.adapter_type == "bigquery" else "table comment"
-    return CatalogOutcome("SUCCEEDED", f"published score and pass/fail in the {what} of {relation}")
+    return ActionOutcome("SUCCEEDED", f"published score and pass/fail in the {what} of {relation}")
+
+
+class CatalogPublishing:
+    """Publish each data source's latest score where `catalog_publishing_enabled` is set."""
+
+    name = "catalog publishing"
+
+    def write(self, ctx: OutputContext) -> None:
+        for s in ctx.report.sources:
+            if not enabled(s.data_source.settings) or s.job is None:
+                continue
+            if not (s.data_source.database or s.data_source.schema) or not s.data_source.identifier:
+                s.catalog = ActionOutcome("SKIPPED", f"{s.data_source.label} has no relation")
+                continue
+            try:
+                relation = ctx.wh.relation(s.data_source.database, s.data_source.schema, s.data_source.identifier)
+                when = s.job.end_time.strftime("%Y-%m-%d %H:%M:%S") if s.job.end_time else None
+                s.catalog = publish(
+                    ctx.wh, relation, score=s.card.score, passed=s.card.passed, job_id=s.job.job_id, when=when
+                )
+            except DataplexDqError as exc:
+                s.catalog = ActionOutcome("FAILED", first_line(exc))
+            if s.catalog.state == "FAILED":
+                ctx.report.action_errors.append(
+                    f"{s.data_source.label}: catalog publishing failed: {s.catalog.message}"
+                )

@@ -15,6 +15,7 @@ from typing import Any
 
 from dataplex_dq._compat import UTC, fromisoformat
 from dataplex_dq.errors import DataplexDqError, first_line
+from dataplex_dq.outputs.base import OutputContext
 from dataplex_dq.outputs.html_report import (
     DEFAULT_LAST_JOBS,
     History,
@@ -26,6 +27,7 @@ from dataplex_dq.outputs.html_report import (
     value_of,
 )
 from dataplex_dq.run.metrics import RuleStatus
+from dataplex_dq.run.model import Report
 from dataplex_dq.warehouse.connection import Warehouse
 
 SAMPLE_ROWS = 10  # failing rows shown per rule
@@ -176,7 +178,7 @@ def sample_from_rows(
     return Sample(columns, tuple(out), truncated)
 
 
-def fetch_samples(wh: Warehouse, report: Any) -> tuple[dict[tuple[str, str], Sample], list[str]]:
+def fetch_samples(wh: Warehouse, report: Report) -> tuple[dict[tuple[str, str], Sample], list[str]]:
     """Up to SAMPLE_ROWS failing rows of each failing row-level rule (bounded in rules and bytes)."""
     samples: dict[tuple[str, str], Sample] = {}
     notes: list[str] = []
@@ -225,7 +227,7 @@ def test_tags(target_path: Path) -> dict[str, tuple[str, ...]]:
 
 def write_html_report(
     wh: Warehouse,
-    report: Any,
+    report: Report,
     relation: Any,
     options: HtmlOptions,
     *,
@@ -256,3 +258,22 @@ def write_html_report(
     except OSError as exc:
         raise DataplexDqError(f"cannot write the HTML report to {path}: {exc.strerror or exc}") from exc
     return path
+
+
+class HtmlReport:
+    """The HTML report (docs/SEMANTICS.md §15), when --html asks for it."""
+
+    name = "HTML report"
+
+    def write(self, ctx: OutputContext) -> None:
+        if ctx.html is None:
+            return
+        ctx.report.html_path = write_html_report(
+            ctx.wh,
+            ctx.report,
+            ctx.report.default_relation,
+            ctx.html,
+            target_path=ctx.target_path,
+            project=ctx.project,
+            target=ctx.target,
+        )

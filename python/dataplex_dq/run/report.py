@@ -16,14 +16,16 @@ Nothing here builds or writes a results row: the package's SQL is the one writer
 from __future__ import annotations
 
 import json
+import os
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from dataplex_dq.errors import ArtifactsError, OutputError
-from dataplex_dq.outputs.actions import run_post_scan_actions
+from dataplex_dq.outputs.base import OutputContext, run_outputs
+from dataplex_dq.outputs.registry import OUTPUTS
 from dataplex_dq.record.artifacts import (
     Artifacts,
     DataSource,
@@ -33,71 +35,19 @@ from dataplex_dq.record.artifacts import (
     no_tests_message,
 )
 from dataplex_dq.run.anomaly import fill_generated_assets
-from dataplex_dq.run.assemble import build_result, result_to_bytes, result_to_json
-from dataplex_dq.run.jobs import DEFAULT_RESULTS_TABLE, JobContext
-from dataplex_dq.run.metrics import RuleStatus
-from dataplex_dq.run.outcomes import RuleOutcome
+from dataplex_dq.run.assemble import build_result
+from dataplex_dq.run.jobs import DEFAULT_RESULTS_TABLE
+from dataplex_dq.run.model import Report, SourceReport
 from dataplex_dq.run.recorded import (
     Declared,
-    RecordedJob,
     RecordedRun,
     ResultsTableError,
     latest_invocation,
     read_recorded_run,
     read_rows,
 )
-from dataplex_dq.run.scoring import ScoreCard
 from dataplex_dq.warehouse.connection import Warehouse
 from dataplex_dq.warehouse.table_name import parse_table_name
-
-
-@dataclass
-class SourceReport:
-    data_source: DataSource
-    outcomes: list[RuleOutcome]
-    card: ScoreCard
-    json_path: Path
-    pb_path: Path
-    # the job's export rows and proto, and the outcomes of its post-scan actions (actions.py)
-    job: JobContext | None = None
-    result: Any = None
-    recorded: RecordedJob | None = None  # the job as the results table records it
-    export_result: Any = None
-    notification: Any = None
-    catalog: Any = None
-
-
-@dataclass
-class Report:
-    invocation_id: str
-    sources: list[SourceReport] = field(default_factory=list)
-    fetch_queries: int = 0
-    export_rows: int = 0
-    export_relation: str | None = None
-    export_error: str | None = None
-    warnings: list[str] = field(default_factory=list)
-    html_path: Path | None = None
-    default_relation: Any = None
-    tables_written: list[tuple[str, int]] = field(default_factory=list)  # extra exports: (relation, rows)
-    action_errors: list[str] = field(default_factory=list)  # failed post-scan actions (exit 2)
-    severity: dict[str, str] = field(default_factory=dict)  # test unique_id -> dbt severity (ERROR / WARN)
-
-    def failed_rules(self, severity: str) -> list[tuple[SourceReport, RuleOutcome]]:
-        """Failed rules of tests of this dbt severity (a WARN test's failure is a warning, as in dbt)."""
-        return [
-            (s, o)
-            for s in self.sources
-            for o in s.outcomes
-            if o.status == RuleStatus.FAILED and self.severity.get(o.test_unique_id or "", "ERROR") == severity
-        ]
-
-    @property
-    def any_rule_failed(self) -> bool:
-        return any(s.card.failed_rules for s in self.sources)
-
-    @property
-    def has_errors(self) -> bool:
-        return any(s.card.has_errors for s in self.sources) or self.export_error is not None or bool(self.action_errors)
 
 
 def remove_previous_results(out_dir: Path) -> None:
@@ -258,27 +208,22 @@ def _report(
     report.default_relation = relation
     report.export_rows = len(rows)
     report.sources = source_reports(run, where.tests, where.data_sources, where.out_dir)
-    try:
-        # post-scan actions: a copy to another results table, catalog publishing, notifications (actions.py)
-        run_post_scan_actions(
-            wh,
-            report,
+    report.results_tables[str(relation)] = relation
+    run_outputs(
+        OUTPUTS,
+        OutputContext(
+            wh=wh,
+            report=report,
             export=export,
-            relation_of=lambda table: _results_relation(wh, {}, table),
+            resend=resend,
             project=where.project_name,
             target=where.target,
-            resend=resend,
-        )
-    finally:
-        for s in report.sources:
-            with_action_results(s)
-        write_result_files(report.sources)
-    if html is not None:
-        from dataplex_dq.outputs.html_data import write_html_report
-
-        report.html_path = write_html_report(
-            wh, report, relation, html, target_path=where.target_path, project=where.project_name, target=where.target
-        )
+            target_path=where.target_path,
+            html=html,
+            env=os.environ,
+            relation_of=lambda table: _results_relation(wh, {}, table),
+        ),
+    )
     return report
 
 
@@ -378,28 +323,3 @@ def clean_output_dir(out_dir: Path) -> Path:
     except OSError as exc:
         raise OutputError(f"cannot write the result files to {out_dir}: {exc.strerror or exc}") from exc
     return out_dir
-
-
-def write_result_files(sources: Iterable[SourceReport]) -> None:
-    """Each source's DataQualityResult as proto JSON and binary (its ``json_path`` and ``pb_path``)."""
-    for s in sources:
-        try:
-            s.json_path.write_text(result_to_json(s.result) + "\n")
-            s.pb_path.write_bytes(result_to_bytes(s.result))
-        except OSError as exc:
-            raise OutputError(f"cannot write the result file {s.json_path}: {exc.strerror or exc}") from exc
-
-
-def with_action_results(s: SourceReport) -> bool:
-    """Put the outcomes of a source's post-scan actions into its DataQualityResult (the proto has
-    fields for the BigQuery export and catalog publishing, none for notifications); True when set."""
-    if s.result is None:
-        return False
-    if s.export_result is not None:
-        out = s.result.post_scan_actions_result.bigquery_export_result
-        out.state = type(out).State.Value(s.export_result.state)
-        out.message = s.export_result.message
-    if s.catalog is not None:
-        status = s.result.catalog_publishing_status
-        status.state = type(status).State.Value(s.catalog.state)
-    return s.export_result is not None or s.catalog is not None

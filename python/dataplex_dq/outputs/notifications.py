@@ -1,0 +1,120 @@
+"""The post-scan action `notification_report` (docs/SEMANTICS.md §11): a data source's email and webhook when a
+trigger fires (notify.py sends them), once per job: the outcome is recorded in the job's rows
+(`job_notification_result`, by the macro record_notification) and a job whose notification succeeded is not
+notified again unless ``--resend``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from dataplex_dq.errors import DataplexDqError, OutputError, first_line
+from dataplex_dq.outputs.base import OutputContext
+from dataplex_dq.outputs.notify import FailedRule, JobSummary, NotificationOutcome, NotificationSpec, notify
+from dataplex_dq.run.model import Report, SourceReport
+
+
+def _get(mapping: Any, key: str, camel: str) -> Any:
+    if not isinstance(mapping, Mapping):
+        return None
+    value = mapping.get(key)
+    return value if value is not None else mapping.get(camel)
+
+
+def job_summary(source: SourceReport, report: Report, project: str | None, target: str | None) -> JobSummary:
+    """A SourceReport as the notification's JobSummary."""
+    card = source.card
+    failed = []
+    for o in source.outcomes:
+        if str(o.status) not in ("FAILED", "ERROR", "SKIPPED"):
+            continue
+        m = o.metrics
+        row_level = m if o.is_row_level else None
+        failed.append(
+            FailedRule(
+                name=o.rule_name,
+                column=o.column,
+                dimension=o.dimension,
+                status=str(o.status),
+                evaluated=row_level.evaluated_count if row_level else None,
+                passed=row_level.passed_count if row_level else None,
+                nulls=m.null_count if m is not None else None,
+                assertion_rows=m.assertion_row_count if (m is not None and o.rule_type == "sql_assertion") else None,
+                failing_rows_query=row_level.failing_rows_query if row_level else None,
+                message=o.message,
+            )
+        )
+    job = source.job
+    if job is None:
+        raise OutputError(f"{source.data_source.label}: no recorded job to notify of")
+    window = (job.incremental_field, job.incremental_start, job.incremental_end) if job.incremental_field else None
+    return JobSummary(
+        data_source=source.data_source.label,
+        data_source_id=source.data_source.unique_id,
+        job_id=job.job_id,
+        invocation_id=report.invocation_id,
+        project=project,
+        target=target,
+        score=card.score,
+        passed=card.passed,
+        dimensions=tuple((d.name, d.score, d.passed) for d in card.dimensions),
+        rules_evaluated=card.evaluated_rules,
+        rules_passed=card.passed_rules,
+        rows_scanned=job.rows_scanned,
+        failed_rules=tuple(failed),
+        incomplete=report.export_error,
+        window=window,
+    )
+
+
+class Notifications:
+    name = "notification_report"
+
+    def write(self, ctx: OutputContext) -> None:
+        report = ctx.report
+        for s in report.sources:
+            try:
+                spec = NotificationSpec.from_actions(
+                    _get(s.data_source.settings, "post_scan_actions", "postScanActions")
+                )
+            except ValueError as exc:
+                s.notification = NotificationOutcome("FAILED", str(exc))
+                report.action_errors.append(f"{s.data_source.label}: notification failed: {s.notification.message}")
+                continue
+            if spec is None or s.job is None:
+                continue
+            earlier = s.job.notification_result
+            if not ctx.resend and isinstance(earlier, dict) and earlier.get("state") == "SUCCEEDED":
+                s.notification = _recorded_outcome(earlier)
+                report.warnings.append(
+                    f"{s.data_source.label}: the notification of this job was already sent; not sent again "
+                    "(`dataplex-dq report --resend` sends it again)"
+                )
+                continue
+            s.notification = notify(spec, job_summary(s, report, ctx.project, ctx.target), ctx.env)
+            if s.notification.state == "FAILED":
+                report.action_errors.append(f"{s.data_source.label}: notification failed: {s.notification.message}")
+            # the outcome into the job's rows of every results table holding them
+            for text, relation in report.results_tables.items():
+                try:
+                    ctx.wh.macro(
+                        "record_notification",
+                        relation=relation,
+                        job_id=s.job.job_id,
+                        result_json=json.dumps(s.notification.as_json()),
+                    )
+                except DataplexDqError as exc:
+                    report.action_errors.append(
+                        f"the notification outcome could not be written to {text}: {first_line(exc)}"
+                    )
+
+
+def _recorded_outcome(value: Mapping[str, Any]) -> NotificationOutcome:
+    return NotificationOutcome(
+        str(value.get("state") or "SUCCEEDED"),
+        str(value.get("message") or ""),
+        [str(t) for t in value.get("triggers") or []],
+        [str(e) for e in value.get("emails") or []],
+        bool(value.get("webhook")),
+    )
