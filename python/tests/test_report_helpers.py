@@ -96,70 +96,6 @@ def test_declared_rule_names_cover_every_rule_of_a_data_source():
     }
 
 
-class _DuckDBWarehouse:
-    """A Warehouse whose query/execute run on a bare DuckDB connection (no dbt project needed)."""
-
-    def __new__(cls, con):
-        import duckdb
-
-        from dataplex_dq.errors import WarehouseError
-        from dataplex_dq.warehouse.connection import Warehouse
-
-        class W(Warehouse):
-            adapter_type = "duckdb"  # type: ignore[assignment]
-
-            def query(self, sql):
-                try:
-                    cur = con.execute(sql)
-                except duckdb.Error as exc:
-                    raise WarehouseError(str(exc)) from exc
-                names = [d[0] for d in cur.description]
-                return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
-
-            def execute(self, sql):
-                try:
-                    con.execute(sql)
-                except duckdb.Error as exc:
-                    raise WarehouseError(str(exc)) from exc
-
-        return W(Path("."), None, None, Path("manifest.json"))
-
-
-READ_MANY_DUCKDB_SETTINGS = {"threads": "1", "memory_limit": "256MB"}
-
-
-def _setting(con, name: str) -> str:
-    return con.execute(f"select cast(current_setting('{name}') as varchar)").fetchone()[0]
-
-
-def test_duckdb_settings_hold_inside_and_are_restored_exactly():
-    """Settings held inside (one thread and a 256 MB buffer pool here), then the connection given back as it
-    was (DuckDB's defaults, a size it shows rounded); a setting the user chose is left alone."""
-    duckdb = pytest.importorskip("duckdb")
-    con = duckdb.connect()
-    default_limit, threads = _setting(con, "memory_limit"), _setting(con, "threads")
-    wh = _DuckDBWarehouse(con)
-    with wh.duckdb_settings(READ_MANY_DUCKDB_SETTINGS):
-        assert (_setting(con, "threads"), _setting(con, "memory_limit")) == ("1", "244.1 MiB")
-    assert (_setting(con, "memory_limit"), _setting(con, "threads")) == (default_limit, threads)
-    con.execute("set memory_limit = '3GB'")
-    with wh.duckdb_settings(READ_MANY_DUCKDB_SETTINGS):
-        assert (_setting(con, "threads"), _setting(con, "memory_limit")) == ("1", "2.7 GiB")
-    assert (_setting(con, "memory_limit"), _setting(con, "threads")) == ("2.7 GiB", threads)
-
-
-def test_duckdb_settings_leave_a_refused_setting_and_other_warehouses_alone():
-    duckdb = pytest.importorskip("duckdb")
-    con = duckdb.connect()
-    wh = _DuckDBWarehouse(con)
-    with wh.duckdb_settings({"no_such_setting_dq": "1", "threads": "1"}):
-        assert _setting(con, "threads") == "1"
-    type(wh).adapter_type = "postgres"  # type: ignore[assignment]
-    wh.execute = lambda sql: pytest.fail(f"ran {sql} on postgres")  # type: ignore[method-assign]
-    with wh.duckdb_settings({"threads": "1"}):
-        pass
-
-
 def test_summary_names_cell_counts_what_it_does_not_name() -> None:
     from dataplex_dq.cli.console import SUMMARY_NAMES, _names_cell
 
@@ -191,3 +127,28 @@ def test_first_line_keeps_the_warehouse_words_after_dbts_header():
     )
     assert first_line("x" * 400, limit=10) == "xxxxxxxxx…"
     assert first_line(ConnectionRefusedError()) == "ConnectionRefusedError"
+
+
+def test_each_warehouse_has_its_dialect(tmp_path: Path) -> None:
+    """The Python side's differences between warehouses, one dialect each (warehouse/dialects.py)."""
+    from types import SimpleNamespace
+
+    from dataplex_dq.warehouse.dialects import dialect_of
+
+    assert [
+        (d.name, d.dbapi_cursor, d.catalog_labels) for d in map(dialect_of, ("duckdb", "postgres", "bigquery"))
+    ] == [
+        ("duckdb", True, False),
+        ("postgres", True, False),
+        ("bigquery", False, True),
+    ]
+    other = dialect_of("snowflake")
+    assert (other.name, other.dbapi_cursor, other.catalog_labels) == ("snowflake", True, False)
+    duckdb = dialect_of("duckdb")
+    missing = duckdb.missing_database(SimpleNamespace(path=str(tmp_path / "nowhere.duckdb")))
+    assert missing is not None and "nowhere.duckdb did not exist before this run" in missing
+    (tmp_path / "here.duckdb").write_bytes(b"")
+    assert duckdb.missing_database(SimpleNamespace(path=str(tmp_path / "here.duckdb"))) is None
+    assert duckdb.missing_database(SimpleNamespace(path=":memory:")) is None
+    assert duckdb.missing_database(SimpleNamespace(path="md:my_db")) is None
+    assert dialect_of("postgres").missing_database(SimpleNamespace(path="x")) is None

@@ -82,7 +82,7 @@ def publish(
 ) -> ActionOutcome:
     """Publish one data source's latest result on its table. Never raises."""
     try:
-        if wh.adapter_type == "bigquery":
+        if wh.dialect.catalog_labels:
             info = _bigquery_info(wh, relation)
         else:
             info = dict(wh.macro("catalog_table_info", relation=relation))
@@ -96,13 +96,13 @@ def publish(
         if not info.get("alterable"):
             return ActionOutcome("SKIPPED", f"{relation} cannot be altered: {info.get('reason')}")
         comment = merged_comment(info.get("comment"), published_line(score, passed, job_id, when))
-        labels = bigquery_labels(info.get("labels"), score, passed, job_id) if wh.adapter_type == "bigquery" else {}
+        labels = bigquery_labels(info.get("labels"), score, passed, job_id) if wh.dialect.catalog_labels else {}
         wh.macro("catalog_publish", relation=relation, comment=comment, labels=labels)
         wh.commit()
     except Exception as exc:  # noqa: BLE001 - any adapter/driver error: reported as FAILED, never fatal
         text = " ".join(x.strip() for x in str(exc).splitlines() if x.strip())
         return ActionOutcome("FAILED", f"{relation}: {text[:500] or type(exc).__name__}")
-    what = "labels and description" if wh.adapter_type == "bigquery" else "table comment"
+    what = "labels and description" if wh.dialect.catalog_labels else "table comment"
     return ActionOutcome("SUCCEEDED", f"published score and pass/fail in the {what} of {relation}")
 
 

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import os
 from argparse import Namespace
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from dataplex_dq.errors import WarehouseError
+from dataplex_dq.warehouse.dialects import Dialect, dialect_of
 
 
 @dataclass
@@ -58,7 +57,7 @@ class Warehouse:
                 f"{self.profiles_dir or '~/.dbt'}, "
                 f"target {self.target or 'default'}): {first}"
             ) from exc
-        missing = missing_duckdb_file(config.credentials)
+        missing = dialect_of(str(config.credentials.type)).missing_database(config.credentials)
         if missing:
             raise WarehouseError(missing)
         adapter.set_macro_resolver(manifest)
@@ -82,6 +81,10 @@ class Warehouse:
     @property
     def adapter_type(self) -> str:
         return str(self.adapter.type())
+
+    @property
+    def dialect(self) -> Dialect:
+        return dialect_of(self.adapter_type)
 
     @property
     def target_name(self) -> str:
@@ -127,7 +130,7 @@ class Warehouse:
     @property
     def _dbapi(self) -> bool:
         """Whether the adapter's connection handle is a DB-API connection (not BigQuery's client)."""
-        return self.adapter_type != "bigquery" and hasattr(self.adapter.connections, "exception_handler")
+        return self.dialect.dbapi_cursor and hasattr(self.adapter.connections, "exception_handler")
 
     def _cursor_execute(self, sql: str) -> Any:
         """``sql`` on the DB-API cursor of the post-hook's connection, inside dbt's exception handler
@@ -156,34 +159,6 @@ class Warehouse:
             return self.adapter.execute_macro(name, kwargs=kwargs, project="dataplex_dq")
         except Exception as exc:
             raise WarehouseError(f"macro dataplex_dq.{name} failed on {self.adapter_type}: {exc}") from exc
-
-    @contextmanager
-    def duckdb_settings(self, settings: Mapping[str, str]) -> Iterator[None]:
-        """On DuckDB, ``settings`` (name -> value, constants of the package) for the duration of the block,
-        then RESET; elsewhere nothing. Only a setting still at DuckDB's default is changed (so that RESET
-        gives it back exactly: DuckDB shows sizes rounded, '18.8 GiB', and setting that text back would not);
-        one the profile chose, or one DuckDB refuses, is left as it is."""
-        changed: list[str] = []
-        if self.adapter_type == "duckdb":
-            defaults = _duckdb_defaults(list(settings))
-            for name, value in settings.items():
-                try:
-                    if name not in defaults or self._duckdb_setting(name) != defaults[name]:
-                        continue
-                    self.execute(f"set {name} = {_sql_text(value)}")
-                except WarehouseError:
-                    continue
-                changed.append(name)
-        try:
-            yield
-        finally:
-            for name in changed:
-                with suppress(WarehouseError):
-                    self.execute(f"reset {name}")
-
-    def _duckdb_setting(self, name: str) -> str:
-        rows = self.query(f"select cast(current_setting({_sql_text(name)}) as varchar) as dq_value")
-        return str(rows[0]["dq_value"])
 
     def begin(self) -> None:
         """Open a transaction on the post-hook's connection unless one is open.
@@ -227,31 +202,6 @@ class Warehouse:
         return self.adapter.Relation.create(database=database, schema=schema, identifier=identifier)
 
 
-def _duckdb_defaults(names: list[str]) -> dict[str, str]:
-    """DuckDB's default value of each of ``names`` (as current_setting shows it), read on a fresh in-memory
-    database; a name DuckDB does not know is left out."""
-    import duckdb
-
-    out: dict[str, str] = {}
-    con = duckdb.connect(":memory:")
-    try:
-        for name in names:
-            try:
-                row = con.execute("select cast(current_setting(?) as varchar)", [name]).fetchone()
-            except duckdb.Error:
-                continue
-            if row is not None:
-                out[name] = str(row[0])
-    finally:
-        con.close()
-    return out
-
-
-def _sql_text(value: str) -> str:
-    """``value`` as a SQL string literal."""
-    return "'" + value.replace("'", "''") + "'"
-
-
 def _plain_dbt_logs() -> None:
     """No colour codes in dbt's own log lines ("Registered adapter ...") when stdout is not a
     terminal: outside `dbt` itself, dbt's default stdout logger writes them unconditionally."""
@@ -264,26 +214,6 @@ def _plain_dbt_logs() -> None:
     for logger in getattr(get_event_manager(), "loggers", []):
         if getattr(logger, "use_colors", False):
             logger.use_colors = False
-
-
-def missing_duckdb_file(credentials: Any) -> str | None:
-    """Why a DuckDB target's database file cannot be the one dbt built, or None. dbt resolves a
-    relative `path` against the current directory and silently creates an empty file there, so run
-    from another directory, the report would find nothing (`schema ... does not exist`)."""
-    if getattr(credentials, "type", None) != "duckdb":
-        return None
-    path = str(getattr(credentials, "path", "") or "")
-    if not path or path == ":memory:" or (":" in path.split("/", maxsplit=1)[0] and not Path(path).drive):
-        return None  # in-memory, md:/motherduck: and other URLs
-    file = Path(path)
-    if file.exists():
-        return None
-    where = file if file.is_absolute() else f"{file} (relative to the current directory {Path.cwd()})"
-    return (
-        f"the DuckDB file {where} did not exist before this run: dbt resolves a relative DuckDB `path` against the "
-        "directory it runs in (and silently creates an empty file there); run dataplex-dq from the directory you ran "
-        "dbt in, or make `path` absolute in profiles.yml"
-    )
 
 
 def _macros_only_manifest(path: Path, macros: dict[str, Any] | None = None) -> Any:
