@@ -3,11 +3,6 @@
     with long expressions or value lists can get there. A compile-time error names the data source and
     how many rules to move to another data_quality_scan (or per-rule tests) on the same data source. -#}
 
-{#- Characters one statement may have on the target warehouse, or none when there is no limit to check. -#}
-{% macro max_statement_chars() %}{{ return(adapter.dispatch('max_statement_chars', 'dataplex_dq')()) }}{% endmacro %}
-{% macro default__max_statement_chars() %}{{ return(none) }}{% endmacro %}
-{% macro bigquery__max_statement_chars() %}{{ return(1024000) }}{% endmacro %}
-
 {#- Raise a compile error when `sql`, the statement of a test with `rule_count` rules, is too long.
     The var `dataplex_dq_max_statement_chars` sets another limit (on any warehouse). -#}
 {% macro check_statement_size(sql, where, rule_count) %}

@@ -308,7 +308,6 @@ dq_agg as (
   {{ return(selects | join('\nunion all\n')) }}
 {% endmacro %}
 
-
 {#- The generic test dataplex_dq.anomaly_detection. -#}
 {% macro anomaly_detection_test(model, column_name, args) %}
   {%- set node = dataplex_dq.current_test_node() -%}

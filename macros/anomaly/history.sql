@@ -53,45 +53,6 @@
   {%- endfor -%}
 {% endmacro %}
 
-{% macro anomaly_create_table_sql(relation, defs, kind) %}{{ return(adapter.dispatch('anomaly_create_table_sql', 'dataplex_dq')(relation, defs, kind)) }}{% endmacro %}
-{#- The statements creating one table (a list). -#}
-{% macro default__anomaly_create_table_sql(relation, defs, kind) -%}
-  {#- the target schema may not exist yet when no model of the project was built in it -#}
-  {{- return(["create schema if not exists " ~ adapter.quote(relation.schema),
-              "create table if not exists " ~ relation ~ " (" ~ (defs | join(', ')) ~ ")"]) -}}
-{%- endmacro %}
-{% macro bigquery__anomaly_create_table_sql(relation, defs, kind) -%}
-  {#- the dataset exists (dbt's target); no schema statement -#}
-  {{- return(["create table if not exists " ~ relation ~ " (" ~ (defs | join(', ')) ~ ")"]) -}}
-{%- endmacro %}
-
-{#- Seconds since 1970-01-01 of a DATE / TIMESTAMP / DATETIME expression, as a double (naive
-    timestamps read as UTC). -#}
-{% macro anomaly_epoch(expr) %}{{ return(adapter.dispatch('anomaly_epoch', 'dataplex_dq')(expr)) }}{% endmacro %}
-{% macro default__anomaly_epoch(expr) -%}
-  {{- return("cast(extract(epoch from cast(" ~ expr ~ " as timestamp)) as " ~ dataplex_dq.type_double() ~ ")") -}}
-{%- endmacro %}
-{% macro duckdb__anomaly_epoch(expr) -%}
-  {#- epoch() of a TIMESTAMP: DuckDB's extract(epoch ...) of a DATE needs the cast as well -#}
-  {{- return("cast(epoch(cast(" ~ expr ~ " as timestamp)) as double)") -}}
-{%- endmacro %}
-{% macro bigquery__anomaly_epoch(expr) -%}
-  {{- return("(unix_micros(cast(" ~ expr ~ " as timestamp)) / 1000000.0)") -}}
-{%- endmacro %}
-
-{#- A TIMESTAMP (UTC, without time zone where the warehouse distinguishes) from epoch seconds. -#}
-{% macro anomaly_timestamp(seconds_expr) %}{{ return(adapter.dispatch('anomaly_timestamp', 'dataplex_dq')(seconds_expr)) }}{% endmacro %}
-{% macro default__anomaly_timestamp(seconds_expr) -%}
-  {{- return("cast(to_timestamp(cast(" ~ seconds_expr ~ " as double precision)) at time zone 'UTC' as timestamp)") -}}
-{%- endmacro %}
-{% macro duckdb__anomaly_timestamp(seconds_expr) -%}
-  {#- make_timestamp(microseconds) is a naive TIMESTAMP, independent of the session time zone -#}
-  {{- return("make_timestamp(cast(round(cast(" ~ seconds_expr ~ " as double) * 1000000) as bigint))") -}}
-{%- endmacro %}
-{% macro bigquery__anomaly_timestamp(seconds_expr) -%}
-  {{- return("timestamp_micros(cast(round(cast(" ~ seconds_expr ~ " as float64) * 1000000) as int64))") -}}
-{%- endmacro %}
-
 {#- A timestamp literal from a Python datetime (UTC). -#}
 {% macro anomaly_timestamp_literal(dt) %}
   {{ return("cast(" ~ dataplex_dq.string_literal(dt.strftime('%Y-%m-%d %H:%M:%S')) ~ " as timestamp)") }}
@@ -141,13 +102,3 @@
   {{ return('') }}
 {% endmacro %}
 
-{#- Delete the rows of `relation` matching `condition` (the idempotent half of delete-then-insert). -#}
-{% macro anomaly_delete_sql(relation, condition) %}{{ return(adapter.dispatch('anomaly_delete_sql', 'dataplex_dq')(relation, condition)) }}{% endmacro %}
-{% macro default__anomaly_delete_sql(relation, condition) -%}
-  {{- return("delete from " ~ relation ~ " where " ~ condition) -}}
-{%- endmacro %}
-{% macro bigquery__anomaly_delete_sql(relation, condition) -%}
-  {#- the MERGE form of a delete, as for the results table (bigquery__delete_results_sql): the local
-      BigQuery emulator of the test suite runs MERGE but no DELETE -#}
-  {{- return("merge into " ~ relation ~ " as dq_target\nusing (select 1 as dq_one) as dq_source\non false\nwhen not matched by source and (" ~ condition ~ ") then delete") -}}
-{%- endmacro %}

@@ -91,12 +91,6 @@
       'max_relations': var('dataplex_dq_hook_max_relations', 200) | int,
   }) }}
 {% endmacro %}
-{#- BigQuery's bound (1,024K characters) with room for the INSERT's own text; PostgreSQL binds a long
-    VALUES list row by row, so it keeps the same bound. DuckDB reads the tests' facts from one JSON
-    literal whatever its length: only the number of relations per statement bounds its batches (its
-    binder pays more than linearly for a longer UNION ALL). -#}
-{% macro default__hook_max_chars() %}{{ return(400000) }}{% endmacro %}
-{% macro duckdb__hook_max_chars() %}{{ return(100000000) }}{% endmacro %}
 
 {#- The metrics-row contract (docs/ARCHITECTURE.md) as (name, results-type) pairs, in order. -#}
 {% macro hook_metrics_columns() %}
@@ -460,60 +454,6 @@
   {{ return(out) }}
 {% endmacro %}
 
-{#- Rows of values (each a list of texts or none) as a query with columns `names`, typed by `types`
-    (results types). -#}
-{% macro hook_rows_sql(names, types, rows) %}{{ return(adapter.dispatch('hook_rows_sql', 'dataplex_dq')(names, types, rows)) }}{% endmacro %}
-
-{#- PostgreSQL and the default: a VALUES list of SQL literals. -#}
-{% macro default__hook_rows_sql(names, types, rows) %}
-  {%- set sql_types = dataplex_dq.hook_types() -%}
-  {%- set casts = [] -%}
-  {%- for name in names -%}{%- do casts.append('cast(dq_v.' ~ name ~ ' as ' ~ sql_types[types[loop.index0]] ~ ') as ' ~ name) -%}{%- endfor -%}
-  {%- set texts = [] -%}
-  {%- for row in rows -%}{%- do texts.append(dataplex_dq.hook_literals(row)) -%}{%- endfor -%}
-  {{ return('select ' ~ (casts | join(', ')) ~ '\nfrom (values\n(' ~ (texts | join('),\n(')) ~ ')\n) as dq_v (' ~ (names | join(', ')) ~ ')') }}
-{% endmacro %}
-
-{#- DuckDB: the rows as ONE JSON string literal, unnested: binding a VALUES list costs DuckDB about
-    0.5 ms per row (1,000 tests: half a second), binding one literal nothing, and Jinja's `tojson`
-    escapes the rows at once instead of value by value. -#}
-{% macro duckdb__hook_rows_sql(names, types, rows) %}
-  {%- set sql_types = dataplex_dq.hook_types() -%}
-  {%- set casts = [] -%}
-  {%- for name in names -%}{%- do casts.append('cast(dq_v.dq_row[' ~ loop.index ~ '] as ' ~ sql_types[types[loop.index0]] ~ ') as ' ~ name) -%}{%- endfor -%}
-  {{ return('select ' ~ (casts | join(', ')) ~ '\nfrom (select unnest(from_json(' ~ dataplex_dq.string_literal(rows | tojson) ~ ", '[[\"VARCHAR\"]]')) as dq_row) as dq_v") }}
-{% endmacro %}
-
-{#- BigQuery has no VALUES: a UNION ALL of SELECTs of literals. -#}
-{% macro bigquery__hook_rows_sql(names, types, rows) %}
-  {%- set sql_types = dataplex_dq.hook_types() -%}
-  {%- set casts = [] -%}
-  {%- set first = [] -%}
-  {%- for name in names -%}
-    {%- do casts.append('cast(dq_v.' ~ name ~ ' as ' ~ sql_types[types[loop.index0]] ~ ') as ' ~ name) -%}
-    {%- do first.append('cast(null as string) as ' ~ name) -%}
-  {%- endfor -%}
-  {%- set texts = [] -%}
-  {%- for row in rows -%}{%- do texts.append(dataplex_dq.hook_literals(row)) -%}{%- endfor -%}
-  {#- the first SELECT names the columns (and types them: a column of NULLs only would be INT64) -#}
-  {{ return('select ' ~ (casts | join(', ')) ~ '\nfrom (\nselect ' ~ (first | join(', ')) ~ ' from unnest([1]) where false\nunion all\nselect ' ~ (texts | join('\nunion all\nselect ')) ~ '\n) as dq_v') }}
-{% endmacro %}
-
-{#- One row's values (texts or none) as SQL string literals 'a, b, ...' (string_literal's escapes,
-    applied in place: this runs once per value of every test); `null` the text of a NULL. -#}
-{% macro hook_literals(values) %}{{ return(adapter.dispatch('hook_literals', 'dataplex_dq')(values)) }}{% endmacro %}
-{% macro default__hook_literals(values, null='null') %}
-  {%- set e = dataplex_dq.string_literal_escapes() -%}
-  {%- set open, table = e.open, e.table -%}
-  {%- set parts = [] -%}
-  {%- for v in values -%}
-    {%- do parts.append(null if v is none else open ~ (v | string).translate(table) ~ "'") -%}
-  {%- endfor -%}
-  {{ return(parts | join(', ')) }}
-{% endmacro %}
-{#- BigQuery: NULL typed as STRING (an untyped NULL is INT64 there). -#}
-{% macro bigquery__hook_literals(values) %}{{ return(dataplex_dq.default__hook_literals(values, 'cast(null as string)')) }}{% endmacro %}
-
 {#- The metrics rows of some tests: a UNION ALL of their relations' rows of this invocation (and of
     the declared rules' literal rows of the tests that left none), in the order of hook_metrics_columns. -#}
 {% macro hook_metrics_sql(tests, invocation) %}
@@ -527,27 +467,6 @@
   {%- if read -%}{%- do branches.append(dataplex_dq.hook_metrics_union(read, dataplex_dq.string_literal(invocation))) -%}{%- endif -%}
   {%- for test in tests if not test.branch -%}{%- do branches.extend(test.declared) -%}{%- endfor -%}
   {{ return(branches | join('\nunion all\n')) }}
-{% endmacro %}
-
-{#- How the metrics rows of this invocation are read from a test's relation (hook_metrics_branch)
-    and the branches of many relations put together (hook_metrics_union), giving the contract's
-    columns in order. DuckDB reads only the packed row `dq_row` (macros/metrics.sql, metrics_packed:
-    its binder pays per column of every relation) and unpacks it once over the union; the others
-    read the columns. -#}
-{% macro hook_metrics_branch(relation_name, invocation_literal) %}{{ return(adapter.dispatch('hook_metrics_branch', 'dataplex_dq')(relation_name, invocation_literal)) }}{% endmacro %}
-{% macro default__hook_metrics_branch(relation_name, invocation_literal) %}
-  {{ return('select * from ' ~ relation_name ~ ' where dq_invocation_id = ' ~ invocation_literal) }}
-{% endmacro %}
-{% macro duckdb__hook_metrics_branch(relation_name, invocation_literal) %}
-  {{ return('select dq_row from ' ~ relation_name) }}
-{% endmacro %}
-
-{% macro hook_metrics_union(branches, invocation_literal) %}{{ return(adapter.dispatch('hook_metrics_union', 'dataplex_dq')(branches, invocation_literal)) }}{% endmacro %}
-{% macro default__hook_metrics_union(branches, invocation_literal) %}
-  {{ return(branches | join('\nunion all\n')) }}
-{% endmacro %}
-{% macro duckdb__hook_metrics_union(branches, invocation_literal) %}
-  {{ return(dataplex_dq.duckdb__hook_unpack_sql(branches | join('\nunion all\n'), invocation_literal)) }}
 {% endmacro %}
 
 {#- DuckDB: the contract's columns, in order, of this invocation's packed rows (`packed_sql`: a query
@@ -573,29 +492,6 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
 ) as dq_read
   {%- endset -%}
   {{ return(sql) }}
-{% endmacro %}
-
-{#- The staging of metrics rows (when the tests do not fit one statement): what one batch writes to the
-    staging table (hook_stage_metrics_sql) and how the staged rows are read back in the contract's
-    columns (hook_staged_metrics_read). Default: the contract's columns, as hook_metrics_sql gives them.
-    DuckDB stages the packed rows as they are (relations' dq_row, and the declared rules' literal rows
-    packed the same way) and unpacks them once, reading the staging table: unpacking per batch cost as
-    much again as reading the batch's relations. -#}
-{% macro hook_stage_metrics_sql(tests, invocation) %}{{ return(adapter.dispatch('hook_stage_metrics_sql', 'dataplex_dq')(tests, invocation)) }}{% endmacro %}
-{% macro default__hook_stage_metrics_sql(tests, invocation) %}{{ return(dataplex_dq.hook_metrics_sql(tests, invocation)) }}{% endmacro %}
-{% macro duckdb__hook_stage_metrics_sql(tests, invocation) %}
-  {%- set branches = ['select cast(null as varchar) as dq_row from ' ~ dataplex_dq.hook_one_row() ~ ' where 1 = 0'] -%}
-  {%- do branches.extend(tests | selectattr('branch') | map(attribute='branch')) -%}
-  {%- for test in tests if not test.branch -%}
-    {%- for row in test.declared -%}{%- do branches.append('select to_json(dq_d) as dq_row from (' ~ row ~ ') as dq_d') -%}{%- endfor -%}
-  {%- endfor -%}
-  {{ return(branches | join('\nunion all\n')) }}
-{% endmacro %}
-
-{% macro hook_staged_metrics_read(stage, invocation) %}{{ return(adapter.dispatch('hook_staged_metrics_read', 'dataplex_dq')(stage, invocation)) }}{% endmacro %}
-{% macro default__hook_staged_metrics_read(stage, invocation) %}{{ return('select * from ' ~ stage) }}{% endmacro %}
-{% macro duckdb__hook_staged_metrics_read(stage, invocation) %}
-  {{ return(dataplex_dq.duckdb__hook_unpack_sql('select dq_row from ' ~ stage, dataplex_dq.string_literal(invocation))) }}
 {% endmacro %}
 
 {#- The facts (t_* columns) of some tests, one row each. -#}
@@ -682,42 +578,6 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
   {{ return(groups) }}
 {% endmacro %}
 
-{#- The delete and the insert in one transaction where the warehouse has them. run_query does not
-    BEGIN (auto_begin=false): PostgreSQL's driver opens a transaction implicitly, which a COMMIT ends;
-    dbt-duckdb opens one on request; each BigQuery statement is atomic on its own. -#}
-{% macro hook_begin() %}{{ return(adapter.dispatch('hook_begin', 'dataplex_dq')()) }}{% endmacro %}
-{% macro default__hook_begin() %}{{ return('') }}{% endmacro %}
-{% macro duckdb__hook_begin() %}{% do adapter.ensure_transaction() %}{{ return('') }}{% endmacro %}
-
-{% macro hook_commit() %}{{ return(adapter.dispatch('hook_commit', 'dataplex_dq')()) }}{% endmacro %}
-{% macro default__hook_commit() %}{% do run_query('commit') %}{{ return('') }}{% endmacro %}
-{% macro duckdb__hook_commit() %}{% do adapter.commit() %}{{ return('') }}{% endmacro %}
-{% macro bigquery__hook_commit() %}{{ return('') }}{% endmacro %}
-
-{#- Around the statements that read hundreds of metrics relations in one UNION ALL. DuckDB: its
-    optimizer passes cost about half of such a statement's time and gain nothing on a plain UNION
-    ALL of filtered scans: they are switched off for these statements only (the names asked of
-    DuckDB itself, so that a version with other passes works too). Elsewhere nothing to do. -#}
-{% macro hook_read_many_begin() %}{{ return(adapter.dispatch('hook_read_many_begin', 'dataplex_dq')()) }}{% endmacro %}
-{% macro default__hook_read_many_begin() %}{{ return('') }}{% endmacro %}
-{#- DuckDB also runs them on one thread: each one-row branch is a pipeline of its own, and scheduling
-    hundreds of them over several threads cost 2.4x the single-threaded time (1,000 relations: 0.83 s
-    against 0.34 s on two cores). The connection's thread count is restored afterwards. -#}
-{% macro duckdb__hook_read_many_begin() %}
-  {%- set found = run_query("select (select string_agg(name, ',') from duckdb_optimizers() where name <> 'expression_rewriter'), current_setting('threads')") -%}
-  {%- set names = found.columns[0].values()[0] -%}
-  {#- both settings in one statement (dbt-duckdb runs a statement list as DuckDB does): each statement costs dbt ~5 ms -#}
-  {%- do run_query(("set disabled_optimizers = " ~ dataplex_dq.string_literal(names) ~ ";\n" if names else "") ~ "set threads = 1") -%}
-  {{ return({'threads': found.columns[1].values()[0]}) }}
-{% endmacro %}
-{% macro hook_read_many_end(state=none) %}{{ return(adapter.dispatch('hook_read_many_end', 'dataplex_dq')(state)) }}{% endmacro %}
-{% macro default__hook_read_many_end(state=none) %}{{ return('') }}{% endmacro %}
-{% macro duckdb__hook_read_many_end(state=none) %}
-  {#- the thread count begin found (a caller that kept no state: left as begin set it) -#}
-  {%- do run_query("reset disabled_optimizers" ~ (";\nset threads = " ~ (state.threads | int) if state else "")) -%}
-  {{ return('') }}
-{% endmacro %}
-
 {#- Create the results table when it does not exist yet (ensure_results_table), and refuse, naming what
     would not be written, a results table without the columns the hook writes (an older package
     version's table outside dbt's model, or a relation of the same name). One metadata query when the
@@ -755,7 +615,7 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
   {%- set eval_row = evaluated ~ " and r.dq_row_level" -%}
   {%- set lit = dataplex_dq.string_literal -%}
   {%- set json_text = dataplex_dq.hook_json_text -%}
-  {%- set json_string = dataplex_dq.hook_json_string -%}
+  {%- set json_string = dataplex_dq.json_text_field -%}
   {%- set struct_of = dataplex_dq.hook_struct -%}
   {%- set display = [] -%}
   {%- set params = [] -%}
@@ -951,88 +811,11 @@ inner join dq_job_costs as jc
 
 {#- ---------------------------------------------------------------- per-warehouse constructors -#}
 
-{#- A STRUCT column of the results table from field expressions ({field: SQL}), typed as the table. -#}
-{% macro hook_struct(column, fields) %}{{ return(adapter.dispatch('hook_struct', 'dataplex_dq')(column, fields)) }}{% endmacro %}
-
-{#- PostgreSQL (and the default): STRUCT columns are jsonb objects, every field present. -#}
-{% macro default__hook_struct(column, fields) %}
-  {%- set parts = [] -%}
-  {%- for name, t in dataplex_dq.hook_struct_fields(column) -%}
-    {%- do parts.append(dataplex_dq.string_literal(name) ~ ", " ~ fields.get(name, 'null')) -%}
-  {%- endfor -%}
-  {{ return("jsonb_build_object(" ~ (parts | join(", ")) ~ ")") }}
-{% endmacro %}
-
-{#- DuckDB: struct_pack with each field cast to the table's field type. -#}
-{% macro duckdb__hook_struct(column, fields) %}
-  {%- set parts = [] -%}
-  {%- for name, t in dataplex_dq.hook_struct_fields(column) -%}
-    {%- do parts.append('"' ~ name ~ '" := cast(' ~ fields.get(name, 'null') ~ ' as ' ~ dataplex_dq.duckdb__results_type(t) ~ ')') -%}
-  {%- endfor -%}
-  {{ return("struct_pack(" ~ (parts | join(", ")) ~ ")") }}
-{% endmacro %}
-
-{#- BigQuery: STRUCT(cast(expr as T) as field, ...). -#}
-{% macro bigquery__hook_struct(column, fields) %}
-  {%- set parts = [] -%}
-  {%- for name, t in dataplex_dq.hook_struct_fields(column) -%}
-    {%- do parts.append('cast(' ~ fields.get(name, 'null') ~ ' as ' ~ dataplex_dq.bigquery__results_type(t) ~ ') as ' ~ name) -%}
-  {%- endfor -%}
-  {{ return("struct(" ~ (parts | join(", ")) ~ ")") }}
-{% endmacro %}
-
 {% macro hook_struct_fields(column) %}
   {%- for name, t in dataplex_dq.results_columns() -%}
     {%- if name == column -%}{{ return(t.struct) }}{%- endif -%}
   {%- endfor -%}
   {{ exceptions.raise_compiler_error("dataplex_dq: results column " ~ column ~ " is not a STRUCT") }}
-{% endmacro %}
-
-{#- A JSON column from JSON text (NULL stays NULL). -#}
-{% macro hook_json_text(expr) %}{{ return(adapter.dispatch('hook_json_text', 'dataplex_dq')(expr)) }}{% endmacro %}
-{% macro default__hook_json_text(expr) %}{{ return("cast(" ~ expr ~ " as jsonb)") }}{% endmacro %}
-{% macro duckdb__hook_json_text(expr) %}{{ return("cast(" ~ expr ~ " as json)") }}{% endmacro %}
-{% macro bigquery__hook_json_text(expr) %}{{ return("parse_json(" ~ expr ~ ")") }}{% endmacro %}
-
-{#- Member `key` (a plain identifier) of the JSON object in text `expr`, as a JSON column value. -#}
-{% macro hook_json_member(expr, key) %}{{ return(adapter.dispatch('hook_json_member', 'dataplex_dq')(expr, key)) }}{% endmacro %}
-{% macro default__hook_json_member(expr, key) %}{{ return("(cast(" ~ expr ~ " as jsonb) -> '" ~ key ~ "')") }}{% endmacro %}
-{% macro duckdb__hook_json_member(expr, key) %}{{ return("json_extract(cast(" ~ expr ~ " as json), '$." ~ key ~ "')") }}{% endmacro %}
-{#- BigQuery: JSON_QUERY takes a constant path, which `key` is. -#}
-{% macro bigquery__hook_json_member(expr, key) %}{{ return("parse_json(json_query(" ~ expr ~ ", '$." ~ key ~ "'))") }}{% endmacro %}
-
-{#- Member `key` of the JSON object in text `expr`, as text. -#}
-{% macro hook_json_string(expr, key) %}{{ return(adapter.dispatch('hook_json_string', 'dataplex_dq')(expr, key)) }}{% endmacro %}
-{% macro default__hook_json_string(expr, key) %}{{ return("(cast(" ~ expr ~ " as jsonb) ->> '" ~ key ~ "')") }}{% endmacro %}
-{% macro duckdb__hook_json_string(expr, key) %}{{ return("json_extract_string(cast(" ~ expr ~ " as json), '$." ~ key ~ "')") }}{% endmacro %}
-{% macro bigquery__hook_json_string(expr, key) %}{{ return("json_value(" ~ expr ~ ", '$." ~ key ~ "')") }}{% endmacro %}
-
-{#- round(x, 6) of a double (PostgreSQL has round(numeric, int) only). -#}
-{% macro hook_round6(expr) %}{{ return(adapter.dispatch('hook_round6', 'dataplex_dq')(expr)) }}{% endmacro %}
-{% macro default__hook_round6(expr) %}{{ return("round(" ~ expr ~ ", 6)") }}{% endmacro %}
-{% macro postgres__hook_round6(expr) %}{{ return("cast(round(cast(" ~ expr ~ " as numeric), 6) as double precision)") }}{% endmacro %}
-
-{#- The debug_queries column from the rule spec's declared `debug_queries` (description, sql_statement),
-    each with an empty debug_query_results (the results need the queries run: `dataplex-dq report`). -#}
-{% macro hook_debug_queries(spec_expr) %}{{ return(adapter.dispatch('hook_debug_queries', 'dataplex_dq')(spec_expr)) }}{% endmacro %}
-
-{% macro default__hook_debug_queries(spec_expr) %}
-  {{ return("coalesce((select jsonb_agg(jsonb_build_object('description', dq_q.value -> 'description', 'sql_statement', dq_q.value -> 'sql_statement', "
-            ~ "'debug_query_results', '[]'::jsonb) order by dq_q.ordinality) from jsonb_array_elements(cast(" ~ spec_expr ~ " as jsonb) -> 'debug_queries') "
-            ~ "with ordinality as dq_q(value, ordinality)), '[]'::jsonb)") }}
-{% endmacro %}
-
-{% macro duckdb__hook_debug_queries(spec_expr) %}
-  {%- set result_type = dataplex_dq.duckdb__results_type({'array': {'struct': [('name', 'string'), ('type', 'string'), ('value', 'string')]}}) -%}
-  {{ return("coalesce(list_transform(from_json(json_extract(cast(" ~ spec_expr ~ " as json), '$.debug_queries'), "
-            ~ "'[{\"description\": \"VARCHAR\", \"sql_statement\": \"VARCHAR\"}]'), lambda dq_q: struct_pack(description := dq_q.description, "
-            ~ "sql_statement := dq_q.sql_statement, debug_query_results := cast([] as " ~ result_type ~ "))), [])") }}
-{% endmacro %}
-
-{% macro bigquery__hook_debug_queries(spec_expr) %}
-  {{ return("array(select as struct json_value(dq_q, '$.description') as description, json_value(dq_q, '$.sql_statement') as sql_statement, "
-            ~ "cast([] as array<struct<name string, type string, value string>>) as debug_query_results "
-            ~ "from unnest(json_query_array(" ~ spec_expr ~ ", '$.debug_queries')) as dq_q with offset as dq_o order by dq_o)") }}
 {% endmacro %}
 
 {#- ---------------------------------------------------------------- the debug queries' results -#}
@@ -1105,11 +888,4 @@ inner join dq_job_costs as jc
     field (bigquery_json_extract). -#}
 {% macro debug_queries_type() %}
   {%- for name, t in dataplex_dq.results_columns() if name == 'debug_queries' -%}{{ return(t) }}{%- endfor -%}
-{% endmacro %}
-{% macro default__debug_queries_value_sql(literal) %}{{ return('cast(' ~ literal ~ ' as jsonb)') }}{% endmacro %}
-{% macro duckdb__debug_queries_value_sql(literal) %}
-  {{ return('from_json(' ~ literal ~ ', ' ~ dataplex_dq.string_literal(tojson(dataplex_dq.duckdb_json_structure(dataplex_dq.debug_queries_type()))) ~ ')') }}
-{% endmacro %}
-{% macro bigquery__debug_queries_value_sql(literal) %}
-  {{ return(dataplex_dq.bigquery_json_extract(literal, '$', dataplex_dq.debug_queries_type(), 0)) }}
 {% endmacro %}

@@ -64,12 +64,6 @@ where r.rule_attributes is not null
   {{ return(sql) }}
 {% endmacro %}
 
-{#- A JSON column of the results table as JSON text. -#}
-{% macro json_text(column) %}{{ return(adapter.dispatch('json_text', 'dataplex_dq')(column)) }}{% endmacro %}
-{% macro default__json_text(column) %}{{ return("cast(" ~ column ~ " as " ~ dbt.type_string() ~ ")") }}{% endmacro %}
-{#- BigQuery cannot CAST a JSON value to STRING (only JSON strings): TO_JSON_STRING serializes any. -#}
-{% macro bigquery__json_text(column) %}{{ return("to_json_string(" ~ column ~ ")") }}{% endmacro %}
-
 {#- At most `max_rows` rows of a failing-rows query (the query as the rule result carries it). -#}
 {% macro sample_rows_sql(query, max_rows) %}
   {{ return("select * from (\n" ~ query ~ "\n) as dq_sample\nlimit " ~ (max_rows | int)) }}

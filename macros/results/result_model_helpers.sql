@@ -1,44 +1,6 @@
 {#- Helpers of the result models (models/dq_*.sql, docs/SEMANTICS.md §10 and §9). Everything that differs between
     warehouses is dispatched: dataplex_dq.<name>() -> adapter.dispatch('<name>', 'dataplex_dq'). -#}
 
-{#- One field of a STRUCT column of the results table (data_source, job_quality_result, ...), optionally
-    cast to `data_type` (a warehouse type, e.g. dbt.type_string()). Where the results table has no
-    STRUCT (default: PostgreSQL and others) the column is jsonb. -#}
-{% macro struct_field(column, field, data_type=none) %}
-  {{- return(adapter.dispatch('struct_field', 'dataplex_dq')(column, field, data_type)) -}}
-{% endmacro %}
-
-{% macro default__struct_field(column, field, data_type=none) -%}
-  {%- set expr = "(" ~ column ~ " ->> " ~ dataplex_dq.string_literal(field) ~ ")" -%}
-  {{- return("cast(" ~ expr ~ " as " ~ data_type ~ ")" if data_type else expr) -}}
-{%- endmacro %}
-
-{% macro duckdb__struct_field(column, field, data_type=none) -%}
-  {#- struct_extract rather than `col.field`: a dotted name could also resolve to table.column. -#}
-  {%- set expr = "struct_extract(" ~ column ~ ", " ~ dataplex_dq.string_literal(field) ~ ")" -%}
-  {{- return("cast(" ~ expr ~ " as " ~ data_type ~ ")" if data_type else expr) -}}
-{%- endmacro %}
-
-{% macro bigquery__struct_field(column, field, data_type=none) -%}
-  {%- set expr = column ~ "." ~ field -%}
-  {{- return("cast(" ~ expr ~ " as " ~ data_type ~ ")" if data_type else expr) -}}
-{%- endmacro %}
-
-{#- 100 x passed / evaluated rules, rounded half away from zero to 2 decimals, as a double; NULL when
-    nothing was evaluated (docs/SEMANTICS.md §7). Computed as floor((20000 p + e) / 2e) / 100 so that it equals the
-    Python post-hook's exact rounding (dataplex_dq.run.scoring.percent: 2 of 3 -> 66.67, 1 of 8 -> 12.5)
-    on every warehouse (PostgreSQL has no round(double, int); a binary 100.0 * p / e can land just
-    below a .xx5 boundary). -#}
-{% macro score_percent(passed_expr, evaluated_expr) %}
-  {{- return(adapter.dispatch('score_percent', 'dataplex_dq')(passed_expr, evaluated_expr)) -}}
-{% endmacro %}
-
-{% macro default__score_percent(passed_expr, evaluated_expr) -%}
-  {%- set dbl = dataplex_dq.type_double() -%}
-  {{- return("cast(floor(cast(20000 * (" ~ passed_expr ~ ") + (" ~ evaluated_expr ~ ") as " ~ dbl ~ ")"
-             ~ " / cast(nullif(2 * (" ~ evaluated_expr ~ "), 0) as " ~ dbl ~ ")) / 100 as " ~ dbl ~ ")") -}}
-{%- endmacro %}
-
 {#- The status of a rule in a job: rule_status (PASSED, FAILED, ERROR, SKIPPED, SUSPENDED), or, for a
     row without it, derived from rule_suspended / rule_passed as Dataplex's own export has them. -#}
 {% macro effective_rule_status(alias='') %}

@@ -64,36 +64,6 @@
   ]) }}
 {% endmacro %}
 
-{#- Warehouse type of one column type descriptor. -#}
-{% macro results_type(t) %}{{ return(adapter.dispatch('results_type', 'dataplex_dq')(t)) }}{% endmacro %}
-
-{% macro default__results_type(t) %}
-  {%- if t is mapping -%}{{ return('jsonb') }}{%- endif -%}
-  {{ return({'string': 'text', 'int64': 'bigint', 'float64': 'double precision', 'bool': 'boolean', 'timestamp': 'timestamp', 'json': 'jsonb'}[t]) }}
-{% endmacro %}
-
-{% macro duckdb__results_type(t) %}
-  {%- if t is mapping and 'struct' in t -%}
-    {%- set fields = [] -%}
-    {%- for name, sub in t.struct -%}{%- do fields.append(name ~ ' ' ~ dataplex_dq.duckdb__results_type(sub)) -%}{%- endfor -%}
-    {{ return('STRUCT(' ~ (fields | join(', ')) ~ ')') }}
-  {%- elif t is mapping -%}
-    {{ return(dataplex_dq.duckdb__results_type(t.array) ~ '[]') }}
-  {%- endif -%}
-  {{ return({'string': 'VARCHAR', 'int64': 'BIGINT', 'float64': 'DOUBLE', 'bool': 'BOOLEAN', 'timestamp': 'TIMESTAMP', 'json': 'JSON'}[t]) }}
-{% endmacro %}
-
-{% macro bigquery__results_type(t) %}
-  {%- if t is mapping and 'struct' in t -%}
-    {%- set fields = [] -%}
-    {%- for name, sub in t.struct -%}{%- do fields.append(name ~ ' ' ~ dataplex_dq.bigquery__results_type(sub)) -%}{%- endfor -%}
-    {{ return('STRUCT<' ~ (fields | join(', ')) ~ '>') }}
-  {%- elif t is mapping -%}
-    {{ return('ARRAY<' ~ dataplex_dq.bigquery__results_type(t.array) ~ '>') }}
-  {%- endif -%}
-  {{ return({'string': 'STRING', 'int64': 'INT64', 'float64': 'FLOAT64', 'bool': 'BOOL', 'timestamp': 'TIMESTAMP', 'json': 'JSON'}[t]) }}
-{% endmacro %}
-
 {#- A typed, empty SELECT with the results table's columns: the body of the `dataplex_dq_results`
     model and of the table the post-hook creates when it is missing. -#}
 {% macro results_table_sql() %}
@@ -105,54 +75,9 @@
   {{ return("select\n  " ~ (cols | join(",\n  ")) ~ "\nlimit 0") }}
 {% endmacro %}
 
-{#- CREATE TABLE of the results table: the columns in order, with their warehouse types; on BigQuery
-    partitioned by DATE(job_start_time) as Dataplex's export table. -#}
-{% macro create_results_table_sql(relation) %}
-  {{ return(adapter.dispatch('create_results_table_sql', 'dataplex_dq')(relation)) }}
-{% endmacro %}
-{% macro default__create_results_table_sql(relation) %}
-  {%- set cols = [] -%}
-  {%- for name, t in dataplex_dq.results_columns() -%}
-    {%- do cols.append(name ~ " " ~ dataplex_dq.results_type(t)) -%}
-  {%- endfor -%}
-  {{ return("create table " ~ relation ~ " (\n  " ~ (cols | join(",\n  ")) ~ "\n)") }}
-{% endmacro %}
-{% macro bigquery__create_results_table_sql(relation) %}
-  {{ return(dataplex_dq.default__create_results_table_sql(relation) ~ "\npartition by date(job_start_time)") }}
-{% endmacro %}
-
-{#- Create the results table if it does not exist (used by the post-hook). -#}
-{% macro ensure_results_table(relation) %}
-  {{ return(adapter.dispatch('ensure_results_table', 'dataplex_dq')(relation)) }}
-{% endmacro %}
-{% macro default__ensure_results_table(relation) %}
-  {%- set existing = adapter.get_relation(database=relation.database, schema=relation.schema, identifier=relation.identifier) -%}
-  {%- if existing is none -%}
-    {% do adapter.create_schema(relation) %}
-    {% do run_query(dataplex_dq.create_results_table_sql(relation)) %}
-    {{ return(true) }}
-  {%- endif -%}
-  {{ return(false) }}
-{% endmacro %}
-
 {#- Delete the rows of the given jobs (so that reporting the same invocation again is idempotent). -#}
 {% macro delete_results(relation, job_ids) %}
   {% do run_query(dataplex_dq.delete_results_sql(relation, job_ids)) %}
-{% endmacro %}
-
-{% macro delete_results_sql(relation, job_ids) %}
-  {%- set ids = [] -%}
-  {%- for j in job_ids -%}{%- do ids.append(dataplex_dq.string_literal(j)) -%}{%- endfor -%}
-  {{ return(adapter.dispatch('delete_results_sql', 'dataplex_dq')(relation, ids | join(", "))) }}
-{% endmacro %}
-{% macro default__delete_results_sql(relation, id_list) %}
-  {{ return("delete from " ~ relation ~ " where data_quality_job_id in (" ~ id_list ~ ")") }}
-{% endmacro %}
-{% macro bigquery__delete_results_sql(relation, id_list) %}
-  {#- The same rows as DELETE ... WHERE, written as the MERGE form of a delete (as dbt's own
-      insert_overwrite does): one DML statement that the local BigQuery emulator of the test suite
-      also runs (it has MERGE but no DELETE). -#}
-  {{ return("merge into " ~ relation ~ " as dq_target\nusing (select 1 as dq_one) as dq_source\non false\nwhen not matched by source and dq_target.data_quality_job_id in (" ~ id_list ~ ") then delete") }}
 {% endmacro %}
 
 {#- The results table's column names, comma-separated: every INSERT names its columns, so a table
@@ -163,23 +88,6 @@
   {{ return(names | join(", ")) }}
 {% endmacro %}
 
-{#- Before the DELETE + INSERT of an export: make the pair atomic against a concurrent export of the
-    same job (two reports of one invocation at once would otherwise both delete, then both insert). -#}
-{% macro lock_results_table(relation) %}
-  {{ return(adapter.dispatch('lock_results_table', 'dataplex_dq')(relation)) }}
-{% endmacro %}
-{% macro default__lock_results_table(relation) %}
-  {#- DuckDB: one process holds the database file's write lock, so a second writer cannot even open
-      it; within the process the export runs in one transaction. Other adapters: nothing to take. -#}
-{% endmacro %}
-{% macro postgres__lock_results_table(relation) %}
-  {#- A transaction-scoped advisory lock keyed by the table's name: a second export of the same table
-      waits until the first commits, then deletes its rows and inserts its own (READ COMMITTED alone
-      lets both DELETEs see no row and both INSERTs land). Held until the export's COMMIT; readers
-      are not blocked. Unlike LOCK TABLE it cannot fail outside a transaction block (right after the
-      table was created, dbt's create_schema has committed). -#}
-  {% do run_query("select pg_advisory_xact_lock(hashtext(" ~ dataplex_dq.string_literal(relation | string) ~ "))") %}
-{% endmacro %}
 {#- BigQuery: each DML statement is atomic; concurrent MERGE/INSERT on one table are serialized by
     BigQuery (a conflicting MERGE fails with "Could not serialize access" and is retried by the next
     report); the DELETE (a MERGE) and INSERT of a job are two statements, see README. -#}
@@ -187,24 +95,6 @@
 {#- Insert rows given as one JSON array (objects keyed by column name, nested as the schema). -#}
 {% macro insert_results_json(relation, rows_json) %}
   {% do run_query(dataplex_dq.insert_results_json_sql(relation, rows_json)) %}
-{% endmacro %}
-
-{% macro insert_results_json_sql(relation, rows_json) %}
-  {{ return(adapter.dispatch('insert_results_json_sql', 'dataplex_dq')(relation, rows_json)) }}
-{% endmacro %}
-
-{% macro default__insert_results_json_sql(relation, rows_json) %}
-  {{ exceptions.raise_compiler_error("dataplex_dq: exporting results is not implemented for the " ~ adapter.type() ~ " adapter; add a macro " ~ adapter.type() ~ "__insert_results_json_sql (see macros/results/results_table.sql for DuckDB, PostgreSQL and BigQuery)") }}
-{% endmacro %}
-
-{% macro duckdb__insert_results_json_sql(relation, rows_json) %}
-  {%- set structure = {} -%}
-  {%- set names = [] -%}
-  {%- for name, t in dataplex_dq.results_columns() -%}
-    {%- do structure.update({name: dataplex_dq.duckdb_json_structure(t)}) -%}
-    {%- do names.append('dq_row.' ~ name) -%}
-  {%- endfor -%}
-  {{ return("insert into " ~ relation ~ " (" ~ dataplex_dq.results_column_list() ~ ")\nselect " ~ (names | join(", ")) ~ "\nfrom (select unnest(from_json(" ~ dataplex_dq.string_literal(rows_json) ~ ", " ~ dataplex_dq.string_literal(tojson([structure])) ~ ")) as dq_row) dq_rows") }}
 {% endmacro %}
 
 {% macro duckdb_json_structure(t) %}
@@ -216,32 +106,6 @@
     {{ return([dataplex_dq.duckdb_json_structure(t.array)]) }}
   {%- endif -%}
   {{ return(dataplex_dq.duckdb__results_type(t)) }}
-{% endmacro %}
-
-{% macro postgres__insert_results_json_sql(relation, rows_json) %}
-  {%- set exprs = [] -%}
-  {%- for name, t in dataplex_dq.results_columns() -%}
-    {%- if t is mapping or t == 'json' -%}
-      {#- a JSON null becomes SQL NULL, as on DuckDB and BigQuery -#}
-      {%- do exprs.append("nullif(dq_row -> " ~ dataplex_dq.string_literal(name) ~ ", 'null'::jsonb)") -%}
-    {%- else -%}
-      {%- do exprs.append("cast(dq_row ->> " ~ dataplex_dq.string_literal(name) ~ " as " ~ dataplex_dq.results_type(t) ~ ")") -%}
-    {%- endif -%}
-  {%- endfor -%}
-  {{ return("insert into " ~ relation ~ " (" ~ dataplex_dq.results_column_list() ~ ")\nselect " ~ (exprs | join(",\n  ")) ~ "\nfrom jsonb_array_elements(cast(" ~ dataplex_dq.string_literal(rows_json) ~ " as jsonb)) as dq_row") }}
-{% endmacro %}
-
-{#- BigQuery: the JSON array as a string literal, one row per element (JSON_QUERY_ARRAY), each column
-    extracted with its type: scalars by JSON_VALUE + CAST, JSON columns by PARSE_JSON(JSON_QUERY),
-    STRUCTs field by field, ARRAYs of STRUCT by a correlated ARRAY(SELECT AS STRUCT ...) in order. -#}
-{% macro bigquery__insert_results_json_sql(relation, rows_json) %}
-  {%- set names = [] -%}
-  {%- set exprs = [] -%}
-  {%- for name, t in dataplex_dq.results_columns() -%}
-    {%- do names.append(name) -%}
-    {%- do exprs.append(dataplex_dq.bigquery_json_extract('dq_row', '$.' ~ name, t, 0) ~ " as " ~ name) -%}
-  {%- endfor -%}
-  {{ return("insert into " ~ relation ~ " (" ~ (names | join(", ")) ~ ")\nselect\n  " ~ (exprs | join(",\n  ")) ~ "\nfrom unnest(json_query_array(" ~ dataplex_dq.string_literal(rows_json) ~ ")) as dq_row") }}
 {% endmacro %}
 
 {#- BigQuery expression reading JSON path `path` of the JSON text `src` as results type `t`. -#}
@@ -363,18 +227,6 @@ from (
   {%- endif -%}
 {% endmacro %}
 
-{#- Test hook of copy_results (its `pause` argument): wait `seconds` between the DELETE and the INSERT, so
-    that the race test can run two copies of one job into one table at once. PostgreSQL only (the one
-    warehouse where two copies run concurrently); elsewhere nothing. -#}
-{% macro copy_results_test_pause(seconds) %}
-  {{ return(adapter.dispatch('copy_results_test_pause', 'dataplex_dq')(seconds)) }}
-{% endmacro %}
-{% macro default__copy_results_test_pause(seconds) %}{{ return('') }}{% endmacro %}
-{% macro postgres__copy_results_test_pause(seconds) %}
-  {%- do run_query("select pg_sleep(" ~ (seconds | float) ~ ")") -%}
-  {{ return('') }}
-{% endmacro %}
-
 {#- Record a job's notification outcome (JSON text) in its rows of a results table. -#}
 {% macro record_notification(relation, job_id, result_json) %}
   {%- do dataplex_dq.hook_begin() -%}
@@ -384,15 +236,3 @@ from (
   {{ return('') }}
 {% endmacro %}
 
-{#- UPDATE `relation` SET `set_sql` for the rows matching `where_sql` (both over the table's own columns). -#}
-{% macro update_results_sql(relation, set_sql, where_sql) %}
-  {{ return(adapter.dispatch('update_results_sql', 'dataplex_dq')(relation, set_sql, where_sql)) }}
-{% endmacro %}
-{% macro default__update_results_sql(relation, set_sql, where_sql) %}
-  {{ return("update " ~ relation ~ " set " ~ set_sql ~ " where " ~ where_sql) }}
-{% endmacro %}
-{#- BigQuery: the MERGE form (as delete_results_sql), one DML statement the test suite's emulator also runs;
-    the source has no column but dq_one, so the condition's names are the target's. -#}
-{% macro bigquery__update_results_sql(relation, set_sql, where_sql) %}
-  {{ return("merge into " ~ relation ~ " as dq_target\nusing (select 1 as dq_one) as dq_source\non " ~ where_sql ~ "\nwhen matched then update set " ~ set_sql) }}
-{% endmacro %}

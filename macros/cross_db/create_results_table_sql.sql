@@ -1,0 +1,17 @@
+{#- CREATE TABLE of the results table: the columns in order, with their warehouse types; on BigQuery
+    partitioned by DATE(job_start_time) as Dataplex's export table. -#}
+{% macro create_results_table_sql(relation) %}
+  {{ return(adapter.dispatch('create_results_table_sql', 'dataplex_dq')(relation)) }}
+{% endmacro %}
+
+{% macro default__create_results_table_sql(relation) %}
+  {%- set cols = [] -%}
+  {%- for name, t in dataplex_dq.results_columns() -%}
+    {%- do cols.append(name ~ " " ~ dataplex_dq.results_type(t)) -%}
+  {%- endfor -%}
+  {{ return("create table " ~ relation ~ " (\n  " ~ (cols | join(",\n  ")) ~ "\n)") }}
+{% endmacro %}
+
+{% macro bigquery__create_results_table_sql(relation) %}
+  {{ return(dataplex_dq.default__create_results_table_sql(relation) ~ "\npartition by date(job_start_time)") }}
+{% endmacro %}

@@ -1,0 +1,16 @@
+{#- One row's values (texts or none) as SQL string literals 'a, b, ...' (string_literal's escapes,
+    applied in place: this runs once per value of every test); `null` the text of a NULL. -#}
+{% macro hook_literals(values) %}{{ return(adapter.dispatch('hook_literals', 'dataplex_dq')(values)) }}{% endmacro %}
+
+{% macro default__hook_literals(values, null='null') %}
+  {%- set e = dataplex_dq.string_literal_escapes() -%}
+  {%- set open, table = e.open, e.table -%}
+  {%- set parts = [] -%}
+  {%- for v in values -%}
+    {%- do parts.append(null if v is none else open ~ (v | string).translate(table) ~ "'") -%}
+  {%- endfor -%}
+  {{ return(parts | join(', ')) }}
+{% endmacro %}
+
+{#- BigQuery: NULL typed as STRING (an untyped NULL is INT64 there). -#}
+{% macro bigquery__hook_literals(values) %}{{ return(dataplex_dq.default__hook_literals(values, 'cast(null as string)')) }}{% endmacro %}
