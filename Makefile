@@ -49,11 +49,11 @@ lint: venv lint-fusion ## ruff check, ruff format --check and mypy --strict (con
 # DuckDB, PostgreSQL and BigQuery (emulator).
 test: lint emulator matrix ## lint, then unit and integration tests on DuckDB, PostgreSQL and the BigQuery emulator (CI)
 	@if [ -z "$(TEST_DIRS)" ]; then echo "no test directories" >&2; exit 1; fi
-	$(WITH_SERVICES) $(PY) -m pytest $(TEST_DIRS) -q -rs
+	$(WITH_SERVICES) $(PY) -m pytest $(TEST_DIRS) -q -rs -n auto --dist loadgroup --no-loadscope-reorder
 
 # Quick loop: no servers, so the postgres and bigquery targets are skipped (with the reason).
 test-duckdb: venv ## unit and integration tests on DuckDB only (no servers)
-	$(PY) -m pytest $(TEST_DIRS) -q -rs
+	$(PY) -m pytest $(TEST_DIRS) -q -rs -n auto --dist loadgroup --no-loadscope-reorder
 
 # Rewrite integration_tests/golden/bigquery/ from the SQL compiled now (review the diff after).
 golden: venv emulator ## rewrite integration_tests/golden/bigquery/ from the SQL compiled now

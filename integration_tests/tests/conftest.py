@@ -263,17 +263,126 @@ def pytest_runtest_logreport(report) -> None:
         _TARGET_SECONDS[m.group(1)] = _TARGET_SECONDS.get(m.group(1), 0.0) + report.duration
 
 
-def pytest_terminal_summary(terminalreporter) -> None:
+def _summary_of_this_process() -> dict[str, Any]:
+    """What this process adds to the terminal summary: the BigQuery gate's lines and the integration
+    project's build time per target."""
     import sys
 
     gate = sys.modules.get("test_bigquery_gate")
-    for line in getattr(gate, "GATE_SUMMARY", []):
+    return {
+        "gate": list(getattr(gate, "GATE_SUMMARY", [])),
+        "builds": {target: [b.seconds] for target, b in _BUILDS.items()},
+    }
+
+
+# pytest-xdist: each worker sends its summary to the controller, which prints them all.
+_WORKER_SUMMARIES: list[dict[str, Any]] = []
+
+
+def pytest_sessionfinish(session) -> None:
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker
+        workeroutput["dataplex_dq_summary"] = _summary_of_this_process()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    summary = getattr(node, "workeroutput", {}).get("dataplex_dq_summary")
+    if summary:
+        _WORKER_SUMMARIES.append(summary)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    gate: list[str] = []
+    builds: dict[str, list[float]] = {}
+    for summary in [_summary_of_this_process(), *_WORKER_SUMMARIES]:
+        gate += summary["gate"]
+        for target, seconds in summary["builds"].items():
+            builds.setdefault(target, []).extend(seconds)
+    for line in gate:
         terminalreporter.write_line(f"[dataplex_dq] {line}")
     if not _TARGET_SECONDS:
         return
-    terminalreporter.section("dataplex_dq: wall time per target")
+    workers = f", summed over {len(_WORKER_SUMMARIES)} workers" if _WORKER_SUMMARIES else ""
+    terminalreporter.section(f"dataplex_dq: wall time per target{workers}")
     for target in TARGETS:
         if target in _TARGET_SECONDS:
-            build = _BUILDS.get(target)
-            detail = f" (dbt deps + build {build.seconds:.1f}s)" if build else ""
+            each = " + ".join(f"{s:.1f}s" for s in builds.get(target, []))
+            detail = f" (dbt deps + build {each})" if each else ""
             terminalreporter.write_line(f"{target:9s} {_TARGET_SECONDS[target]:7.1f}s{detail}")
+
+
+# ------------------------------------------------------------------ pytest-xdist scheduling
+#
+# `make test` runs the files in parallel (pytest -n auto --dist loadgroup --no-loadscope-reorder): each
+# worker is a process of its own with its own temporary folder, so its DuckDB files, dbt target/ folders
+# and copies of projects are its own, and every PostgreSQL schema / BigQuery dataset it builds into has
+# a random suffix (dbt_harness.target_env). Session fixtures (the integration project's build per
+# target, the scan and sampling builds) are built once per worker that needs them.
+#
+# A work unit is one file (as --dist loadfile), except the files listed together in GROUPS, which share
+# module-level builds through `shared_build` and so run on one worker. Units are handed out longest
+# first (HEAVY, measured seconds on 2 cores, rounded): the quick ones fill in at the end.
+
+GROUPS: dict[str, str] = {
+    # the scan and sampling projects' server builds, read again by the BigQuery gate and golden SQL
+    "test_scan.py": "scan_sampling",
+    "test_sampling.py": "scan_sampling",
+    "test_bigquery_gate.py": "scan_sampling",
+    "test_bigquery_sql.py": "scan_sampling",
+}
+HEAVY: dict[str, float] = {
+    # seconds per file, DuckDB only, two workers on a loaded 2-core machine (pytest --junitxml); the
+    # files whose server targets cost most with the servers up are raised (test_rules, test_incremental)
+    "test_scan.py": 340,
+    "test_anomaly.py": 215,
+    "test_validation.py": 180,
+    "test_rules.py": 150,
+    "test_scan_shared_grouping.py": 145,
+    "test_exact.py": 140,
+    "test_result_models.py": 140,
+    "test_diff_demo.py": 135,
+    "test_user_project.py": 130,
+    "test_versions.py": 125,
+    "test_spec_roundtrip.py": 120,
+    "test_empty_run.py": 120,
+    "test_on_run_end.py": 110,
+    "test_spec_corpus.py": 110,
+    "test_incremental.py": 100,
+    "test_report_errors.py": 100,
+    "test_one_run.py": 100,
+    "test_scan_names.py": 90,
+    "test_sampling.py": 90,
+    "test_identity.py": 75,
+    "test_cost_guard.py": 65,
+    "test_html_report.py": 60,
+    "test_export_safety.py": 50,
+    "test_post_scan_actions.py": 50,
+    "test_defer.py": 50,
+    "test_results_table.py": 45,
+    "test_bigquery_sql.py": 40,
+    "test_demo.py": 25,
+    "test_properties.py": 25,
+    "test_bigquery_gate.py": 25,
+}
+
+
+def _unit(item) -> str:
+    name = item.path.name
+    return GROUPS.get(name, str(item.path.relative_to(item.config.rootpath)))
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the xdist_group marks
+def pytest_collection_modifyitems(config, items) -> None:
+    if config.pluginmanager.hasplugin("xdist") and getattr(config.option, "dist", "no") != "no":
+        for item in items:
+            item.add_marker(pytest.mark.xdist_group(_unit(item)))
+        files: dict[str, set[str]] = {}
+        for item in items:
+            files.setdefault(_unit(item), set()).add(item.path.name)
+        weight = {unit: sum(HEAVY.get(name, 0.0) for name in names) for unit, names in files.items()}
+        first_seen: dict[str, int] = {}
+        for i, item in enumerate(items):
+            first_seen.setdefault(_unit(item), i)
+        # longest first; a unit's tests stay together and in their order
+        items.sort(key=lambda it: (-weight[_unit(it)], first_seen[_unit(it)]))

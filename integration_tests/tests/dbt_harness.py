@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -95,6 +100,26 @@ class DbtResult:
         return out
 
 
+@contextlib.contextmanager
+def deps_lock(project_dir: Path) -> Iterator[None]:
+    """One `dbt deps` at a time on a project folder of the checkout that pytest-xdist workers share
+    (integration_tests/ is used in place): two at once remove and re-create the same dbt_packages/ link
+    (the second fails with "File exists") and write the same package-lock.yml. Only deps reads or writes
+    those, and it re-creates the link in one step, so the other commands take no lock. Projects written
+    into a test's own temporary folder are not shared and take no lock."""
+    folder = Path(project_dir).resolve()
+    if not folder.is_relative_to(REPO_ROOT):
+        yield
+        return
+    digest = hashlib.sha1(str(folder).encode()).hexdigest()[:12]
+    with open(Path(tempfile.gettempdir()) / f"dataplex_dq_tests_deps_{digest}.lock", "a+") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
 @dataclass
 class DbtProject:
     """A dbt project on disk and how to run dbt (and `dataplex-dq`) on it. `write_project` creates one
@@ -125,7 +150,8 @@ class DbtProject:
             "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
             "DBT_LOG_PATH": str(self.target_path / "logs"),
         }
-        proc = subprocess.run(cmd, cwd=self.project_dir, env=env, capture_output=True, text=True, check=False)
+        with deps_lock(self.project_dir) if args and args[0] == "deps" else contextlib.nullcontext():
+            proc = subprocess.run(cmd, cwd=self.project_dir, env=env, capture_output=True, text=True, check=False)
         result = DbtResult(list(args), proc.returncode, proc.stdout + proc.stderr, self.target_path)
         for name in ("run_results", "manifest"):
             path = self.target_path / f"{name}.json"
