@@ -8,12 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from dbt_harness import bigquery_client, render_results_sql
 from expected_schema import RESULTS_SCHEMA, schema_from_api
-
-EMULATOR_NO_DATE_PARTITION = "Not supported by Crucible: PARTITION BY date(job_start_time)"
 
 
 def _postgres_type(t: Any) -> str:
@@ -103,14 +99,12 @@ def test_ensure_results_table_creates_it_when_missing(target_build):
     tb = target_build
     ops = tb.build.target_path.parent / "target_ensure"
     out, res = render_results_sql(tb.project, ops, "dq_results_ensured", create=True)
-    if out is None and tb.target == "bigquery" and EMULATOR_NO_DATE_PARTITION in res.output:
-        pytest.skip(
-            "crucible (the local BigQuery emulator) cannot run CREATE TABLE ... PARTITION BY DATE(job_start_time); "
-            "this DDL is checked with sqlglot instead "
-            "(test_bigquery_sql.py::test_results_ddl_has_the_export_schema_and_partitioning)"
-        )
     assert out is not None, res.output[-4000:]
     assert out["created"] is True
     assert _columns_with_types(tb, "dq_results_ensured") == _expected(tb.target)
+    if tb.target == "bigquery":  # partitioned by day on job_start_time, as the package model is
+        table = bigquery_client(tb.env).get_table(f"{tb.env['DBT_BQ_PROJECT']}.{tb.schema}.dq_results_ensured")
+        assert table.time_partitioning is not None, "the results table is not partitioned"
+        assert (table.time_partitioning.type_, table.time_partitioning.field) == ("DAY", "job_start_time")
     again, res = render_results_sql(tb.project, ops, "dq_results_ensured", create=True)
     assert again is not None and again["created"] is False, res.output[-2000:]

@@ -1,5 +1,5 @@
 {#- CREATE TABLE of the results table: the columns in order, with their warehouse types; on BigQuery
-    partitioned by DATE(job_start_time) as Dataplex's export table. -#}
+    partitioned by day on job_start_time, as Dataplex's export table. -#}
 {% macro create_results_table_sql(relation) %}
   {{ return(adapter.dispatch('create_results_table_sql', 'dataplex_dq')(relation)) }}
 {% endmacro %}
@@ -13,5 +13,6 @@
 {% endmacro %}
 
 {% macro bigquery__create_results_table_sql(relation) %}
-  {{ return(dataplex_dq.default__create_results_table_sql(relation) ~ "\npartition by date(job_start_time)") }}
+  {#- the form dbt-bigquery gives the package model (models/dataplex_dq_results.sql): one way to partition the table -#}
+  {{ return(dataplex_dq.default__create_results_table_sql(relation) ~ "\npartition by timestamp_trunc(job_start_time, day)") }}
 {% endmacro %}

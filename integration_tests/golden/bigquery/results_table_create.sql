@@ -54,4 +54,4 @@ create table `dq-local`.`dq_it`.`dataplex_dq_results` (
   job_query_count INT64,
   dbt_test_cost JSON
 )
-partition by date(job_start_time)
+partition by timestamp_trunc(job_start_time, day)
