@@ -49,6 +49,9 @@ class Cell:
     unpin: tuple[str, ...] = ()  # constraints.txt pins dropped in this cell (pip picks the newest that fits)
     why: str = ""
     default: bool = True  # run when no cell is named
+    # install the project with --no-deps after its dependencies, the cell's pins overriding its ranges:
+    # what a user has who takes the dbt package from packages.yml beside an older adapter
+    override_ranges: bool = False
 
 
 CELLS = (
@@ -88,8 +91,9 @@ CELLS = (
         "3.11",
         pins={"dbt-core": "1.10.9", "dbt-duckdb": "1.10.0"},
         unpin=("sqlparse",),
-        why="dbt-core 1.10.9 with the oldest dbt-duckdb 1.10",
+        why="dbt-core 1.10.9 with the oldest dbt-duckdb 1.10 (below pyproject.toml's range: installed over it)",
         default=False,
+        override_ranges=True,
     ),
 )
 
@@ -166,9 +170,17 @@ def build_venv(cell: Cell) -> tuple[Path, float]:
     constraints = venv / "constraints.txt"
     constraints.write_text(cell_constraints(cell), encoding="utf-8")
     pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    proc = subprocess.run(
-        [*pip, "-c", str(constraints), "-e", str(REPO_ROOT)], capture_output=True, text=True, check=False
-    )
+    if cell.override_ranges:
+        project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+        requirements = [r for r in project["dependencies"] if _name(r) not in cell.pins]
+        requirements += [f"{name}=={version}" for name, version in sorted(cell.pins.items())]
+        commands = [[*pip, "-c", str(constraints), *requirements], [*pip, "--no-deps", "-e", str(REPO_ROOT)]]
+    else:
+        commands = [[*pip, "-c", str(constraints), "-e", str(REPO_ROOT)]]
+    for command in commands:
+        proc = subprocess.run(command, capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            break
     if proc.returncode != 0:
         errors = "\n".join(line for line in proc.stderr.splitlines() if "is ignored" not in line)
         raise RuntimeError(f"pip install failed:\n{errors[-4000:]}")
