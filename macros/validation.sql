@@ -125,32 +125,11 @@
   {%- endif -%}
 {% endmacro %}
 
-{#- the rule-type fields -#}
+{#- the rule-type fields: each rule type checks its own (`<rule_type>_validate(params, where)` in
+    macros/rules/<rule_type>.sql), a type without fields has none -#}
 {% macro validate_rule_params(rule, where) %}
-  {%- set rule_type = rule.rule_type -%}
-  {%- set params = rule.params -%}
-  {%- if rule_type in ['range_expectation', 'statistic_range_expectation'] -%}
-    {{ dataplex_dq.validate_bounds(params, where) }}
-  {%- endif -%}
-  {%- if rule_type == 'statistic_range_expectation' and params.get('statistic') not in ['MEAN', 'MIN', 'MAX'] -%}
-    {{ dataplex_dq.raise_rule_error(where, 'statistic', "must be one of MEAN, MIN, MAX, got " ~ params.get('statistic')) }}
-  {%- endif -%}
-  {%- if rule_type == 'set_expectation' -%}
-    {{ dataplex_dq.validate_set_values(params.get('values'), where) }}
-  {%- endif -%}
-  {%- if rule_type == 'regex_expectation' -%}
-    {{ dataplex_dq.validate_regex(params.get('regex'), where) }}
-  {%- endif -%}
-  {%- if rule_type in ['row_condition_expectation', 'table_condition_expectation'] and not dataplex_dq._is_sql_text(params.get('sql_expression')) -%}
-    {{ dataplex_dq.raise_rule_error(where, 'sql_expression', "is required (a SQL boolean expression)") }}
-  {%- endif -%}
-  {%- if rule_type == 'sql_assertion' -%}
-    {%- if not dataplex_dq._is_sql_text(params.get('sql_statement')) -%}
-      {{ dataplex_dq.raise_rule_error(where, 'sql_statement', "is required (a SELECT returning the rows in an invalid state)") }}
-    {%- elif ';' in params.get('sql_statement') -%}
-      {{ dataplex_dq.raise_rule_error(where, 'sql_statement', "must not contain a semicolon") }}
-    {%- endif -%}
-  {%- endif -%}
+  {%- set validate = dataplex_dq.get(rule.rule_type ~ '_validate') -%}
+  {%- if validate is not none -%}{{ validate(rule.params, where) }}{%- endif -%}
 {% endmacro %}
 
 {% macro _is_sql_text(value) %}{{ return(value is string and (value | trim | length) > 0) }}{% endmacro %}

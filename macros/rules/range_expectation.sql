@@ -9,3 +9,6 @@
 {% macro range_expectation_predicate(rule, column_sql, data_type, data_sql) %}
   {{ return(dataplex_dq.bounds_predicate(column_sql, rule.params, data_type)) }}
 {% endmacro %}
+
+{#- its fields (validation.sql, validate_rule_params): min_value / max_value and the strict flags -#}
+{% macro range_expectation_validate(params, where) %}{{ dataplex_dq.validate_bounds(params, where) }}{% endmacro %}

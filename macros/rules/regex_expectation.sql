@@ -11,3 +11,6 @@
   {%- set predicate -%}({{ dataplex_dq.regex_contains(dataplex_dq.cast_text(column_sql), rule.params.get('regex')) }}){%- endset -%}
   {{ return(predicate) }}
 {% endmacro %}
+
+{#- its fields (validation.sql, validate_rule_params) -#}
+{% macro regex_expectation_validate(params, where) %}{{ dataplex_dq.validate_regex(params.get('regex'), where) }}{% endmacro %}

@@ -10,3 +10,10 @@
   {%- set predicate -%}({{ dataplex_dq.expand_data_reference(rule.params.get('sql_expression'), data_sql) }}){%- endset -%}
   {{ return(predicate) }}
 {% endmacro %}
+
+{#- its fields (validation.sql, validate_rule_params) -#}
+{% macro row_condition_expectation_validate(params, where) %}
+  {%- if not dataplex_dq._is_sql_text(params.get('sql_expression')) -%}
+    {{ dataplex_dq.raise_rule_error(where, 'sql_expression', "is required (a SQL boolean expression)") }}
+  {%- endif -%}
+{% endmacro %}

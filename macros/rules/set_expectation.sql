@@ -12,3 +12,6 @@
   {%- set predicate -%}({{ column_sql }} in ({{ literals | join(", ") }})){%- endset -%}
   {{ return(predicate) }}
 {% endmacro %}
+
+{#- its fields (validation.sql, validate_rule_params) -#}
+{% macro set_expectation_validate(params, where) %}{{ dataplex_dq.validate_set_values(params.get('values'), where) }}{% endmacro %}

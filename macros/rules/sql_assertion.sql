@@ -92,3 +92,12 @@ dq_assertion as (
 {% macro sql_assertion_metrics(rule, ctx, refs, column_sql) %}
   {{ return({'assertion_row_count': refs.assertion_row_count, 'passed': refs.assertion_row_count ~ ' = 0'}) }}
 {% endmacro %}
+
+{#- its fields (validation.sql, validate_rule_params) -#}
+{% macro sql_assertion_validate(params, where) %}
+  {%- if not dataplex_dq._is_sql_text(params.get('sql_statement')) -%}
+    {{ dataplex_dq.raise_rule_error(where, 'sql_statement', "is required (a SELECT returning the rows in an invalid state)") }}
+  {%- elif ';' in params.get('sql_statement') -%}
+    {{ dataplex_dq.raise_rule_error(where, 'sql_statement', "must not contain a semicolon") }}
+  {%- endif -%}
+{% endmacro %}

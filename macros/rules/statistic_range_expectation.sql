@@ -39,3 +39,11 @@ coalesce({{ refs.stat_value }} is not null and {{ dataplex_dq.bounds_predicate(r
       'statistic_value': dataplex_dq.safe_cast_double(refs.stat_value, bound_type),
       'statistic_value_text': dataplex_dq.statistic_text(refs.stat_value, ctx.data_type)}) }}
 {% endmacro %}
+
+{#- its fields (validation.sql, validate_rule_params): the statistic, min_value / max_value and the strict flags -#}
+{% macro statistic_range_expectation_validate(params, where) %}
+  {{ dataplex_dq.validate_bounds(params, where) }}
+  {%- if params.get('statistic') not in ['MEAN', 'MIN', 'MAX'] -%}
+    {{ dataplex_dq.raise_rule_error(where, 'statistic', "must be one of MEAN, MIN, MAX, got " ~ params.get('statistic')) }}
+  {%- endif -%}
+{% endmacro %}

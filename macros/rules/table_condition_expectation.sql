@@ -30,3 +30,6 @@ case when ({{ dataplex_dq.expand_data_reference(rule.params.sql_expression, data
 {% macro table_condition_expectation_metrics(rule, ctx, refs, column_sql) %}
   {{ return({'passed': refs.condition_ok ~ ' = 1'}) }}
 {% endmacro %}
+
+{#- its fields (validation.sql, validate_rule_params) -#}
+{% macro table_condition_expectation_validate(params, where) %}{{ dataplex_dq.row_condition_expectation_validate(params, where) }}{% endmacro %}

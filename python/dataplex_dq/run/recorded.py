@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from dataplex_dq._compat import fromisoformat
 from dataplex_dq.errors import DataplexDqError, first_line
 from dataplex_dq.run.cost import QueryCost
 from dataplex_dq.run.incremental import JobWindow
@@ -70,7 +71,7 @@ def _json(value: Any) -> Any:
 def _ts(value: Any) -> datetime | None:
     if value is None or isinstance(value, datetime):
         return value
-    return datetime.fromisoformat(str(value).replace(" UTC", "").replace("Z", ""))
+    return fromisoformat(str(value).replace(" UTC", "").replace("Z", ""))
 
 
 def _float(value: Any) -> float | None:

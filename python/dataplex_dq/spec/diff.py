@@ -24,6 +24,7 @@ import click
 
 from dataplex_dq.errors import ArtifactsError, DataplexDqError, first_line
 from dataplex_dq.record import dbt_options
+from dataplex_dq.rule_types import is_row_level
 
 RESULTS_DIR = "dataplex_dq"
 
@@ -81,11 +82,7 @@ def state_from_result(key: str, result: Any) -> SourceState:
     rules = {}
     for r in result.rules:
         name = _rule_key(r)
-        row_level = r.rule.WhichOneof("rule_type") not in (
-            "statistic_range_expectation",
-            "table_condition_expectation",
-            "sql_assertion",
-        )
+        row_level = is_row_level(r.rule.WhichOneof("rule_type") or "")
         rules[name] = RuleState(
             name,
             bool(r.passed),
