@@ -3,7 +3,7 @@
     Why: the on-run-end hook and the report read the metrics relations of all the invocation's tests
     in UNION ALLs, and DuckDB's binder pays per column of every relation: on 1,000 one-row relations,
     ~2.3 CPU-s to bind 31 columns each, ~0.4 s to bind one. They read `dq_row` alone and unpack the
-    JSON once over the union (on_run_end.sql, hook_metrics_branch; report.py, fetch_metrics). Other
+    JSON once over the union (on_run_end.sql, hook_metrics_branch). Other
     warehouses store the contract's columns only (no such cost measured there: nothing to pack). -#}
 {% macro metrics_packed(sql) %}{{ return(adapter.dispatch('metrics_packed', 'dataplex_dq')(sql)) }}{% endmacro %}
 

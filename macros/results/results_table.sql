@@ -75,11 +75,6 @@
   {{ return("select\n  " ~ (cols | join(",\n  ")) ~ "\nlimit 0") }}
 {% endmacro %}
 
-{#- Delete the rows of the given jobs (so that reporting the same invocation again is idempotent). -#}
-{% macro delete_results(relation, job_ids) %}
-  {% do run_query(dataplex_dq.delete_results_sql(relation, job_ids)) %}
-{% endmacro %}
-
 {#- The results table's column names, comma-separated: every INSERT names its columns, so a table
     whose columns are in another order still gets each value in its column. -#}
 {% macro results_column_list() %}
@@ -88,15 +83,7 @@
   {{ return(names | join(", ")) }}
 {% endmacro %}
 
-{#- BigQuery: each DML statement is atomic; concurrent MERGE/INSERT on one table are serialized by
-    BigQuery (a conflicting MERGE fails with "Could not serialize access" and is retried by the next
-    report); the DELETE (a MERGE) and INSERT of a job are two statements, see README. -#}
-
-{#- Insert rows given as one JSON array (objects keyed by column name, nested as the schema). -#}
-{% macro insert_results_json(relation, rows_json) %}
-  {% do run_query(dataplex_dq.insert_results_json_sql(relation, rows_json)) %}
-{% endmacro %}
-
+{#- The JSON structure DuckDB's from_json reads a results column of type `t` with (debug_queries_value_sql). -#}
 {% macro duckdb_json_structure(t) %}
   {%- if t is mapping and 'struct' in t -%}
     {%- set d = {} -%}
@@ -153,15 +140,6 @@
 {#- The invocation of the most recent job in the results table (`--latest`). -#}
 {% macro latest_invocation_sql(relation) %}
   {{ return("select dbt_invocation_id from " ~ relation ~ " where dbt_invocation_id is not null group by dbt_invocation_id order by max(job_start_time) desc, dbt_invocation_id desc limit 1") }}
-{% endmacro %}
-
-{#- The notification outcome each of some jobs recorded (`dataplex-dq report` sends a job's notification
-    once; job_notification_result as JSON text). -#}
-{% macro notification_results_sql(relation, job_ids) %}
-  {%- set ids = [] -%}
-  {%- for j in job_ids -%}{%- do ids.append(dataplex_dq.string_literal(j)) -%}{%- endfor -%}
-  {{ return("select data_quality_job_id, " ~ dataplex_dq.json_text('job_notification_result') ~ " as job_notification_result from " ~ relation
-            ~ " where data_quality_job_id in (" ~ (ids | join(', ')) ~ ") and job_notification_result is not null") }}
 {% endmacro %}
 
 {#- Per job of one invocation, its column scores and its column-and-dimension scores (dimension NULL for

@@ -1,2 +1,3 @@
-"""Every output of a report, each reading the recorded run (run/model.py): post-scan actions (actions: a copy to
-another results table, catalog publishing, notifications), result files, the HTML report."""
+"""Every output of a report, behind one interface (base.py), registered in registry.py, each reading the recorded
+run (run/model.py): a copy to another results table, catalog publishing, notifications, result files, the HTML
+report."""

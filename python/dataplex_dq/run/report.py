@@ -3,13 +3,13 @@
 invocation  the invocation of target/run_results.json (or, with --from-results-table, the latest in the
             results table or --invocation)
 record      when the results table has no rows of it (its on-run-end hook was switched off), the package's
-            writer records it (run/record.py: `dbt run-operation dataplex_dq.record_run`)
+            writer records it (record/run_operation.py: `dbt run-operation dataplex_dq.record_run`)
 read        run/recorded.py: the invocation's rows in one query, its column scores in a second: per data source
             its outcomes, the scores the SQL computed, its debug queries' results
-protos      assemble.build_result: a DataQualityResult per data source
-outputs     post-scan actions (actions.py: a copy of the rows to another results table, catalog publishing,
-            notifications, each failure reported without stopping the others), result files
-            (target/dataplex_dq/<data source>.json and .pb), the HTML report
+protos      run/assemble.py build_result: a DataQualityResult per data source
+outputs     outputs/registry.py, in order: a copy of the rows to another results table, catalog publishing,
+            notifications, result files (target/dataplex_dq/<data source>.json and .pb), the HTML report; each
+            failure reported without stopping the others (outputs/base.py run_outputs)
 Nothing here builds or writes a results row: the package's SQL is the one writer.
 """
 
