@@ -26,13 +26,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT / "integration_tests" / "tests"))
+sys.path.insert(0, str(ROOT / "python" / "tests"))  # scorecards: the scores' definition, for synthetic ScoreCards
+
+from scorecards import score_rules  # noqa: E402 - the product scores in SQL only; the tests' definition
 
 from dataplex_dq.outputs.html_report import History, JobPoint, Sample, render_html  # noqa: E402
 from dataplex_dq.record.artifacts import DataSource  # noqa: E402
 from dataplex_dq.run.metrics import RuleMetrics  # noqa: E402
 from dataplex_dq.run.model import Report, SourceReport  # noqa: E402
 from dataplex_dq.run.outcomes import RuleOutcome  # noqa: E402
-from dataplex_dq.run.scoring import score_rules  # noqa: E402
 
 DIMENSIONS = ("COMPLETENESS", "VALIDITY", "UNIQUENESS", "CONSISTENCY", "ACCURACY", "FRESHNESS", "VOLUME")
 

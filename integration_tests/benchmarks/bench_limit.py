@@ -27,7 +27,18 @@ limit_query.sql), `dbt test` of the scan and of the per-rule tests, `dataplex-dq
 build, result models when changed, report, export), and with --soda Soda Core's `soda scan` of the same
 20 rules written as Soda checks the way users write them (SODA_CHECKS). Prints wall min/median/max and
 x L's whole process, Soda's counts against L's, and issue 10's targets for `dataplex-dq build` against
-`soda scan` (<= 1.5x at 1M rows, <= 0.7x at 10M).
+`soda scan` (<= 1.5x at 1M rows, <= 0.7x at 10M). --whole-variants picks the variants (default: all).
+Every `dbt test` and `dataplex-dq build` runs the package's own on-run-end hook, as in a user's project:
+it records the run in the results table (a package older than that hook records nothing in `dbt test`).
+`dataplex-dq build` is also timed in CPU seconds (user + system), less sensitive to a loaded machine.
+
+--code NAME=PATH (repeatable): `dataplex-dq build` of each checkout at PATH in the same rounds, each going
+first in turn, each with its own CLI (PATH/python first on PYTHONPATH, the same venv) and its own package
+(a dbt project whose packages.yml has `local: PATH`) on its own copy of the table; a before / after
+comparison under the same load. Without it, the CLI and package of this checkout:
+
+    python integration_tests/benchmarks/bench_limit.py --rows 1000000 --repeat 1 --whole 5 \
+        --whole-variants L,build --code before=/tmp/before --code after=.
 
 Soda Core lives in its own virtualenv, never in the product's (its pins clash with dbt's):
 
@@ -43,6 +54,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -148,7 +160,7 @@ def schema_yml(rules: list[dict[str, Any]]) -> str:
     )
 
 
-def write_project(work: Path, db: Path, rules: list[dict[str, Any]]) -> Path:
+def write_project(work: Path, db: Path, rules: list[dict[str, Any]], package: Path = REPO) -> Path:
     proj = work / "project"
     (proj / "models").mkdir(parents=True, exist_ok=True)
     (proj / "dbt_project.yml").write_text(
@@ -165,7 +177,7 @@ def write_project(work: Path, db: Path, rules: list[dict[str, Any]]) -> Path:
         f'bench_limit:\n  target: duckdb\n  outputs:\n    duckdb:\n      type: duckdb\n      path: "{db}"\n'
         "      threads: 1\n"
     )
-    (proj / "packages.yml").write_text(f"packages:\n  - local: {REPO}\n")
+    (proj / "packages.yml").write_text(f"packages:\n  - local: {package}\n")
     (proj / "models" / "schema.yml").write_text(schema_yml(rules))
     return proj
 
@@ -505,14 +517,30 @@ def limit_process(db: Path, limit_sql: str, work: Path) -> float:
     return time.perf_counter() - t0
 
 
-def dataplex_dq_build(proj: Path) -> float:
-    """`dataplex-dq build --select tag:scan` as a fresh process (dbt build of the scan, the package's
-    result models when changed, the report and the export)."""
-    exe = Path(sys.executable).parent / "dataplex-dq"
-    env = {**os.environ, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", "DBT_PROFILES_DIR": str(proj)}
+def cli_command(code: Path | None) -> tuple[list[str], dict[str, str]]:
+    """How to start `dataplex-dq`: this venv's console script, or (``code``: a checkout) that checkout's own
+    CLI with the same Python, its python/ first on PYTHONPATH (its console script's module: cli/main.py's
+    `run` today, cli.py's `run` before the CLI became a package)."""
+    if code is None:
+        return [str(Path(sys.executable).parent / "dataplex-dq")], {}
+    module = (
+        "dataplex_dq.cli.main" if (code / "python" / "dataplex_dq" / "cli" / "main.py").exists() else "dataplex_dq.cli"
+    )
+    path = os.pathsep.join(p for p in (str(code / "python"), os.environ.get("PYTHONPATH")) if p)
+    return [sys.executable, "-c", f"import sys; from {module} import run; sys.exit(run())"], {"PYTHONPATH": path}
+
+
+def dataplex_dq_build(proj: Path, code: Path | None = None) -> tuple[float, float]:
+    """`dataplex-dq build --select tag:scan` as a fresh process (dbt build of the scan with the package's
+    on-run-end hook, the package's result models when changed, the report), with the CLI of ``code``:
+    (wall seconds, CPU seconds: user + system of the process and its children, less sensitive to other
+    processes on a shared machine)."""
+    exe, extra = cli_command(code)
+    env = {**os.environ, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", "DBT_PROFILES_DIR": str(proj), **extra}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.run(
-        [str(exe), "build", "--select", "tag:scan", "--project-dir", str(proj), "--no-fail-on-rule-failure"],
+        [*exe, "build", "--select", "tag:scan", "--project-dir", str(proj), "--no-fail-on-rule-failure"],
         cwd=proj,
         env=env,
         capture_output=True,
@@ -520,9 +548,11 @@ def dataplex_dq_build(proj: Path) -> float:
         check=False,
     )
     wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     if proc.returncode != 0:
         raise SystemExit(f"dataplex-dq build failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-2000:]}")
-    return wall
+    return wall, cpu
 
 
 def whole_processes(
@@ -534,23 +564,42 @@ def whole_processes(
     soda: Path | None,
     soda_db: Path,
     limit_row: dict[str, Any],
+    variants: set[str],
+    builds: dict[str, tuple[Path, Path | None]],
 ) -> tuple[dict[str, list[float]], list[str]]:
     """Rounds of fresh processes, alternating the variants; ({variant: walls}, Soda's differences).
     Soda reads ``soda_db``, the anchor's file as generated (its DuckDB is older than dbt's, which writes
-    its metrics tables into ``db``, a copy)."""
-    walls: dict[str, list[float]] = {"L": [], "scan": [], "per_rule": [], "build": []}
+    its metrics tables into ``db``, a copy). ``builds``: per label, the project and the checkout (None: this
+    venv's console script) of each `dataplex-dq build` variant."""
+    walls: dict[str, list[float]] = {k: [] for k in ("L", "scan", "per_rule") if k in variants}
+    if "build" in variants:
+        for label, (build_proj, code) in builds.items():
+            walls[label] = []
+            walls[f"{label} CPU"] = []
+            dataplex_dq_build(build_proj, code)  # warm-up: builds the package's result models once
     if soda is not None:
         walls["soda"] = []
     diffs: list[str] = []
     compared = 0
     work = proj.parent / "whole"
     work.mkdir(exist_ok=True)
-    dataplex_dq_build(proj)  # warm-up: builds the package's result models once (later builds skip them)
-    for _ in range(rounds):
-        walls["L"].append(limit_process(db, limit_sql, work))
+    for round_ in range(rounds):
+        if "L" in variants:
+            walls["L"].append(limit_process(db, limit_sql, work))
         for tag in ("scan", "per_rule"):
-            walls[tag].append(dbt(proj, "test", "--select", f"tag:{tag}")[0])
-        walls["build"].append(dataplex_dq_build(proj))
+            if tag in variants:
+                walls[tag].append(dbt(proj, "test", "--select", f"tag:{tag}")[0])
+        order = list(builds.items()) if "build" in variants else []
+        for label, (build_proj, code) in order if round_ % 2 == 0 else order[::-1]:  # each goes first in turn
+            wall, cpu = dataplex_dq_build(build_proj, code)
+            walls[label].append(wall)
+            walls[f"{label} CPU"].append(cpu)
+        print(
+            f"  round {round_ + 1}: "
+            + ", ".join(f"{k} {v[-1]:.2f}s" for k, v in walls.items() if len(v) == round_ + 1)
+            + f"; load average {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
         if soda is not None:
             wall, values = soda_scan(soda, work, soda_db)
             walls["soda"].append(wall)
@@ -573,8 +622,20 @@ def main() -> None:
     ap.add_argument("--whole", type=int, default=0, help="rounds of whole fresh processes, incl. dataplex-dq build")
     ap.add_argument("--soda", action="store_true", help="with --whole: also Soda Core's `soda scan` (own venv)")
     ap.add_argument("--soda-venv", default=None, help="Soda Core's venv (default $DATAPLEX_DQ_SODA_VENV or .venv-soda)")
+    ap.add_argument(
+        "--whole-variants", default="L,scan,per_rule,build", help="with --whole: which of L,scan,per_rule,build"
+    )
+    ap.add_argument(
+        "--code",
+        action="append",
+        default=[],
+        metavar="NAME=PATH",
+        help="with --whole: `dataplex-dq build` of the checkout at PATH (its CLI and its package); repeatable",
+    )
     ap.add_argument("--keep", action="store_true")
     a = ap.parse_args()
+    variants = {v.strip() for v in a.whole_variants.split(",") if v.strip()}
+    codes = {name: Path(path).resolve() for name, _, path in (c.partition("=") for c in a.code)}
 
     anchor = find_anchor(a.anchor)
     sys.path.insert(0, str(anchor))
@@ -622,11 +683,27 @@ def main() -> None:
                         f"   node x L {spread(f[tag]['node'], base)}"
                     )
             if a.whole:
+                builds: dict[str, tuple[Path, Path | None]] = {"build": (proj, None)}
+                if codes:
+                    builds = {}
+                    for name, code in codes.items():
+                        code_db = work / f"events_{rows}_{name}.duckdb"
+                        shutil.copy(db, code_db)
+                        builds[f"build {name}"] = (write_project(work / f"{rows}_{name}", code_db, rules, code), code)
+                        dbt(builds[f"build {name}"][0], "deps")
                 walls, soda_diffs = whole_processes(
-                    proj, work_db, limit_sql, a.whole, soda=soda, soda_db=db, limit_row=r["rows"]["L"][0]
+                    proj,
+                    work_db,
+                    limit_sql,
+                    a.whole,
+                    soda=soda,
+                    soda_db=db,
+                    limit_row=r["rows"]["L"][0],
+                    variants=variants,
+                    builds=builds,
                 )
                 failed = failed or bool(soda_diffs)
-                whole_l = statistics.median(walls["L"])
+                whole_l = statistics.median(walls["L"]) if walls.get("L") else None
                 print(
                     f"  whole processes, {a.whole} rounds (wall min / median / max; x = over L's whole-process median)"
                 )
@@ -638,8 +715,10 @@ def main() -> None:
                     "soda": "soda scan",
                 }
                 for key, values in walls.items():
-                    print(f"  {labels[key]:22} {spread(values)}   {spread(values, whole_l)}")
-                if "soda" in walls:
+                    label = labels.get(key) or f"dataplex-dq {key}"
+                    x_l = f"   {spread(values, whole_l)}" if whole_l and not key.endswith(" CPU") else ""
+                    print(f"  {label:22} {spread(values)}{x_l}")
+                if "soda" in walls and "build" in walls:
                     ratio = statistics.median(walls["build"]) / statistics.median(walls["soda"])
                     goal = 1.5 if rows <= 1_000_000 else 0.7
                     verdict = "met" if ratio <= goal else "NOT met"

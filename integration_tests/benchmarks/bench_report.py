@@ -1,22 +1,24 @@
 #!/usr/bin/env python3
 """Benchmark (not a test): `dataplex-dq report` end to end, at scale, on DuckDB.
 
-    python integration_tests/benchmarks/bench_report.py [--rules 10000] [--sources 20] [--repeat 3]
+    python integration_tests/benchmarks/bench_report.py [--rules 10000] [--sources 20] [--form scan] [--repeat 3]
         [--one-source 1000] [--one-source-repeat 1] [--skip-synthetic] [--keep]
 
-1. Synthetic invocation of --rules rules on --sources data sources: builds a small dbt project once (one
-   seed, one real rule), clones its test node --rules times in manifest.json and run_results.json and
-   gives each clone its own metrics table (the way dbt leaves them: one relation per test). Then runs the
-   whole report --repeat times, each in a fresh process (`dataplex-dq report` as the CLI runs it: imports,
-   artifacts, fetching the metrics rows through dbt's adapter, scores, proto files, export of one row per
-   rule, the summary), and prints min / median / max of the process's wall and CPU time, Python's start,
-   the imports, the report itself and each of its steps (reading the artifacts, opening dbt's adapter, the
-   phases), the time after the report until the process ended (DuckDB's checkpoint and close, Python's
-   teardown), and the process's peak memory (VmHWM of /proc/self/status: Python and DuckDB).
+1. A recorded invocation of --rules rules on --sources data sources: a dbt project of --sources seeds,
+   each with its share of the rules (--form scan: one named data_quality_scan per seed, at most 1,000
+   rules each; --form tests: one per-rule test per rule, far slower to build), built once with `dbt build`,
+   whose on-run-end hook (the package's own: the results table's one writer) records one row per rule.
+   Then runs the whole report of that invocation --repeat times, each in a fresh process (`dataplex-dq
+   report` as the CLI runs it: imports, the artifacts, the recorded rows read in one query, the protos, every
+   output, the summary), and prints min / median / max of the process's wall and CPU time, Python's start,
+   the imports, the report itself and each of its steps (reading manifest.json + run_results.json, opening
+   dbt's adapter, reading the recorded rows, the protos, the outputs and each output), the time after the
+   report until the process ended (DuckDB's close, Python's teardown), and the process's peak memory
+   (VmHWM of /proc/self/status: Python and DuckDB). The setup's `dbt build` is timed once.
 2. --one-source N (0 skips it): N rules on ONE data source (Dataplex's maximum per scan is 1,000), in both
    forms, each a real dbt project: N per-rule tests, and one data_quality_scan of N rules. Per form, fresh
-   processes: `dbt compile` (compile), `dbt test` (query: wall, and the test nodes' execution time), and
-   the report (as in 1).
+   processes: `dbt compile` (compile), `dbt test` (query and the package's hook recording the rows: wall,
+   and the test nodes' execution time), and the report (as in 1).
 
 The load average is printed before and after: on a shared machine every time is an upper bound.
 """
@@ -24,7 +26,6 @@ The load average is printed before and after: on a shared machine every time is 
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import os
 import resource
@@ -38,10 +39,15 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
-PHASES = ("fetch_metrics", "assemble_sources", "write_result_files", "export_results")
-# also timed, outside those phases: reading manifest.json + run_results.json, and opening dbt's adapter
-# (importing dbt, the profile and project, the package's macros; DuckDB's file opens on the first query)
+# the report's steps (run/report.py), each timed by wrapping the function run_report calls:
+#   load_artifacts     manifest.json + run_results.json
+#   open_adapter       dbt's adapter (Warehouse.__enter__: the profile and project, the package's macros)
+#   read_rows          the invocation's recorded rows, one query (run/recorded.py)
+#   read_recorded_run  its column scores (a second query) and the rows grouped into typed jobs
+#   source_reports     per data source its DataQualityResult (the protos)
+#   run_outputs        every output of outputs/registry.py, in turn (each also timed: "output: NAME")
 SETUP = ("load_artifacts", "open_adapter")
+PHASES = ("read_rows", "read_recorded_run", "source_reports", "run_outputs")
 
 
 def load() -> str:
@@ -121,7 +127,10 @@ def child(proj: Path, code: Path) -> None:
         return wrapper
 
     for name in (*PHASES, "load_artifacts"):
-        setattr(report_module, name, timed(name))
+        if hasattr(report_module, name):  # an older checkout (--code) may not have every step
+            setattr(report_module, name, timed(name))
+    if hasattr(report_module, "OUTPUTS"):
+        report_module.OUTPUTS = tuple(TimedOutput(output, spent) for output in report_module.OUTPUTS)
     enter = report_module.Warehouse.__enter__
 
     def open_adapter(self: Any) -> Any:
@@ -170,12 +179,27 @@ def child(proj: Path, code: Path) -> None:
         ),
         flush=True,
     )
-    # the process ends as the CLI ends it (cli.run: exit_now, without the interpreter's teardown), where the
-    # code measured has it
+    # the process then ends as the CLI ends it: sys.exit, the interpreter's own teardown (an older checkout
+    # given with --code may end with its cli.exit_now instead, os._exit without the teardown)
     from dataplex_dq.cli import main as cli
 
     if hasattr(cli, "exit_now"):
         cli.exit_now(0)
+
+
+class TimedOutput:
+    """One output of outputs/registry.py, its `write` timed into ``spent["output: NAME"]``."""
+
+    def __init__(self, output: Any, spent: dict[str, float]) -> None:
+        self.output, self.spent, self.name = output, spent, output.name
+
+    def write(self, ctx: Any) -> None:
+        t = time.perf_counter()
+        try:
+            self.output.write(ctx)
+        finally:
+            key = f"output: {self.name}"
+            self.spent[key] = self.spent.get(key, 0.0) + time.perf_counter() - t
 
 
 def run_reports(proj: Path, repeat: int, expect_rules: int, code: Path = REPO) -> dict[str, list[float]]:
@@ -211,6 +235,9 @@ def run_reports(proj: Path, repeat: int, expect_rules: int, code: Path = REPO) -
             out[key].append(got[key])
         for name in (*SETUP, *PHASES):
             out[name].append(got["phases"].get(name, 0.0))
+        for name, seconds in got["phases"].items():
+            if name.startswith("output: "):
+                out.setdefault(name, []).append(seconds)
     rows = exported_rows(proj)
     if rows != expect_rules:
         raise SystemExit(f"the results table holds {rows} rows of this invocation, expected {expect_rules}")
@@ -241,6 +268,9 @@ def print_reports(label: str, r: dict[str, list[float]]) -> None:
     print(f"      report (in process)     {spread(r['report'])}")
     for name in (*SETUP, *PHASES):
         print(f"        {name:22}  {spread(r[name])}")
+        if name == "run_outputs":
+            for output in (k for k in r if k.startswith("output: ")):
+                print(f"          {output[8:]:20}  {spread(r[output])}")
     print(f"      after the report (exit) {spread(r['exit'])}")
     print(f"    peak memory (VmHWM)       {spread(r['maxrss_mb'], ' MB')}")
 
@@ -248,11 +278,13 @@ def print_reports(label: str, r: dict[str, list[float]]) -> None:
 # ----------------------------------------------------------------------------------------- 1. synthetic
 
 
-def base_project(proj: Path, schema_yml: str, seed_rows: int = 1000) -> None:
+def base_project(
+    proj: Path, schema_yml: str, seeds: tuple[str, ...] | list[str] = ("items",), seed_rows: int = 1000
+) -> None:
     (proj / "seeds").mkdir(parents=True)
-    (proj / "seeds" / "items.csv").write_text(
-        "id,qty,amount,name\n" + "".join(f"{i},{i % 7},{(i * 37) % 1000 / 10},n{i % 50}\n" for i in range(seed_rows))
-    )
+    data = "id,qty,amount,name\n" + "".join(f"{i},{i % 7},{(i * 37) % 1000 / 10},n{i % 50}\n" for i in range(seed_rows))
+    for seed in seeds:
+        (proj / "seeds" / f"{seed}.csv").write_text(data)
     (proj / "models").mkdir()
     (proj / "models" / "schema.yml").write_text(schema_yml)
     (proj / "dbt_project.yml").write_text(
@@ -265,71 +297,23 @@ def base_project(proj: Path, schema_yml: str, seed_rows: int = 1000) -> None:
     )
 
 
-def synthetic(work: Path, rules: int, sources: int) -> Path:
-    import duckdb
-
+def synthetic(work: Path, rules: int, sources: int, form: str = "scan") -> Path:
+    """A dbt project of ``sources`` seeds sharing ``rules`` rules (one_source_rules' mix of rule types),
+    built once with `dbt build`: the package's on-run-end hook records one row per rule."""
     proj = work / "synthetic"
-    base_project(
-        proj,
-        "version: 2\nseeds:\n  - name: items\n    columns:\n      - name: qty\n        data_tests:\n"
-        "          - dataplex_dq.range_expectation:\n"
-        "              {name: qty-small, arguments: {max_value: 5, threshold: 0.5, dimension: VALIDITY}}\n",
-    )
-    dbt(proj, "deps")
-    dbt(proj, "build")
-    target = proj / "target"
-    manifest = json.loads((target / "manifest.json").read_text())
-    run_results = json.loads((target / "run_results.json").read_text())
-    test_uid = next(u for u, n in manifest["nodes"].items() if n["resource_type"] == "test")
-    test_node = manifest["nodes"][test_uid]
-    seed_node = manifest["nodes"][test_node["attached_node"]]
-    result = next(r for r in run_results["results"] if r["unique_id"] == test_uid)
-
-    t0 = time.perf_counter()
-    con = duckdb.connect(str(proj / "bench.duckdb"))
-    base_rel = test_node["relation_name"]
-    schema = base_rel.split(".")[1]
-    con.execute("begin")  # one transaction: 10,000 CREATE TABLEs in seconds, not minutes
-    source_ids = []
+    lines = ["version: 2", "seeds:"]
     for s in range(sources):
-        uid = f"seed.bench.items_{s}"
-        node = copy.deepcopy(seed_node)
-        node.update(unique_id=uid, name=f"items_{s}", alias="items")
-        manifest["nodes"][uid] = node
-        source_ids.append(uid)
-    results = [r for r in run_results["results"] if r["unique_id"] != test_uid]
-    test_text = json.dumps(test_node)
-    for i in range(rules):
-        uid = f"test.bench.rule-{i}.x"
-        # the rule's name everywhere in the node, the identity dataplex_dq records at parse time included
-        node = json.loads(test_text.replace("qty-small", f"rule-{i}"))
-        rel = f'{schema}."dq_rule_{i}"'
-        src = source_ids[i % sources]
-        node.update(unique_id=uid, name=f"rule-{i}", attached_node=src, relation_name=rel)
-        node["config"]["meta"]["dataplex_dq_rules"][0]["rule"]["name"] = f"rule-{i}"  # recorded at parse time
-        node["depends_on"]["nodes"] = [src]
-        manifest["nodes"][uid] = node
-        r = copy.deepcopy(result)
-        r.update(unique_id=uid, relation_name=rel, status="pass" if i % 10 else "fail", failures=0 if i % 10 else 1)
-        results.append(r)
-        # the clone's row, packed again as DuckDB's metrics relations carry it (macros/metrics.sql, metrics_packed)
-        con.execute(
-            f"create or replace table {rel} as select dq_c.*, to_json(dq_c) as dq_row from ("
-            f"select * exclude (dq_row) replace ("
-            f"'{uid}' as dq_test_unique_id, '{src}' as dq_data_source, 'rule-{i}' as rule_name, "
-            f"{'true' if i % 10 else 'false'} as passed, '{'PASSED' if i % 10 else 'FAILED'}' as rule_status, "
-            f"replace(rule_spec, 'qty-small', 'rule-{i}') as rule_spec) from {base_rel}) as dq_c"
-        )
-    con.execute("drop table if exists main.dataplex_dq_results")
-    con.execute("commit")
-    con.close()
-    del manifest["nodes"][test_uid]
-    run_results["results"] = results
-    (target / "manifest.json").write_text(json.dumps(manifest))
-    (target / "run_results.json").write_text(json.dumps(run_results))
+        mine = one_source_rules(len(range(s, rules, sources)))
+        mine = [(f"s{s:02d}-{name}", key, col, args) for name, key, col, args in mine]
+        lines += [f"  - name: items_{s}", *rule_tests(mine, form, f"scan-items-{s}", indent="    ")]
+    base_project(proj, "\n".join(lines) + "\n", seeds=[f"items_{s}" for s in range(sources)], seed_rows=200)
+    dbt(proj, "deps")
+    wall, rr = dbt(proj, "build")
+    tests = [r for r in rr.get("results") or [] if r["unique_id"].startswith("test.")]
+    size = (proj / "target" / "manifest.json").stat().st_size / 1e6
     print(
-        f"setup: {rules} rules on {sources} data sources in {time.perf_counter() - t0:.1f}s "
-        f"(manifest.json {(target / 'manifest.json').stat().st_size / 1e6:.1f} MB)"
+        f"setup: {rules} rules on {sources} data sources ({len(tests)} tests, form {form}), dbt build with the "
+        f"package's on-run-end hook in {wall:.1f}s (manifest.json {size:.1f} MB)"
     )
     return proj
 
@@ -361,9 +345,12 @@ def one_source_rules(n: int) -> list[tuple[str, str, str | None, dict[str, Any]]
     return out
 
 
-def one_source_project(work: Path, n: int, form: str) -> Path:
-    rules = one_source_rules(n)
-    lines = ["version: 2", "seeds:", "  - name: items"]
+def rule_tests(
+    rules: list[tuple[str, str, str | None, dict[str, Any]]], form: str, scan_name: str, indent: str
+) -> list[str]:
+    """The schema.yml lines of one seed's rules: one named data_quality_scan (form "scan"), or one per-rule
+    test per rule (form "tests")."""
+    lines = []
     if form == "scan":
         scan_rules = [{"name": name, **({"column": col} if col else {}), key: args} for name, key, col, args in rules]
         for r in scan_rules:  # the dimension and threshold sit beside the rule type's fields in a scan
@@ -371,15 +358,20 @@ def one_source_project(work: Path, n: int, form: str) -> Path:
             for common in ("dimension", "threshold"):
                 if common in fields:
                     r[common] = fields.pop(common)
-        scan = f"dataplex_dq.data_quality_scan: {{name: scan-{n}, arguments: {{rules: {json.dumps(scan_rules)}}}}}"
-        lines += ["    data_tests:", f"      - {scan}"]
+        scan = f"dataplex_dq.data_quality_scan: {{name: {scan_name}, arguments: {{rules: {json.dumps(scan_rules)}}}}}"
+        lines += [f"{indent}data_tests:", f"{indent}  - {scan}"]
     else:
         by_column: dict[str | None, list[str]] = {}
         for name, key, col, args in rules:
             by_column.setdefault(col, []).append(f"dataplex_dq.{key}: {{name: {name}, arguments: {json.dumps(args)}}}")
-        lines += ["    data_tests:", *[f"      - {t}" for t in by_column.pop(None, [])], "    columns:"]
+        lines += [f"{indent}data_tests:", *[f"{indent}  - {t}" for t in by_column.pop(None, [])], f"{indent}columns:"]
         for col, tests in by_column.items():
-            lines += [f"      - name: {col}", "        data_tests:", *[f"          - {t}" for t in tests]]
+            lines += [f"{indent}  - name: {col}", f"{indent}    data_tests:", *[f"{indent}      - {t}" for t in tests]]
+    return lines
+
+
+def one_source_project(work: Path, n: int, form: str) -> Path:
+    lines = ["version: 2", "seeds:", "  - name: items", *rule_tests(one_source_rules(n), form, f"scan-{n}", "    ")]
     proj = work / f"one_source_{form}"
     base_project(proj, "\n".join(lines) + "\n")
     dbt(proj, "deps")
@@ -420,6 +412,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rules", type=int, default=10_000)
     ap.add_argument("--sources", type=int, default=20)
+    ap.add_argument(
+        "--form",
+        choices=("scan", "tests"),
+        default="scan",
+        help="the synthetic rules: a scan per seed, or per-rule tests",
+    )
     ap.add_argument("--repeat", type=int, default=3, help="fresh report processes on the synthetic invocation")
     ap.add_argument("--one-source", type=int, default=1000, help="rules on one data source, both forms (0: skip)")
     ap.add_argument("--one-source-repeat", type=int, default=1, help="rounds of the one-data-source case")
@@ -438,7 +436,7 @@ def main() -> int:
     try:
         if not args.skip_synthetic:
             given = args.synthetic_project
-            proj = Path(given) if given else synthetic(work, args.rules, args.sources)
+            proj = Path(given) if given else synthetic(work, args.rules, args.sources, args.form)
             r = run_reports(proj, args.repeat, args.rules, Path(args.code))
             print(f"\n{args.rules} rules on {args.sources} data sources ({load()}), code of {args.code}")
             print_reports("dataplex-dq report", r)

@@ -12,9 +12,13 @@ On DuckDB, one table of --rows rows and 8 columns, 20 rules covering every rule 
   P  20 dbt-utils-style tests through `dbt test` (each returns its failing rows; dbt counts them).
 
 Each is timed as the median of --repeat rounds (L, S, R, P in turn) after one warm-up round. S, R and L must agree on
-every count (the script exits non-zero if not). Then the post-hook's pure part (artifacts -> RuleMetrics -> combine
--> scores -> DataQualityResult -> export rows; no warehouse) is timed on a synthetic invocation of
-10,000 rules (--posthook-rules).
+every count (the script exits non-zero if not). Every `dbt test` runs the package's own on-run-end hook (as
+in a user's project: it records the run in the results table), so the whole command's time includes it.
+
+Then the report's pure part (what `dataplex-dq report` does after its two queries of the results table:
+the recorded rows -> typed jobs with their outcomes and the scores the SQL computed -> DataQualityResult
+per data source -> result files; no warehouse) is timed on a synthetic invocation of 10,000 recorded rules
+(--posthook-rules): copies of the rows the hook recorded for S and R, 100 rules per data source.
 
 The generated dbt project and DuckDB file live in a temporary folder (kept with --keep).
 """
@@ -34,7 +38,7 @@ import textwrap
 import time
 import uuid
 from collections import defaultdict
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -470,7 +474,8 @@ def _execute_seconds(result: dict[str, Any]) -> float:
 
 def dbt_run(proj: Path, tag: str) -> dict[str, Any]:
     wall, rr, _ = dbt(proj, "test", "--select", f"tag:{tag}")
-    results = rr.get("results") or []
+    # the tests only: run_results.json also lists the hooks (operation.*), the package's on-run-end among them
+    results = [r for r in rr.get("results") or [] if r["unique_id"].startswith("test.")]
     nodes = {r["unique_id"].split(".")[2]: _execute_seconds(r) for r in results}
     return {
         "wall": wall,
@@ -558,192 +563,78 @@ def compare(
     return problems
 
 
-# ----------------------------------------------------------------------------------------- post-hook
+# ----------------------------------------------------------------------------------------- the report's pure part
 
 
-def synthetic_invocation(target: Path, rules: int) -> None:
-    """manifest.json + run_results.json of an invocation with `rules` rules: half in 50-rule scans,
-    half per-rule tests, 100 rules per data source; plus the metrics rows as dicts (metrics.json)."""
+def recorded_templates(proj: Path, scan_rr: dict[str, Any], per_rule_rr: dict[str, Any]) -> dict[str, Any]:
+    """What the package's on-run-end hook recorded for the last S and R runs (20 rows each) and their column
+    scores, read as `dataplex-dq report` reads them (run/recorded.py: read_rows, column_scores_sql)."""
+    from dataplex_dq.run.recorded import read_rows
+    from dataplex_dq.warehouse.connection import Warehouse
+
+    with Warehouse(proj, proj, None, proj / "target" / "manifest.json") as wh:
+        creds = wh.credentials  # the hook's table: dataplex_dq_results in the target's schema
+        relation = wh.relation(creds.database, creds.schema, "dataplex_dq_results")
+        out: dict[str, Any] = {}
+        for key, rr in (("scan", scan_rr), ("per_rule", per_rule_rr)):
+            invocation = rr["metadata"]["invocation_id"]
+            out[key] = read_rows(wh, relation, invocation)
+            if len(out[key]) != len(RULES):
+                raise SystemExit(f"the hook recorded {len(out[key])} rows of the {key} run, expected {len(RULES)}")
+        out["columns"] = wh.query(
+            wh.macro("column_scores_sql", relation=relation, invocation_id=scan_rr["metadata"]["invocation_id"])
+        )
+    return out
+
+
+def synthetic_rows(templates: dict[str, Any], rules: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """One invocation of ``rules`` recorded rules, 100 per data source, half of each data source's rules in one
+    scan and half per-rule tests (copies of the recorded S and R rows, renamed); with its column scores."""
     invocation = str(uuid.uuid4())
-    nodes: dict[str, Any] = {}
-    results = []
-    metrics = []
-    kinds = [r[1] for r in RULES]
-    now = datetime(2024, 6, 1, 12, 0, 0)
+    rows: list[dict[str, Any]] = []
+    columns: list[dict[str, Any]] = []
     per_source = 100
     for s in range(math.ceil(rules / per_source)):
-        source = f"model.bench.orders_{s}"
-        nodes[source] = {
-            "unique_id": source,
-            "resource_type": "model",
-            "name": f"orders_{s}",
-            "relation_name": f'"db"."main"."orders_{s}"',
-            "database": "db",
-            "schema": "main",
-            "alias": f"orders_{s}",
-            "config": {"meta": {}},
-        }
+        job_id, source = f"{invocation}-{s}", f"source.bench_scan.bench.{TABLE}_{s}"
         n_here = min(per_source, rules - s * per_source)
-        scan_uid = f"test.bench.orders_{s}_scan.{s:06x}"
-        scan_rules = []
-        scan_recorded = []  # config.meta.dataplex_dq_rules, as the package records the rules at parse time
         for k in range(n_here):
             i = s * per_source + k
-            name, rule_type, column, fields, common = RULES[i % len(RULES)]
-            name = f"{name}-{i}"
             in_scan = k < n_here // 2
-            test_uid = scan_uid if in_scan else f"test.bench.{name}.{i:06x}"
-            if in_scan:
-                scan_rules.append({"name": name, **({"column": column} if column else {}), **common, rule_type: fields})
-            else:
-                nodes[test_uid] = {
-                    "unique_id": test_uid,
-                    "resource_type": "test",
-                    "name": name,
-                    "attached_node": source,
-                    "column_name": column,
-                    "relation_name": f'"db"."audit"."dq_{i}"',
-                    "test_metadata": {"namespace": "dataplex_dq", "name": rule_type, "kwargs": {**fields, **common}},
-                }
-                results.append(
-                    {
-                        "unique_id": test_uid,
-                        "status": "fail" if i % 7 == 0 else "pass",
-                        "failures": int(i % 7 == 0),
-                        "timing": [
-                            {
-                                "name": "execute",
-                                "started_at": now.isoformat() + "Z",
-                                "completed_at": (now + timedelta(seconds=1)).isoformat() + "Z",
-                            }
-                        ],
-                    }
-                )
-            row_level = rule_type in (
-                "range_expectation",
-                "non_null_expectation",
-                "set_expectation",
-                "regex_expectation",
-                "uniqueness_expectation",
-                "row_condition_expectation",
+            row = dict(templates["scan" if in_scan else "per_rule"][i % len(RULES)])
+            row.update(
+                dbt_invocation_id=invocation,
+                data_quality_job_id=job_id,
+                dbt_node_unique_id=source,
+                rule_name=f"{row['rule_name']}-{i}",
+                dbt_test_unique_id=f"{row['dbt_test_unique_id']}_{s if in_scan else i}",
             )
-            passed = i % 7 != 0
-            spec = {
-                "name": name,
-                **({"column": column} if column else {}),
-                **{k2: v for k2, v in common.items() if k2 != "ignore_null" or v},
-                rule_type: fields,
-            }
-            recorded = {"rule_index": k if in_scan else 0, "name_given": True, "rule": spec}
-            if in_scan:
-                scan_recorded.append(recorded)
-            else:
-                nodes[test_uid]["config"] = {"meta": {"dataplex_dq_rules": [recorded]}}
-            metrics.append(
-                {
-                    "dq_invocation_id": invocation,
-                    "dq_test_unique_id": test_uid,
-                    "dq_data_source": source,
-                    "rule_index": k if in_scan else 0,
-                    "rule_name": name,
-                    "rule_type": rule_type,
-                    "rule_column": column,
-                    "rule_dimension": common.get("dimension"),
-                    "rule_threshold": (common.get("threshold") or 1.0) if row_level else None,
-                    "rule_ignore_null": bool(common.get("ignore_null")),
-                    "rule_suspended": False,
-                    "rule_status": "PASSED" if passed else "FAILED",
-                    "row_count": 1000,
-                    "evaluated_count": 1000 if row_level else None,
-                    "passed_count": (1000 if passed else 900) if row_level else None,
-                    "null_count": 3 if column else None,
-                    "pass_ratio": (1.0 if passed else 0.9) if row_level else None,
-                    "passed": passed,
-                    "assertion_row_count": (0 if passed else 5) if rule_type == "sql_assertion" else None,
-                    "statistic_value": 42.0 if rule_type == "statistic_range_expectation" else None,
-                    "failing_rows_query": f'select * from "db"."main"."orders_{s}" where not coalesce(x, false)'
-                    if row_level
-                    else None,
-                    "rule_spec": json.dumps(spec),
-                    "rule_attributes": None,
-                    "debug_queries_sql": None,
-                    "scope_row_filter": None,
-                    "scope_sampling_percent": None,
-                    "evaluated_at": now.isoformat(),
-                }
-            )
-        if scan_rules:
-            nodes[scan_uid] = {
-                "unique_id": scan_uid,
-                "resource_type": "test",
-                "name": f"orders_{s}_scan",
-                "attached_node": source,
-                "relation_name": f'"db"."audit"."dq_scan_{s}"',
-                "config": {"meta": {"dataplex_dq_rules": scan_recorded}},
-                "test_metadata": {
-                    "namespace": "dataplex_dq",
-                    "name": "data_quality_scan",
-                    "kwargs": {"rules": scan_rules},
-                },
-            }
-            results.append(
-                {
-                    "unique_id": scan_uid,
-                    "status": "fail",
-                    "failures": 1,
-                    "timing": [
-                        {
-                            "name": "execute",
-                            "started_at": now.isoformat() + "Z",
-                            "completed_at": (now + timedelta(seconds=2)).isoformat() + "Z",
-                        }
-                    ],
-                }
-            )
-    assert len(metrics) == rules and set(kinds)
-    target.mkdir(parents=True, exist_ok=True)
-    (target / "manifest.json").write_text(
-        json.dumps({"metadata": {"project_name": "bench"}, "nodes": nodes, "sources": {}})
-    )
-    (target / "run_results.json").write_text(
-        json.dumps(
-            {"metadata": {"invocation_id": invocation, "generated_at": now.isoformat() + "Z"}, "results": results}
-        )
-    )
-    (target / "metrics.json").write_text(json.dumps(metrics))
+            rows.append(row)
+        columns += [{**c, "data_quality_job_id": job_id} for c in templates["columns"]]
+    return rows, columns
 
 
-def posthook_once(target: Path, metrics_rows: list[dict[str, Any]]) -> tuple[float, int]:
-    """The report's pure core (report.assemble_sources, what run_report calls), minus the warehouse:
-    artifacts -> RuleMetrics -> outcomes -> scores -> DataQualityResult -> result files and export rows."""
-    from dataplex_dq.record.artifacts import load_artifacts
-    from dataplex_dq.record.declared import declared_rule_names
-    from dataplex_dq.run.metrics import RuleMetrics
-    from dataplex_dq.run.outcomes import combine
-    from dataplex_dq.run.report import assemble_sources, clean_output_dir, write_result_files
+def posthook_once(out_dir: Path, rows: list[dict[str, Any]], columns: list[dict[str, Any]]) -> tuple[float, int]:
+    """The report's pure part (what run_report does after its two queries), minus the warehouse: the recorded
+    rows grouped into typed jobs (run/recorded.recorded_jobs: outcomes, the scores the SQL computed), per data
+    source its DataQualityResult (run/report.source_reports), the result files (outputs/files.py)."""
+    from dataplex_dq.outputs.files import write_result_files
+    from dataplex_dq.run.recorded import RecordedRun, recorded_jobs
+    from dataplex_dq.run.report import clean_output_dir, source_reports
 
     t0 = time.perf_counter()
-    artifacts = load_artifacts(target)
-    metrics = [RuleMetrics.from_row(r) for r in metrics_rows]
-    outcomes = combine(artifacts, metrics)
-    sources = assemble_sources(
-        artifacts,
-        outcomes,
-        out_dir=clean_output_dir(target / "dataplex_dq"),
-        adapter_type="duckdb",
-        target_name="bench",
-        declared_by_source=declared_rule_names(artifacts),
+    run = RecordedRun(
+        str(rows[0]["dbt_invocation_id"]), "main.dataplex_dq_results", recorded_jobs(rows, columns, "duckdb")
     )
+    sources = source_reports(run, {}, {}, clean_output_dir(out_dir))
     write_result_files(sources)
-    return time.perf_counter() - t0, sum(len(s.rows) for s in sources)
+    return time.perf_counter() - t0, sum(len(s.outcomes) for s in sources)
 
 
-def time_posthook(work: Path, rules: int, repeat: int) -> tuple[float, int]:
-    target = work / "posthook_target"
-    synthetic_invocation(target, rules)
-    metrics_rows = json.loads((target / "metrics.json").read_text())
-    posthook_once(target, metrics_rows)  # warm-up (imports)
-    runs = [posthook_once(target, metrics_rows) for _ in range(repeat)]
+def time_posthook(work: Path, templates: dict[str, Any], rules: int, repeat: int) -> tuple[float, int]:
+    rows, columns = synthetic_rows(templates, rules)
+    out_dir = work / "posthook_target" / "dataplex_dq"
+    posthook_once(out_dir, rows, columns)  # warm-up (imports)
+    runs = [posthook_once(out_dir, rows, columns) for _ in range(repeat)]
     return statistics.median(t for t, _ in runs), runs[0][1]
 
 
@@ -759,7 +650,11 @@ def main() -> int:
     )
     parser.add_argument("--posthook-rules", type=int, default=10_000)
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
-    parser.add_argument("--skip", default="", help="comma-separated parts to skip: P (dbt-utils-style), posthook")
+    parser.add_argument(
+        "--skip",
+        default="",
+        help="comma-separated parts to skip: P (dbt-utils-style), posthook (the report's pure part)",
+    )
     args = parser.parse_args()
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
 
@@ -780,7 +675,7 @@ def main() -> int:
             limit_metrics(timed["L_row"]), stored_metrics(db, proj, "scan"), stored_metrics(db, proj, "per_rule")
         )
         n_tests = {
-            k: len(v["run_results"].get("results", [])) if v else 0
+            k: sum(1 for r in v["run_results"].get("results") or [] if r["unique_id"].startswith("test.")) if v else 0
             for k, v in (("S", scan), ("R", per_rule), ("P", plain))
         }
 
@@ -824,10 +719,11 @@ def main() -> int:
         print(f"tests run: S {n_tests['S']}, R {n_tests['R']}, P {n_tests['P']}")
 
         if "posthook" not in skip:
-            seconds, n_rows = time_posthook(work, args.posthook_rules, args.repeat)
+            templates = recorded_templates(proj, scan["run_results"], per_rule["run_results"])
+            seconds, n_rules = time_posthook(work, templates, args.posthook_rules, args.repeat)
             print(
-                f"post-hook, pure part (artifacts -> RuleMetrics -> combine -> scores -> DataQualityResult -> rows), "
-                f"{args.posthook_rules:,} rules ({n_rows:,} export rows): {seconds:.3f}s"
+                "the report's pure part (recorded rows -> typed jobs -> DataQualityResult -> result files), "
+                f"{n_rules:,} recorded rules: {seconds:.3f}s (median of {args.repeat})"
             )
 
         if problems:
