@@ -137,7 +137,7 @@ def post_build(target_dir: Path) -> int:
     dataplex_dq_results table of demo.duckdb, and the Dataplex scores per table and dimension."""
     from rich.console import Console
 
-    from dataplex_dq.cli.main import _run_report
+    from dataplex_dq.cli.report import _run_report
 
     console = Console()
     if not console.is_terminal:

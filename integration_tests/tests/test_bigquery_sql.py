@@ -291,6 +291,9 @@ def test_golden_sampled_scan(tmp_path_factory):
     sample_rows: row filter, 50 %), with `${data()}` in a row condition, a table condition and a SQL
     assertion: the table is sampled once, in dq_scope, and `${data()}` reads that CTE; the FLOAT64
     column's uniqueness is a grouped count, the INT64 column's a window count."""
+    from conftest import require_target
+
+    require_target("bigquery")
     from test_sampling import build_sampling_project
 
     _, project, build, metrics = build_sampling_project("bigquery", tmp_path_factory)
@@ -322,6 +325,9 @@ def test_golden_sampled_scan(tmp_path_factory):
 def test_golden_scan_uniqueness_on_float64(tmp_path_factory):
     """The scan project's dq_all_null_scan: uniqueness of a FLOAT64 column is a grouped count on
     BigQuery (a window cannot be partitioned by FLOAT64)."""
+    from conftest import require_target
+
+    require_target("bigquery")
     from test_scan import build_scan_project
 
     build, _, project = build_scan_project("bigquery", tmp_path_factory)

@@ -135,7 +135,9 @@ def test_a_results_table_without_the_cost_columns_gets_them_from_dbt_build(tmp_p
     assert report.returncode == 0, report.stdout + report.stderr
     con = duckdb.connect(str(db), read_only=True)
     try:
-        res = con.execute("select * from main.dataplex_dq_results")
+        # the second build's row (the first build recorded its own before the columns were dropped)
+        invocation = build.run_results["metadata"]["invocation_id"]
+        res = con.execute("select * from main.dataplex_dq_results where dbt_invocation_id = ?", [invocation])
         cols = [d[0] for d in res.description]
         (row,) = [dict(zip(cols, r, strict=True)) for r in res.fetchall()]
     finally:

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -258,49 +257,3 @@ def test_skipped_tests_are_reported_under_their_recorded_names(built):
     assert built.rows["non-null-qty-0"]["dbt_test_unique_id"] == built.tests["skipped_scan"]["unique_id"]
     # every rule the data source declares, from the records
     assert json.loads(built.rows[name]["job_declared_rules"]) == sorted([name, "non-null-qty-0"])
-
-
-def _edited_target(built: Built, tmp_path: Path, edit) -> DbtProject:
-    target = tmp_path / "target"
-    shutil.copytree(built.project.target_path, target)
-    manifest = json.loads((target / "manifest.json").read_text())
-    edit({n["name"]: n for n in manifest["nodes"].values() if n["name"] in built.tests})
-    (target / "manifest.json").write_text(json.dumps(manifest))
-    return replace(built.project, target_path=target)
-
-
-def test_the_report_uses_the_recorded_identity_not_the_arguments(built, tmp_path):
-    """Change only the records: the report names the skipped and errored rules as recorded."""
-
-    def rename(tests):
-        downstream = next(n for k, n in tests.items() if k.startswith("dataplex_dq_non_null_expectation_broken"))
-        downstream["config"]["meta"]["dataplex_dq_rules"][0]["rule"]["name"] = "renamed-in-the-record"
-        tests["errored_scan"]["config"]["meta"]["dataplex_dq_rules"][1]["rule"]["name"] = "also-renamed"
-
-    res = _edited_target(built, tmp_path, rename).report("--no-fail-on-rule-failure")
-    assert res.returncode == 2, res.stdout + res.stderr
-    rows = _rows(built.db)
-    assert rows["renamed-in-the-record"]["rule_status"] == "SKIPPED"
-    assert (rows["also-renamed"]["rule_status"], rows["also-renamed"]["rule_column"]) == ("ERROR", "Customer ID")
-    assert "non-null-customer-id-1" not in rows
-    assert json.loads(rows["renamed-in-the-record"]["job_declared_rules"]) == [
-        "non-null-qty-0",
-        "renamed-in-the-record",
-    ]
-
-
-def test_a_manifest_without_the_records_says_what_to_do(built, tmp_path):
-    def strip(tests):
-        for node in tests.values():
-            node["config"]["meta"].pop("dataplex_dq_rules")
-
-    res = _edited_target(built, tmp_path, strip).report("--no-fail-on-rule-failure")
-    assert res.returncode == 2
-    assert "Traceback" not in res.stdout + res.stderr
-    line = res.stdout.strip().splitlines()[-1]  # after dbt's "Registered adapter" line
-    assert line.startswith("dataplex-dq report failed: manifest.json: test ")
-    assert line.endswith(
-        "has no config.meta.dataplex_dq_rules (the rule names dataplex_dq records when dbt parses the project): "
-        "the project was parsed with an older dataplex_dq package; run `dbt deps`, then dbt again with "
-        "--no-partial-parse (`dbt build` before `dataplex-dq report`, `dbt parse` before `export-spec`)"
-    )

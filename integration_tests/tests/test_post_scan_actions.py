@@ -393,7 +393,9 @@ def test_smtp_failure_keeps_results_and_exits_2(actions_run, case):
                 cwd=s["proj"],
             )
             assert s["orders_build"].returncode == 0, s["orders_build"].stdout[-3000:]
-        res = run_dataplex_dq("report", "--no-fail-on-rule-failure", *s["common"], env=env, cwd=s["proj"])
+        res = run_dataplex_dq(
+            "report", "--resend", "--no-fail-on-rule-failure", *s["common"], env=env, cwd=s["proj"]
+        )  # the build sent it once; --resend sends it again
     finally:
         if server is not None:
             assert server.messages == []

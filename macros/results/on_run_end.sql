@@ -409,7 +409,7 @@
     {#- with store_failures off there is no relation to read: as the Python report, an errored rule per declared rule -#}
     {%- set values = [
         uid, source_id, status if (not evaluated or relation_name) else 'error',
-        r.message if (not evaluated or relation_name) else no_row_message,
+        dataplex_dq.hook_short_message(r.message, node, test_type) if (not evaluated or relation_name) else no_row_message,
         (started | string)[:26] if started else none, (completed | string)[:26] if completed else none,
         declared_name, test_type if test_type != 'data_quality_scan' else none, no_row_message,
         none if seconds is none else seconds | string, none if processed is none else processed | string,
@@ -895,4 +895,17 @@ inner join dq_job_costs as jc
     field (bigquery_json_extract). -#}
 {% macro debug_queries_type() %}
   {%- for name, t in dataplex_dq.results_columns() if name == 'debug_queries' -%}{{ return(t) }}{%- endfor -%}
+{% endmacro %}
+
+{#- dbt's message of a test as the rule's message: a long generated test name (and its unique_id) in it shortened
+    (short_test_name: dbt names an unnamed scan after all its arguments, kilobytes), the whole bounded to 2,000
+    characters (a warehouse error can quote the whole compiled SQL). -#}
+{% macro hook_short_message(message, node, test_type) %}
+  {%- if not message -%}{{ return(message) }}{%- endif -%}
+  {%- set text = message | string -%}
+  {%- if (node['name'] | length) > 80 -%}
+    {%- set short = dataplex_dq.short_test_name(node, test_type) -%}
+    {%- set text = text.replace(node['unique_id'], short).replace(node['name'], short) -%}
+  {%- endif -%}
+  {{ return(text if (text | length) <= 2000 else text[:1999] ~ '…') }}
 {% endmacro %}
