@@ -48,6 +48,15 @@ def camel(name: str) -> str:
     return first + "".join(p[:1].upper() + p[1:] for p in rest)
 
 
+def spec_field(mapping: Any, key: str) -> Any:
+    """A field of a spec mapping under its snake_case ``key`` or its camelCase (proto JSON) name; None when
+    ``mapping`` is no mapping or has neither."""
+    if not isinstance(mapping, Mapping):
+        return None
+    value = mapping.get(key)
+    return value if value is not None else mapping.get(camel(key))
+
+
 def singular_messages() -> list[str]:
     """snake_case names of the non-repeated message fields of the spec tree (and of the DataScan):
     Terraform's state holds each as a list of one element, or [] when unset."""

@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 from recorded_rows import BQ, INV, JOB, NOTIFIED, SOURCE, debug_query, rule_row
 
+from dataplex_dq.record.declared import DeclaredRule
 from dataplex_dq.run.assemble import build_result
 from dataplex_dq.run.cost import QueryCost
 from dataplex_dq.run.incremental import JobWindow
 from dataplex_dq.run.metrics import RuleStatus
-from dataplex_dq.run.recorded import Declared, RecordedJob, recorded_jobs
+from dataplex_dq.run.recorded import RecordedJob, recorded_jobs
 from dataplex_dq.run.scoring import ColumnScore, DimensionScore
 
 
@@ -101,7 +102,7 @@ def column_rows() -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
-def _one(rows_: list[dict[str, Any]], declared: dict[tuple[str, str], Declared] | None = None) -> RecordedJob:
+def _one(rows_: list[dict[str, Any]], declared: dict[tuple[str, str], DeclaredRule] | None = None) -> RecordedJob:
     (job,) = recorded_jobs(rows_, column_rows(), "duckdb", declared)
     return job
 
@@ -317,12 +318,14 @@ def test_a_failed_rule_without_recorded_results_has_none():
 
 def test_declared_fills_rule_index_and_what_the_table_does_not_keep():
     declared = {
-        ("test.p.qty-range", "qty-range"): Declared(
-            4, {"name": "qty-range", "threshold": 0.5, "ignore_null": True, "range_expectation": {}}
+        ("test.p.qty-range", "qty-range"): DeclaredRule(
+            4, True, {"name": "qty-range", "threshold": 0.5, "ignore_null": True, "range_expectation": {}}
         ),
-        ("test.p.qty-set", "qty-set"): Declared(1, {"name": "qty-set", "threshold": 1.0, "set_expectation": {}}),
-        ("test.p.qty-cond", "qty-cond"): Declared(2, {"name": "qty-cond", "ignore_null": True}),
-        ("test.p.qty-mean", "qty-mean"): Declared(3, {"name": "qty-mean", "ignore_null": False}),
+        ("test.p.qty-set", "qty-set"): DeclaredRule(
+            1, True, {"name": "qty-set", "threshold": 1.0, "set_expectation": {}}
+        ),
+        ("test.p.qty-cond", "qty-cond"): DeclaredRule(2, True, {"name": "qty-cond", "ignore_null": True}),
+        ("test.p.qty-mean", "qty-mean"): DeclaredRule(3, True, {"name": "qty-mean", "ignore_null": False}),
     }
     by_name = {o.rule_name: o for o in _one(rows(), declared).outcomes}
     assert {n: o.rule_index for n, o in by_name.items()} == {

@@ -176,7 +176,7 @@ def test_exit_codes_follow_dbt_severity():
     assert exit_code(failed, True) == EXIT_RULE_FAILED
     assert exit_code(failed, False) == EXIT_OK
     assert summary_line(failed) == "Rules: 0 passed, 1 failed, 1 warned, 0 errored, 0 skipped, 0 suspended."
-    failed.export_error = "boom"
+    failed.output_errors.append("result files: boom")
     assert exit_code(failed, True) == EXIT_ERROR
 
 

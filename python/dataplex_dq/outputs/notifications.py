@@ -10,16 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from dataplex_dq.errors import DataplexDqError, OutputError, first_line
+from dataplex_dq.field_names import spec_field
 from dataplex_dq.outputs.base import OutputContext
 from dataplex_dq.outputs.notify import FailedRule, JobSummary, NotificationOutcome, NotificationSpec, notify
 from dataplex_dq.run.model import Report, SourceReport
-
-
-def _get(mapping: Any, key: str, camel: str) -> Any:
-    if not isinstance(mapping, Mapping):
-        return None
-    value = mapping.get(key)
-    return value if value is not None else mapping.get(camel)
 
 
 def job_summary(source: SourceReport, report: Report, project: str | None, target: str | None) -> JobSummary:
@@ -63,7 +57,6 @@ def job_summary(source: SourceReport, report: Report, project: str | None, targe
         rules_passed=card.passed_rules,
         rows_scanned=job.rows_scanned,
         failed_rules=tuple(failed),
-        incomplete=report.export_error,
         window=window,
     )
 
@@ -75,9 +68,7 @@ class Notifications:
         report = ctx.report
         for s in report.sources:
             try:
-                spec = NotificationSpec.from_actions(
-                    _get(s.data_source.settings, "post_scan_actions", "postScanActions")
-                )
+                spec = NotificationSpec.from_actions(spec_field(s.data_source.settings, "post_scan_actions"))
             except ValueError as exc:
                 s.notification = NotificationOutcome("FAILED", str(exc))
                 report.action_errors.append(f"{s.data_source.label}: notification failed: {s.notification.message}")

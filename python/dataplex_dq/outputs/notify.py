@@ -23,18 +23,9 @@ from email.message import EmailMessage
 from typing import Any
 
 from dataplex_dq.errors import first_line
+from dataplex_dq.field_names import spec_field
 
 TIMEOUT_SECONDS = 15.0
-
-
-def _get(mapping: Mapping[str, Any] | None, key: str) -> Any:
-    """A field under its snake_case or camelCase (proto JSON) name."""
-    if not isinstance(mapping, Mapping):
-        return None
-    first, *rest = key.split("_")
-    camel = first + "".join(p[:1].upper() + p[1:] for p in rest)
-    value = mapping.get(key)
-    return value if value is not None else mapping.get(camel)
 
 
 @dataclass(frozen=True)
@@ -51,13 +42,13 @@ class NotificationSpec:
     def from_actions(cls, actions: Mapping[str, Any] | None) -> NotificationSpec | None:
         """From post_scan_actions (either casing); None when no notification_report is set.
         Raises ValueError naming the field when it is malformed."""
-        report = _get(actions, "notification_report")
+        report = spec_field(actions, "notification_report")
         if report is None:
             return None
         if not isinstance(report, Mapping):
             raise ValueError(f"post_scan_actions.notification_report must be a mapping, got {report!r}")
-        recipients = _get(report, "recipients") or {}
-        emails = _get(recipients, "emails") if isinstance(recipients, Mapping) else None
+        recipients = spec_field(report, "recipients") or {}
+        emails = spec_field(recipients, "emails") if isinstance(recipients, Mapping) else None
         if emails is None:
             emails = []
         if (
@@ -70,17 +61,17 @@ class NotificationSpec:
                 f"{emails!r}"
             )
         threshold = None
-        trigger = _get(report, "score_threshold_trigger")
+        trigger = spec_field(report, "score_threshold_trigger")
         if trigger is not None:
-            value = _get(trigger, "score_threshold") if isinstance(trigger, Mapping) else None
+            value = spec_field(trigger, "score_threshold") if isinstance(trigger, Mapping) else None
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 100:
                 raise ValueError(
                     "post_scan_actions.notification_report.score_threshold_trigger.score_threshold must be a number "
                     f"in [0, 100], got {value!r}"
                 )
             threshold = float(value)
-        webhook = _get(report, "webhook")
-        url = _get(webhook, "url") if isinstance(webhook, Mapping) else None
+        webhook = spec_field(report, "webhook")
+        url = spec_field(webhook, "url") if isinstance(webhook, Mapping) else None
         if webhook is not None and (not isinstance(url, str) or not url.startswith(("http://", "https://"))):
             raise ValueError(f"post_scan_actions.notification_report.webhook.url must be an http(s) URL, got {url!r}")
         if not emails and not url:
@@ -88,8 +79,8 @@ class NotificationSpec:
         return cls(
             emails=tuple(emails),
             score_threshold=threshold,
-            job_failure=_get(report, "job_failure_trigger") is not None,
-            job_end=_get(report, "job_end_trigger") is not None,
+            job_failure=spec_field(report, "job_failure_trigger") is not None,
+            job_end=spec_field(report, "job_end_trigger") is not None,
             webhook_url=url,
         )
 

@@ -8,22 +8,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from dataplex_dq.errors import DataplexDqError, first_line
+from dataplex_dq.field_names import spec_field
 from dataplex_dq.outputs.base import OutputContext
 from dataplex_dq.run.model import ActionOutcome, SourceReport
 
 
-def _get(mapping: Any, key: str, camel: str) -> Any:
-    if not isinstance(mapping, Mapping):
-        return None
-    value = mapping.get(key)
-    return value if value is not None else mapping.get(camel)
-
-
 def extra_export_table(settings: Mapping[str, Any]) -> str | None:
     """``post_scan_actions.bigquery_export.results_table`` (either casing), or None."""
-    actions = _get(settings, "post_scan_actions", "postScanActions")
-    export = _get(actions, "bigquery_export", "bigqueryExport")
-    table = _get(export, "results_table", "resultsTable")
+    table = spec_field(spec_field(spec_field(settings, "post_scan_actions"), "bigquery_export"), "results_table")
     return str(table) if table else None
 
 

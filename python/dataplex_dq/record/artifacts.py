@@ -276,6 +276,12 @@ def _macros(manifest: dict[str, Any]) -> dict[str, Any]:
     return macros if isinstance(macros, dict) else {}
 
 
+def results_model_of(manifest: dict[str, Any]) -> dict[str, str | None]:
+    """Where the manifest builds the package model dataplex_dq_results (database, schema, identifier)."""
+    node = (manifest.get("nodes") or {}).get(f"model.{PACKAGE}.dataplex_dq_results") or {}
+    return {"database": node.get("database"), "schema": node.get("schema"), "identifier": node.get("alias")}
+
+
 def load_artifacts(target_path: Path) -> Artifacts:
     """Load the artifacts of the last dbt invocation in ``target_path``."""
     target_path = Path(target_path)
@@ -338,10 +344,7 @@ def load_artifacts(target_path: Path) -> Artifacts:
         data_sources=data_sources,
         runs=runs,
         dbt_target=(run_results.get("args") or {}).get("target") or None,
-        results_model={
-            k: (manifest.get("nodes", {}).get(f"model.{PACKAGE}.dataplex_dq_results") or {}).get(v)
-            for k, v in (("database", "database"), ("schema", "schema"), ("identifier", "alias"))
-        },
+        results_model=results_model_of(manifest),
         result_count=len(run_results.get("results", [])),
         macros=_macros(manifest),
         command=str((run_results.get("args") or {}).get("which") or "") or None

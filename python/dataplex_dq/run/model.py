@@ -47,7 +47,6 @@ class Report:
     sources: list[SourceReport] = field(default_factory=list)
     export_rows: int = 0
     export_relation: str | None = None
-    export_error: str | None = None
     warnings: list[str] = field(default_factory=list)
     html_path: Path | None = None
     default_relation: Any = None  # the results table (a dbt Relation)
@@ -73,8 +72,4 @@ class Report:
 
     @property
     def has_errors(self) -> bool:
-        return (
-            any(s.card.has_errors for s in self.sources)
-            or self.export_error is not None
-            or bool(self.action_errors or self.output_errors)
-        )
+        return any(s.card.has_errors for s in self.sources) or bool(self.action_errors or self.output_errors)

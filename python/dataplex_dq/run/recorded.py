@@ -19,6 +19,7 @@ from typing import Any
 
 from dataplex_dq._compat import fromisoformat
 from dataplex_dq.errors import DataplexDqError, first_line
+from dataplex_dq.record.declared import DeclaredRule
 from dataplex_dq.run.cost import QueryCost
 from dataplex_dq.run.incremental import JobWindow
 from dataplex_dq.run.jobs import RULE_TYPE_DISPLAY, JobContext
@@ -120,26 +121,20 @@ def debug_results_of(row: Mapping[str, Any]) -> list[list[DebugValue]]:
     return out if any(out) else []
 
 
-@dataclass(frozen=True)
-class Declared:
-    """A rule as the project declares it (the manifest's record), for what the results table does not keep:
-    its position in its test, and `ignore_null` / a threshold of 1.0."""
-
-    rule_index: int
-    rule: Mapping[str, Any]
-
-
+# what the results table does not keep of a rule, taken from its declaration (the manifest's record) when at hand
 KEPT_IN_THE_PROJECT_ONLY = ("ignore_null", "threshold")
 
 
-def outcome_of(row: Mapping[str, Any], declared: Declared | None = None) -> RuleOutcome:
+def outcome_of(row: Mapping[str, Any], declared: DeclaredRule | None = None) -> RuleOutcome:
     """A results row as a RuleOutcome."""
     rule_type = TYPE_OF_DISPLAY.get(row.get("rule_type") or "", row.get("rule_type") or "")
     spec = rule_spec_of(row, rule_type)
-    rule_index = declared.rule_index if declared is not None else 0
-    for key in KEPT_IN_THE_PROJECT_ONLY if declared is not None else ():
-        if key not in spec and declared.rule.get(key) not in (None, False):  # type: ignore[union-attr]
-            spec[key] = declared.rule[key]  # type: ignore[union-attr]
+    rule_index = 0
+    if declared is not None:
+        rule_index = declared.rule_index
+        for key in KEPT_IN_THE_PROJECT_ONLY:
+            if key not in spec and declared.rule.get(key) not in (None, False):
+                spec[key] = declared.rule[key]
     attributes = _json(row.get("rule_attributes")) or {}
     status = RuleStatus(
         str(
@@ -194,7 +189,7 @@ def outcome_of(row: Mapping[str, Any], declared: Declared | None = None) -> Rule
     return RuleOutcome.from_metrics(metrics)
 
 
-def _readable_outcome(row: Mapping[str, Any], declared: Declared | None) -> RuleOutcome:
+def _readable_outcome(row: Mapping[str, Any], declared: DeclaredRule | None) -> RuleOutcome:
     """:func:`outcome_of`, or, for a row this version cannot read (no or an unknown rule type: written by an older
     package or by hand), that rule as an ERROR saying why: one row never stops the report."""
     try:
@@ -297,7 +292,7 @@ def recorded_jobs(
     rows: Sequence[Mapping[str, Any]],
     column_rows: Sequence[ColumnScoreRow],
     adapter_type: str,
-    declared: Mapping[tuple[str, str], Declared] | None = None,
+    declared: Mapping[tuple[str, str], DeclaredRule] | None = None,
 ) -> list[RecordedJob]:
     """Group one invocation's rows into jobs (pure). ``declared``: (test unique_id, rule name) -> the rule as
     the project declares it (the manifest's record), when the project is at hand."""
@@ -392,7 +387,7 @@ def read_recorded_run(
     relation: Any,
     invocation: str,
     rows: Sequence[Mapping[str, Any]],
-    declared: Mapping[tuple[str, str], Declared] | None = None,
+    declared: Mapping[tuple[str, str], DeclaredRule] | None = None,
 ) -> RecordedRun:
     """The invocation's jobs from its ``rows`` (:func:`read_rows`) and its column scores (one query)."""
     column_rows = wh.query(wh.macro("column_scores_sql", relation=relation, invocation_id=invocation))

@@ -33,13 +33,14 @@ from dataplex_dq.record.artifacts import (
     load_artifacts,
     manifest_rules,
     no_tests_message,
+    results_model_of,
 )
+from dataplex_dq.record.declared import DeclaredRule, recorded_rules
 from dataplex_dq.run.anomaly import fill_generated_assets
 from dataplex_dq.run.assemble import build_result
 from dataplex_dq.run.jobs import DEFAULT_RESULTS_TABLE
 from dataplex_dq.run.model import Report, SourceReport
 from dataplex_dq.run.recorded import (
-    Declared,
     RecordedRun,
     ResultsTableError,
     latest_invocation,
@@ -127,7 +128,7 @@ def run_report(
     else:
         manifest = json.loads(manifest_path.read_text())
         tests, data_sources = manifest_rules(manifest)
-        results_model = _results_model(manifest)
+        results_model = results_model_of(manifest)
         project_name = (manifest.get("metadata") or {}).get("project_name")
     out_dir = target_path / "dataplex_dq"
     macros = artifacts.macros if artifacts is not None and artifacts.macros else None
@@ -227,19 +228,16 @@ def _report(
     return report
 
 
-def _results_model(manifest: dict[str, Any]) -> dict[str, str | None]:
-    node = (manifest.get("nodes") or {}).get("model.dataplex_dq.dataplex_dq_results") or {}
-    return {"database": node.get("database"), "schema": node.get("schema"), "identifier": node.get("alias")}
-
-
-def _declared(tests: Mapping[str, RuleTest]) -> dict[tuple[str, str], Declared]:
-    """(test unique_id, rule name) -> the rule as the manifest records it (its position in its test, ...)."""
-    out: dict[tuple[str, str], Declared] = {}
+def _declared(tests: Mapping[str, RuleTest]) -> dict[tuple[str, str], DeclaredRule]:
+    """(test unique_id, rule name) -> the rule as the manifest records it (its position in its test, ...); a test
+    without a readable record (a manifest parsed by an older package) is read from its rows alone."""
+    out: dict[tuple[str, str], DeclaredRule] = {}
     for uid, test in tests.items():
-        for entry in test.identity if isinstance(test.identity, list) else []:
-            rule = entry.get("rule") if isinstance(entry, dict) else None
-            if isinstance(rule, dict) and rule.get("name") and isinstance(entry.get("rule_index"), int):
-                out[(uid, str(rule["name"]))] = Declared(int(entry["rule_index"]), rule)
+        try:
+            rules = recorded_rules(test)
+        except ArtifactsError:
+            continue
+        out.update({(uid, r.name): r for r in rules})
     return out
 
 
