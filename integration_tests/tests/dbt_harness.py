@@ -164,6 +164,12 @@ class DbtProject:
     def report(self, *args: str, cwd: Path | None = None, flags: bool = True) -> subprocess.CompletedProcess[str]:
         """`dataplex-dq report` on this project; `flags=False` gives no --project-dir / --profiles-dir /
         --target-path (as a user in the project folder would run it, with `cwd`)."""
+        return self.dataplex_dq("report", *args, cwd=cwd, flags=flags)
+
+    def dataplex_dq(
+        self, command: str, *args: str, cwd: Path | None = None, flags: bool = True
+    ) -> subprocess.CompletedProcess[str]:
+        """`dataplex-dq COMMAND` on this project (see :meth:`report`)."""
         dirs = (
             [
                 "--project-dir",
@@ -176,7 +182,7 @@ class DbtProject:
             if flags
             else []
         )
-        return run_dataplex_dq("report", *dirs, *args, env=self.env, cwd=cwd or self.project_dir)
+        return run_dataplex_dq(command, *dirs, *args, env=self.env, cwd=cwd or self.project_dir)
 
     # -- the warehouse it builds into ----------------------------------------------------------
     @property

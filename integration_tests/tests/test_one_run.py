@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dbt_harness import Db, DbtProject, run_dataplex_dq, write_project
+from dbt_harness import Db, DbtProject, write_project
 from test_post_scan_actions import _Webhook
 
 SCHEMA = """\
@@ -85,18 +85,8 @@ class Project:
     def invocation(self) -> str:
         return json.loads((self.project.target_path / "run_results.json").read_text())["metadata"]["invocation_id"]
 
-    def cli(self, *args: str) -> tuple[int, str]:
-        p = self.project
-        res = run_dataplex_dq(
-            *args,
-            "--project-dir",
-            str(p.project_dir),
-            "--profiles-dir",
-            str(p.profiles_dir),
-            "--target-path",
-            str(p.target_path),
-            env=p.env,
-        )
+    def cli(self, command: str, *args: str) -> tuple[int, str]:
+        res = self.project.dataplex_dq(command, *args)
         return res.returncode, res.stdout + res.stderr
 
 
@@ -195,16 +185,7 @@ def test_dataplex_dq_build_and_dbt_build_record_the_same_rows(plain):
     p = plain
     p.project.run("build")
     by_dbt = _comparable(p.rows(p.invocation()))
-    res = run_dataplex_dq(
-        "build",
-        "--project-dir",
-        str(p.project.project_dir),
-        "--profiles-dir",
-        str(p.project.profiles_dir),
-        "--target-path",
-        str(p.project.target_path),
-        env=p.env,
-    )
+    res = p.project.dataplex_dq("build")
     assert res.returncode == 2, res.stdout + res.stderr
     assert _comparable(p.rows(p.invocation())) == by_dbt
 

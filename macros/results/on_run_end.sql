@@ -837,8 +837,6 @@ inner join dq_job_costs as jc
   {%- set failing = [] -%}
   {%- for test in plan.tests if test.branch and test.row[2] in ('fail', 'warn') -%}{%- do failing.append(test) -%}{%- endfor -%}
   {%- if not failing -%}{{ return(0) }}{%- endif -%}
-  {%- set job_of = {} -%}
-  {%- for source_id, values in plan.sources.items() -%}{%- do job_of.update({source_id: values[1]}) -%}{%- endfor -%}
   {%- set limits = dataplex_dq.hook_limits() -%}
   {%- set updates = [] -%}
   {%- for group in dataplex_dq.hook_groups(failing, limits.max_chars, limits.max_relations) -%}
@@ -854,7 +852,7 @@ inner join dq_job_costs as jc
           {%- set results = dataplex_dq.hook_debug_query_results(runnable[loop.index0].sql_statement) if loop.index0 < runnable | length else [] -%}
           {%- do value.append({'description': q.get('description'), 'sql_statement': q.get('sql_statement') or q.get('sqlStatement'), 'debug_query_results': results}) -%}
         {%- endfor -%}
-        {%- do updates.append(dataplex_dq.hook_debug_update_sql(relation, job_of[row[1]], row[0], row[2], tojson(value))) -%}
+        {%- do updates.append(dataplex_dq.hook_debug_update_sql(relation, dataplex_dq.job_id(plan.invocation, row[1]), row[0], row[2], tojson(value))) -%}
       {%- endif -%}
     {%- endfor -%}
   {%- endfor -%}
