@@ -101,19 +101,19 @@ class DbtResult:
 
 
 @contextlib.contextmanager
-def deps_lock(project_dir: Path) -> Iterator[None]:
-    """One `dbt deps` at a time on a project folder of the checkout that pytest-xdist workers share
-    (integration_tests/ is used in place): two at once remove and re-create the same dbt_packages/ link
-    (the second fails with "File exists") and write the same package-lock.yml. Only deps reads or writes
-    those, and it re-creates the link in one step, so the other commands take no lock. Projects written
-    into a test's own temporary folder are not shared and take no lock."""
+def deps_lock(project_dir: Path, exclusive: bool) -> Iterator[None]:
+    """The dbt_packages/ of a project folder of the checkout that pytest-xdist workers share
+    (integration_tests/ is used in place): `dbt deps` removes and re-creates its link and writes
+    package-lock.yml, so it runs alone (`exclusive`); every other dbt or dataplex-dq command there reads the
+    link and shares the lock, so none starts while deps re-creates it (a build did: "only 0 package(s)
+    installed"). Projects written into a test's own temporary folder are not shared and take no lock."""
     folder = Path(project_dir).resolve()
     if not folder.is_relative_to(REPO_ROOT):
         yield
         return
     digest = hashlib.sha1(str(folder).encode()).hexdigest()[:12]
     with open(Path(tempfile.gettempdir()) / f"dataplex_dq_tests_deps_{digest}.lock", "a+") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
+        fcntl.flock(fh, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
         try:
             yield
         finally:
@@ -150,7 +150,7 @@ class DbtProject:
             "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
             "DBT_LOG_PATH": str(self.target_path / "logs"),
         }
-        with deps_lock(self.project_dir) if args and args[0] == "deps" else contextlib.nullcontext():
+        with deps_lock(self.project_dir, exclusive=bool(args) and args[0] == "deps"):
             proc = subprocess.run(cmd, cwd=self.project_dir, env=env, capture_output=True, text=True, check=False)
         result = DbtResult(list(args), proc.returncode, proc.stdout + proc.stderr, self.target_path)
         for name in ("run_results", "manifest"):
@@ -182,7 +182,8 @@ class DbtProject:
             if flags
             else []
         )
-        return run_dataplex_dq(command, *dirs, *args, env=self.env, cwd=cwd or self.project_dir)
+        with deps_lock(self.project_dir, exclusive=False):
+            return run_dataplex_dq(command, *dirs, *args, env=self.env, cwd=cwd or self.project_dir)
 
     # -- the warehouse it builds into ----------------------------------------------------------
     @property
