@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 from dataplex_dq.cli.console import EXIT_ERROR, _console
 from dataplex_dq.cli.options import _dbt_option, _html, _resend
 from dataplex_dq.cli.report import _run_report
+from dataplex_dq.outputs.escape import console_markup
 
 
 @click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
@@ -61,7 +62,7 @@ def build(
             _dbt_option(args, "--target", "-t"),
         )
     except DataplexDqError as exc:
-        console.print(f"[red]dataplex-dq build:[/red] {exc}")
+        console.print(f"[red]dataplex-dq build:[/red] {console_markup(exc)}")
         sys.exit(EXIT_ERROR)
     lean = lean_build.plan(
         paths.project_dir, paths.profiles_dir, paths.target_path, args, tests=package_tests, models=package_models
@@ -102,10 +103,12 @@ def build(
             excludes = [a for e in lean.excludes for a in ("--exclude", e)]
             result = runner.invoke(["build", "--quiet", *args, *excludes])
         except Exception as exc:  # noqa: BLE001 - dbt raised before producing a result: one line, no traceback
-            console.print(f"[red]dbt build could not run:[/red] {exc}")
+            console.print(f"[red]dbt build could not run:[/red] {console_markup(exc)}")
             sys.exit(EXIT_ERROR)
     if result.exception is not None and result.result is None:
-        console.print(f"[red]dbt build failed:[/red] {result.exception}\nFix the error above and run again.")
+        console.print(
+            f"[red]dbt build failed:[/red] {console_markup(result.exception)}\nFix the error above and run again."
+        )
         sys.exit(EXIT_ERROR)
     statuses = {str(r.node.unique_id): str(r.status).lower() for r in getattr(result.result, "results", [])}
     if result.result is not None:

@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
+from dataplex_dq.outputs.escape import console_text
 from dataplex_dq.run.anomaly import is_anomaly_check, training_checks
 from dataplex_dq.run.cost import QueryCost, format_cost, job_cost
 
@@ -23,12 +25,23 @@ def _console() -> Console:
     """Colours and the terminal's width on a terminal; elsewhere plain text, lines never cut."""
     tty = sys.stdout.isatty()
     return Console(
-        stderr=False, highlight=False, width=None if tty else WIDE, no_color=not tty or None, soft_wrap=not tty
+        stderr=False,
+        highlight=False,
+        emoji=False,  # ":x:" in a rule name is printed as it is
+        width=None if tty else WIDE,
+        no_color=not tty or None,
+        soft_wrap=not tty,
     )
 
 
+def _line(label: str, style: str, text: object) -> Text:
+    """A styled label, then data printed as it is (no Rich markup read in it)."""
+    return Text.assemble((label, style), " ", str(text))
+
+
 def print_summary(report: Report, console: Console) -> None:
-    table = Table(title=f"Dataplex data quality — dbt invocation {report.invocation_id}")
+    # every cell and line of data is a Text: names, values, messages and recipients never read as markup
+    table = Table(title=console_text(f"Dataplex data quality — dbt invocation {report.invocation_id}"))
     table.add_column("data source")
     table.add_column("score", justify="right")
     table.add_column("row-weighted", justify="right")
@@ -52,30 +65,30 @@ def print_summary(report: Report, console: Console) -> None:
         errored = [f"{o.rule_name} ({o.status.lower()})" for o in s.outcomes if o.status in ("ERROR", "SKIPPED")]
         rw = "—" if card.row_weighted_score is None else f"{card.row_weighted_score:.2f}"
         table.add_row(
-            s.data_source.label,
-            f"[{style}]{score}[/{style}]",
+            console_text(s.data_source.label),
+            console_text(score, style),
             rw,
-            dims,
+            console_text(dims),
             f"{card.passed_rules}/{card.evaluated_rules}"
             + (f" (+{card.suspended_rules} suspended)" if card.suspended_rules else "")
             + (f" (+{len(training)} training)" if training else ""),
-            _names_cell(failed + errored),
+            console_text(_names_cell(failed + errored)),
             _job_cost_text(s),
         )
     console.print(table)
     costliest = costliest_queries(report)
     if costliest:
-        console.print("Costliest queries: " + "; ".join(costliest) + ".")
+        console.print(console_text("Costliest queries: " + "; ".join(costliest) + "."))
     if report.export_relation:
-        console.print(f"Read {report.export_rows} recorded rows of {report.export_relation}.")
+        console.print(console_text(f"Read {report.export_rows} recorded rows of {report.export_relation}."))
     for relation, rows in report.tables_written:  # post_scan_actions.bigquery_export
-        console.print(f"Exported {rows} rows to {relation} (bigquery_export).")
+        console.print(console_text(f"Exported {rows} rows to {relation} (bigquery_export)."))
     for style, line in outcome_lines(report):
-        console.print(f"[{style}]{line}[/{style}]")
+        console.print(console_text(line, style))
     if report.sources:
-        console.print(f"Results written to {report.sources[0].json_path.parent}/ (*.json, *.pb).")
+        console.print(console_text(f"Results written to {report.sources[0].json_path.parent}/ (*.json, *.pb)."))
     for w in report.warnings:
-        console.print(f"[yellow]warning:[/yellow] {w}")
+        console.print(_line("warning:", "yellow", w))
     for s in report.sources:
         for o in s.outcomes:
             if o.status in ("ERROR", "SKIPPED"):
@@ -87,14 +100,16 @@ def print_summary(report: Report, console: Console) -> None:
                         "dbt skipped this test (a model or seed it depends on failed, or --fail-fast stopped the run)"
                     )
                 console.print(
-                    f"[red]{o.status.lower()}:[/red] {s.data_source.label} rule '{o.rule_name}': {first}", markup=True
+                    _line(f"{o.status.lower()}:", "red", f"{s.data_source.label} rule '{o.rule_name}': {first}")
                 )
     for s, o in report.failed_rules("WARN"):
-        console.print(f"[yellow]warning:[/yellow] {s.data_source.label} rule '{o.rule_name}' failed (severity: warn)")
+        console.print(
+            _line("warning:", "yellow", f"{s.data_source.label} rule '{o.rule_name}' failed (severity: warn)")
+        )
     for err in report.action_errors:
-        console.print(f"[red]post-scan action failed:[/red] {err}")
+        console.print(_line("post-scan action failed:", "red", err))
     for err in report.output_errors:
-        console.print(f"[red]output failed:[/red] {err}")
+        console.print(_line("output failed:", "red", err))
     console.print(summary_line(report))
 
 

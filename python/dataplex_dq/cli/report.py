@@ -12,6 +12,7 @@ from rich.console import Console
 from dataplex_dq.cli.console import EXIT_ERROR, _console, exit_code, print_summary
 from dataplex_dq.cli.options import _html, _html_options, _resend, common_options
 from dataplex_dq.errors import DataplexDqError
+from dataplex_dq.outputs.escape import console_markup
 
 
 def _run_report(
@@ -50,11 +51,11 @@ def _run_report(
             invocation=from_results_table or None,
         )
     except DataplexDqError as exc:
-        console.print(f"[red]dataplex-dq report failed:[/red] {exc}", markup=True)
+        console.print(f"[red]dataplex-dq report failed:[/red] {console_markup(exc)}")
         return EXIT_ERROR
     print_summary(report, console)
     if report.html_path:
-        console.print(f"HTML report written to {report.html_path}")
+        console.print(f"HTML report written to {console_markup(report.html_path)}")
     console.print(f"Report took {time.perf_counter() - started:.2f}s.")
     return exit_code(report, fail_on_rule_failure, warn_error)
 

@@ -1,7 +1,7 @@
 """The post-scan action `notification_report` (docs/SEMANTICS.md §11): a data source's email and webhook when a
 trigger fires (notify.py sends them), once per job: the outcome is recorded in the job's rows
 (`job_notification_result`, by the macro record_notification) and a job whose notification succeeded is not
-notified again unless ``--resend``."""
+notified again unless ``--resend``. All the notifications of a run share one deadline (outputs/deadline.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,34 @@ from typing import Any
 from dataplex_dq.errors import DataplexDqError, OutputError, first_line
 from dataplex_dq.field_names import spec_field
 from dataplex_dq.outputs.base import OutputContext
+from dataplex_dq.outputs.deadline import Deadline
 from dataplex_dq.outputs.notify import FailedRule, JobSummary, NotificationOutcome, NotificationSpec, notify
 from dataplex_dq.run.model import Report, SourceReport
+from dataplex_dq.run.outcomes import RuleOutcome
+
+STATISTIC = "statistic_range_expectation"
+
+
+def measured_statistic(o: RuleOutcome) -> tuple[str | None, str | None]:
+    """A statistic rule's measured value ("MEAN 12.5") and the range it had to be in (">= 0 and <= 10")."""
+    m = o.metrics
+    if o.rule_type != STATISTIC or m is None:
+        return None, None
+    spec = spec_field(o.rule_spec, STATISTIC)
+    spec = spec if isinstance(spec, Mapping) else {}
+    statistic = str(spec_field(spec, "statistic") or "statistic").upper()
+    value = m.statistic_value_text
+    if value is None and m.statistic_value is not None:
+        value = f"{m.statistic_value:g}"
+    bounds = []
+    for bound, strict, ops in (
+        ("min_value", "strict_min_enabled", (">=", ">")),
+        ("max_value", "strict_max_enabled", ("<=", "<")),
+    ):
+        limit = spec_field(spec, bound)
+        if limit is not None and limit != "":
+            bounds.append(f"{ops[bool(spec_field(spec, strict))]} {limit}")
+    return f"{statistic} {'NULL' if value is None else value}", " and ".join(bounds) or None
 
 
 def job_summary(source: SourceReport, report: Report, project: str | None, target: str | None) -> JobSummary:
@@ -25,6 +51,7 @@ def job_summary(source: SourceReport, report: Report, project: str | None, targe
             continue
         m = o.metrics
         row_level = m if o.is_row_level else None
+        measured, expected = measured_statistic(o)
         failed.append(
             FailedRule(
                 name=o.rule_name,
@@ -37,6 +64,8 @@ def job_summary(source: SourceReport, report: Report, project: str | None, targe
                 assertion_rows=m.assertion_row_count if (m is not None and o.rule_type == "sql_assertion") else None,
                 failing_rows_query=row_level.failing_rows_query if row_level else None,
                 message=o.message,
+                measured=measured,
+                expected=expected,
             )
         )
     job = source.job
@@ -66,6 +95,10 @@ class Notifications:
 
     def write(self, ctx: OutputContext) -> None:
         report = ctx.report
+        try:
+            deadline = Deadline.from_env(ctx.env)  # one for all the data sources' notifications
+        except ValueError as exc:
+            raise OutputError(str(exc)) from None
         for s in report.sources:
             try:
                 spec = NotificationSpec.from_actions(spec_field(s.data_source.settings, "post_scan_actions"))
@@ -83,7 +116,7 @@ class Notifications:
                     "(`dataplex-dq report --resend` sends it again)"
                 )
                 continue
-            s.notification = notify(spec, job_summary(s, report, ctx.project, ctx.target), ctx.env)
+            s.notification = notify(spec, job_summary(s, report, ctx.project, ctx.target), ctx.env, deadline)
             if s.notification.state == "FAILED":
                 report.action_errors.append(f"{s.data_source.label}: notification failed: {s.notification.message}")
             # the outcome into the job's rows of every results table holding them

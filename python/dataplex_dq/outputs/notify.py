@@ -7,25 +7,28 @@ One message per job and data source (per channel) when at least one trigger fire
   job_end_trigger          always.
 The SMTP server comes from the environment: DATAPLEX_DQ_SMTP_HOST, _PORT (587 with STARTTLS, else 25),
 _USER, _PASSWORD, _SENDER (default: the user, else dataplex-dq@localhost), _STARTTLS (true/false;
-default true on port 587). Composing is pure; sending is two small functions with timeouts."""
+default true on port 587). Composing is pure: every piece of data is escaped for its format (outputs/escape.py);
+sending is two small functions bounded by the actions' deadline (outputs/deadline.py), the webhook going only where
+it was told (outputs/webhook.py)."""
 
 from __future__ import annotations
 
-import html
-import json
+import http.client
 import smtplib
+import socket
 import ssl
-import urllib.error
-import urllib.request
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from email.errors import HeaderDefect
+from email.headerregistry import Address
 from email.message import EmailMessage
 from typing import Any
 
 from dataplex_dq.errors import first_line
 from dataplex_dq.field_names import spec_field
-
-TIMEOUT_SECONDS = 15.0
+from dataplex_dq.outputs import webhook
+from dataplex_dq.outputs.deadline import Deadline, DeadlinePassed, Watch
+from dataplex_dq.outputs.escape import email_header, html_text, one_line, slack_code_block, slack_mrkdwn
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,7 @@ class NotificationSpec:
     job_failure: bool = False
     job_end: bool = False
     webhook_url: str | None = None
+    webhook_allow_http: bool = False  # webhook.allow_http: http:// to a host other than loopback
 
     @classmethod
     def from_actions(cls, actions: Mapping[str, Any] | None) -> NotificationSpec | None:
@@ -51,11 +55,7 @@ class NotificationSpec:
         emails = spec_field(recipients, "emails") if isinstance(recipients, Mapping) else None
         if emails is None:
             emails = []
-        if (
-            isinstance(emails, str)
-            or not isinstance(emails, list)
-            or not all(isinstance(e, str) and "@" in e for e in emails)
-        ):
+        if isinstance(emails, str) or not isinstance(emails, list) or not all(_is_address(e) for e in emails):
             raise ValueError(
                 "post_scan_actions.notification_report.recipients.emails must be a list of email addresses, got "
                 f"{emails!r}"
@@ -74,6 +74,11 @@ class NotificationSpec:
         url = spec_field(webhook, "url") if isinstance(webhook, Mapping) else None
         if webhook is not None and (not isinstance(url, str) or not url.startswith(("http://", "https://"))):
             raise ValueError(f"post_scan_actions.notification_report.webhook.url must be an http(s) URL, got {url!r}")
+        allow_http = spec_field(webhook, "allow_http") if isinstance(webhook, Mapping) else None
+        if allow_http is not None and not isinstance(allow_http, bool):
+            raise ValueError(
+                f"post_scan_actions.notification_report.webhook.allow_http must be true or false, got {allow_http!r}"
+            )
         if not emails and not url:
             raise ValueError("post_scan_actions.notification_report has neither recipients.emails nor webhook.url")
         return cls(
@@ -82,7 +87,19 @@ class NotificationSpec:
             job_failure=spec_field(report, "job_failure_trigger") is not None,
             job_end=spec_field(report, "job_end_trigger") is not None,
             webhook_url=url,
+            webhook_allow_http=bool(allow_http),
         )
+
+
+def _is_address(value: object) -> bool:
+    """One email address (``user@host``), nothing more: no display name, second address or line break."""
+    if not isinstance(value, str) or value != value.strip() or one_line(value) != value or "@" not in value:
+        return False
+    try:
+        Address(addr_spec=value)
+    except (ValueError, IndexError, HeaderDefect):
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -97,6 +114,8 @@ class FailedRule:
     assertion_rows: int | None = None
     failing_rows_query: str | None = None
     message: str | None = None
+    measured: str | None = None  # statistic_range_expectation: what was measured, e.g. "MEAN 12.5"
+    expected: str | None = None  # and the range it had to be in, e.g. ">= 0 and <= 10"
 
 
 @dataclass(frozen=True)
@@ -143,7 +162,7 @@ def _score_text(score: float | None) -> str:
 
 def subject_of(job: JobSummary) -> str:
     state = "FAILED" if job.failed else ("PASSED" if job.passed else "data quality below 100%")
-    return f"[dataplex-dq] {job.data_source}: score {_score_text(job.score)} ({state})"
+    return email_header(f"[dataplex-dq] {job.data_source}: score {_score_text(job.score)} ({state})")
 
 
 def _rule_line(r: FailedRule) -> str:
@@ -156,6 +175,8 @@ def _rule_line(r: FailedRule) -> str:
         counts = f"{r.passed} of {r.evaluated} rows passed, {r.nulls or 0} null"
     elif r.assertion_rows is not None:
         counts = f"{r.assertion_rows} rows returned by the assertion"
+    elif r.measured is not None:
+        counts = r.measured + (f", expected {r.expected}" if r.expected else "")
     else:
         counts = "aggregate check failed"
     return f"{head}: {counts}"
@@ -195,11 +216,12 @@ def text_body(job: JobSummary, triggers: Sequence[str]) -> str:
 
 
 def html_body(job: JobSummary, triggers: Sequence[str]) -> str:
-    e = html.escape
+    e = html_text
     rows = "".join(
         f"<tr><td>{e(r.name)}</td><td>{e(r.column or '')}</td><td>{e(r.dimension or '')}</td><td>{e(r.status)}</td>"
         f"<td>{'' if r.evaluated is None else r.evaluated}</td><td>{'' if r.passed is None else r.passed}</td>"
         f"<td>{'' if r.nulls is None else r.nulls}</td><td>{'' if r.assertion_rows is None else r.assertion_rows}</td>"
+        f"<td>{e(r.measured or '')}{e(', expected ' + r.expected) if r.expected else ''}</td>"
         f"<td><code>{e(r.failing_rows_query or (r.message or ''))}</code></td></tr>"
         for r in job.failed_rules
     )
@@ -224,8 +246,8 @@ def html_body(job: JobSummary, triggers: Sequence[str]) -> str:
     if rows:
         parts.append(
             '<h3>Failed rules</h3><table border="1" cellpadding="4"><tr><th>rule</th><th>column</th><th>dimension</th>'
-            "<th>status</th><th>evaluated</th><th>passed</th><th>null</th><th>assertion rows</th><th>failing rows "
-            "query</th></tr>"
+            "<th>status</th><th>evaluated</th><th>passed</th><th>null</th><th>assertion rows</th><th>value</th>"
+            "<th>failing rows query</th></tr>"
             f"{rows}</table>"
         )
     parts.append(
@@ -250,13 +272,14 @@ def compose_email(job: JobSummary, triggers: Sequence[str], sender: str, recipie
 
 
 def webhook_payload(job: JobSummary, triggers: Sequence[str]) -> dict[str, Any]:
-    """A Slack incoming-webhook message (`text` for any client, `blocks` for Slack's layout)."""
+    """A Slack incoming-webhook message (`text` for any client, `blocks` for Slack's layout). `text` and the
+    section are Slack `mrkdwn`, escaped (outputs/escape.py); the header is plain text, shown as it is."""
     text = text_body(job, triggers)
     return {
-        "text": f"{subject_of(job)}\n{text}",
+        "text": slack_mrkdwn(f"{subject_of(job)}\n{text}"),
         "blocks": [
             {"type": "header", "text": {"type": "plain_text", "text": subject_of(job)[:150]}},
-            {"type": "section", "text": {"type": "mrkdwn", "text": "```" + text[:2900] + "```"}},
+            {"type": "section", "text": {"type": "mrkdwn", "text": slack_code_block(text[:2900])}},
         ],
     }
 
@@ -290,8 +313,22 @@ class SmtpSettings:
         return cls(host, port, user, env.get("DATAPLEX_DQ_SMTP_PASSWORD") or None, sender, starttls)
 
 
-def send_email(settings: SmtpSettings, msg: EmailMessage, recipients: Sequence[str]) -> None:
-    with smtplib.SMTP(settings.host, settings.port, timeout=TIMEOUT_SECONDS) as smtp:
+class _WatchedSMTP(smtplib.SMTP):
+    """smtplib's client, its socket watched by the actions' deadline from the moment it connects."""
+
+    def __init__(self, watch: Watch, timeout: float) -> None:
+        self._dq_watch = watch
+        super().__init__(timeout=timeout)
+
+    def _get_socket(self, host: str, port: int, timeout: float) -> socket.socket:
+        sock = socket.create_connection((host, port), timeout)
+        self._dq_watch.track(sock)
+        return sock
+
+
+def send_email(settings: SmtpSettings, msg: EmailMessage, recipients: Sequence[str], deadline: Deadline) -> None:
+    with deadline.watch() as watch, _WatchedSMTP(watch, deadline.timeout()) as smtp:
+        smtp.connect(settings.host, settings.port)
         if settings.starttls:
             smtp.starttls(context=ssl.create_default_context())
         if settings.user:
@@ -299,13 +336,15 @@ def send_email(settings: SmtpSettings, msg: EmailMessage, recipients: Sequence[s
         smtp.send_message(msg, from_addr=settings.sender, to_addrs=list(recipients))
 
 
-def post_webhook(url: str, payload: Mapping[str, Any]) -> None:
-    req = urllib.request.Request(
-        url, data=json.dumps(payload).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(req, timeout=TIMEOUT_SECONDS) as resp:
-        if resp.status >= 300:
-            raise OSError(f"HTTP {resp.status}")
+def post_webhook(
+    url: str,
+    payload: Mapping[str, Any],
+    deadline: Deadline,
+    *,
+    allow_http: bool = False,
+    resolver: webhook.Resolver = webhook.system_resolver,
+) -> None:
+    webhook.post(url, payload, deadline=deadline, allow_http=allow_http, resolver=resolver)
 
 
 @dataclass
@@ -332,15 +371,24 @@ def _reason(exc: BaseException) -> str:
     if isinstance(exc, smtplib.SMTPAuthenticationError):
         error = exc.smtp_error.decode(errors="replace") if isinstance(exc.smtp_error, bytes) else exc.smtp_error
         return f"the SMTP server rejected the login ({exc.smtp_code} {error})"
-    if isinstance(exc, urllib.error.HTTPError):
-        return f"HTTP {exc.code} {exc.reason}"
+    if isinstance(exc, DeadlinePassed | webhook.WebhookRefused | webhook.WebhookFailed):
+        return str(exc)
     text = first_line(exc)
     return f"{type(exc).__name__}: {text}"
 
 
-def notify(spec: NotificationSpec, job: JobSummary, env: Mapping[str, str]) -> NotificationOutcome:
-    """Send the job's email and webhook message when a trigger fires. Never raises: a failure is
-    returned as a FAILED outcome with its reason."""
+def notify(
+    spec: NotificationSpec,
+    job: JobSummary,
+    env: Mapping[str, str],
+    deadline: Deadline | None = None,
+    resolver: webhook.Resolver = webhook.system_resolver,
+) -> NotificationOutcome:
+    """Send the job's email and webhook message when a trigger fires, within ``deadline`` (the run's actions'
+    deadline; a new one of DATAPLEX_DQ_ACTIONS_DEADLINE_SECONDS when None). Never raises: a failure is returned as
+    a FAILED outcome with its reason."""
+    if deadline is None:
+        deadline = Deadline.from_env(env)
     triggers = triggers_fired(spec, job)
     if not triggers:
         return NotificationOutcome("SKIPPED", "no trigger fired")
@@ -350,17 +398,23 @@ def notify(spec: NotificationSpec, job: JobSummary, env: Mapping[str, str]) -> N
     if spec.emails:
         try:
             settings = SmtpSettings.from_env(env)
-            send_email(settings, compose_email(job, triggers, settings.sender, spec.emails), spec.emails)
+            send_email(settings, compose_email(job, triggers, settings.sender, spec.emails), spec.emails, deadline)
             sent_to = list(spec.emails)
-        except (ValueError, OSError, smtplib.SMTPException) as exc:
+        except (ValueError, OSError, smtplib.SMTPException, DeadlinePassed) as exc:
             failures.append(
                 f"email to {', '.join(spec.emails)} not sent: {exc if isinstance(exc, ValueError) else _reason(exc)}"
             )
     if spec.webhook_url:
         try:
-            post_webhook(spec.webhook_url, webhook_payload(job, triggers))
+            post_webhook(
+                spec.webhook_url,
+                webhook_payload(job, triggers),
+                deadline,
+                allow_http=spec.webhook_allow_http,
+                resolver=resolver,
+            )
             posted = True
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, http.client.HTTPException, DeadlinePassed) as exc:
             failures.append(f"webhook not posted: {_reason(exc)}")
     if failures:
         return NotificationOutcome("FAILED", "; ".join(failures), triggers, sent_to, posted)

@@ -23,6 +23,7 @@ from typing import Any
 import click
 
 from dataplex_dq.errors import ArtifactsError, DataplexDqError, first_line
+from dataplex_dq.outputs.escape import markdown_code, markdown_text
 from dataplex_dq.record import dbt_options
 from dataplex_dq.rule_types import is_row_level
 
@@ -369,21 +370,30 @@ def _rows(rows: tuple[int | None, int | None]) -> str:
     return f"{fmt(b)} → {fmt(c)}{change}"
 
 
-def _names(names: Iterable[str]) -> str:
+def _names(names: Iterable[str], *, table_cell: bool = False) -> str:
+    """Rule names as Markdown code spans (each exactly its name, whatever it holds: outputs/escape.py)."""
     names = list(names)
-    return ", ".join(f"`{n}`" for n in names) if names else "—"
+    return ", ".join(markdown_code(n, table_cell=table_cell) for n in names) if names else "—"
 
 
-def _label(s: SourceDiff) -> str:
+def _label(s: SourceDiff, *, markdown: bool = False) -> str:
     suffix = {"added": " (new)", "removed": " (gone)", "not run": " (not run)"}.get(
         s.status, " (partial)" if s.partial else ""
     )
-    return s.label + suffix
+    return (markdown_text(s.label) if markdown else s.label) + suffix
+
+
+def base_label(base: Path | None, target: str | None = None, relation: object = None) -> str:
+    """What the diff compares with, as Markdown (the pull-request comment's summary line)."""
+    if base is not None:
+        return markdown_code(str(base))
+    return f"target {markdown_code(str(target))} ({markdown_text(relation)})"
 
 
 def to_markdown(diff: Diff) -> str:
     """The pull-request comment: a summary line, one table row per data source, then the details of
-    every data source that changed."""
+    every data source that changed. Names are data: each is escaped (outputs/escape.py), so none breaks the
+    table or adds a heading, link, HTML or mention; ``diff.base`` is Markdown already (``base_label``)."""
     lines = ["## Data quality diff", ""]
     if diff.regression:
         reasons = []
@@ -404,17 +414,21 @@ def to_markdown(diff: Diff) -> str:
         "| data source | score | change | rows | newly failing | newly passing | added | removed |",
         "|---|---:|---:|---:|---|---|---|---|",
     ]
+
+    def cell(names: Iterable[str]) -> str:
+        return _names(names, table_cell=True)
+
     for s in diff.sources:
-        label = _label(s)
+        label = _label(s, markdown=True)
         delta = "not compared" if s.partial and s.score.delta else _delta(s.score.delta)
         if s.score_drop() > diff.max_score_drop:
             delta = f"**{delta}**"
         lines.append(
-            f"| {label} | {_from_to(s.score)} | {delta} | {_rows(s.rows)} | {_names(s.newly_failing)} | "
-            f"{_names(s.newly_passing)} | {_names(n for n, _ in s.added)} | {_names(s.removed)} |"
+            f"| {label} | {_from_to(s.score)} | {delta} | {_rows(s.rows)} | {cell(s.newly_failing)} | "
+            f"{cell(s.newly_passing)} | {cell(n for n, _ in s.added)} | {cell(s.removed)} |"
         )
     for s in changed:
-        lines += ["", f"### {s.label}", ""]
+        lines += ["", f"### {markdown_text(s.label)}", ""]
         if s.partial:
             lines.append(f"- Score: {_from_to(s.score)} (partial run: not compared)")
         else:
@@ -427,14 +441,19 @@ def to_markdown(diff: Diff) -> str:
             if moved:
                 lines.append(
                     f"- {title}: "
-                    + "; ".join(f"{x.name} {_from_to(x)}" + (f" ({_delta(x.delta)})" if x.delta else "") for x in moved)
+                    + "; ".join(
+                        f"{markdown_text(x.name)} {_from_to(x)}" + (f" ({_delta(x.delta)})" if x.delta else "")
+                        for x in moved
+                    )
                 )
         if s.newly_failing:
             lines.append(f"- Newly failing: {_names(s.newly_failing)}")
         if s.newly_passing:
             lines.append(f"- Newly passing: {_names(s.newly_passing)}")
         if s.added:
-            lines.append("- Added: " + ", ".join(f"`{n}` ({'passing' if ok else 'failing'})" for n, ok in s.added))
+            lines.append(
+                "- Added: " + ", ".join(f"{markdown_code(n)} ({'passing' if ok else 'failing'})" for n, ok in s.added)
+            )
         if s.removed:
             lines.append(f"- Removed: {_names(s.removed)}")
         if s.not_evaluated:
@@ -482,8 +501,9 @@ def to_json(diff: Diff) -> dict[str, Any]:
 def print_diff(diff: Diff, console: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=f"Data quality diff against {diff.base}", show_edge=False)
+    table = Table(title=Text(f"Data quality diff against {diff.base}"), show_edge=False)
     for col in ("data source", "score", "change", "rows", "newly failing", "newly passing", "added", "removed"):
         table.add_column(col, justify="right" if col in ("score", "change", "rows") else "left")
     for s in diff.sources:
@@ -573,7 +593,7 @@ def diff_command(
     from rich.console import Console
     from rich.markup import escape
 
-    console = Console(highlight=False, soft_wrap=True)
+    console = Console(highlight=False, soft_wrap=True, emoji=False)
     if not console.is_terminal:
         console.width = 200  # CI logs: no wrapping of rule names
     target_path = Path(target_path) if target_path else Path(project_dir) / "target"
@@ -584,12 +604,12 @@ def diff_command(
             )
         current = read_results_dir(target_path / RESULTS_DIR)
         if base is not None:
-            base_states, label = read_results_dir(base), f"`{base}`"
+            base_states, label = read_results_dir(base), base_label(base)
         else:
             base_states, relation = read_results_table(
                 Path(project_dir), profiles_dir, base_target, target_path / "manifest.json", base_results_table
             )
-            label = f"target `{base_target}` ({relation})"
+            label = base_label(None, base_target, relation)
         declared = declared_rule_names(target_path / "manifest.json")
         diff = compare(base_states, current, base_label=label, max_score_drop=max_score_drop, declared=declared)
         markdown_path = markdown_path or target_path / "dataplex_dq_diff.md"
@@ -610,6 +630,7 @@ def diff_command(
 __all__ = [
     "Diff",
     "SourceState",
+    "base_label",
     "compare",
     "diff_command",
     "read_results_dir",
