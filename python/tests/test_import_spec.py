@@ -381,7 +381,9 @@ def test_errors_are_one_line_with_exit_code_2(tmp_path):
     )
     assert out.exit_code == 2
     assert (
-        out.output == "dataplex-dq import-spec failed: rule 1 (range_expectation): a range_expectation needs a column\n"
+        out.output == f"dataplex-dq import-spec failed: {spec}: model 'orders', rule #0 'range_expectation-0', field "
+        "'column': is required: give the rule a column: (range_expectation checks one column); nothing was written "
+        "(dbt would refuse it at compile time)\n"
     )
     out = runner.invoke(
         main,
@@ -443,3 +445,81 @@ def test_guess_indent():
     assert guess_indent(SCHEMA) == (2, 2)
     assert guess_indent("models:\n- name: a\n  columns:\n  - name: b\n") == (2, 0)
     assert guess_indent("models:\n    -   name: a\n        config:\n            meta: {}\n") == (4, 4)
+
+
+FORCE_SCHEMA = """\
+version: 2
+models:
+  - name: orders
+    columns:
+      - name: qty
+        data_tests:
+          - dataplex_dq.range_expectation:
+              name: qty-in-range   # the range the shop allows
+              arguments:
+                min_value: 0
+              config:
+                severity: warn
+                tags: [dq]
+          - not_null
+      - name: price
+        data_tests:
+          - dataplex_dq.non_null_expectation:
+              name: price-present
+              severity: warn
+"""
+
+
+def test_force_keeps_the_replaced_tests_config_in_place(tmp_path):
+    """issue 30 item 13: `severity: warn` was dropped by --force, so a warning became a failure."""
+    root = project(tmp_path, schema=FORCE_SCHEMA)
+    spec = write_spec(
+        tmp_path,
+        """\
+        rules:
+          - {name: qty-in-range, column: qty, rangeExpectation: {minValue: "1", maxValue: "100"}}
+          - {name: price-present, column: cost, nonNullExpectation: {}}
+        """,
+    )
+    result = import_spec(spec, "orders", project_dir=root, force=True)
+    assert result.replaced == ["qty-in-range", "price-present"]
+    assert (
+        (root / "models" / "schema.yml").read_text()
+        == """\
+version: 2
+models:
+  - name: orders
+    columns:
+      - name: qty
+        data_tests:
+          - dataplex_dq.range_expectation:
+              name: qty-in-range   # the range the shop allows
+              arguments:
+                min_value: '1'
+                max_value: '100'
+              config:
+                severity: warn
+                tags: [dq]
+          - not_null
+      - name: price
+      - name: cost
+        data_tests:
+          - dataplex_dq.non_null_expectation:
+              name: price-present
+              severity: warn
+"""
+    )
+    assert result.notes == [
+        "rule 'qty-in-range' keeps the replaced test's config",
+        "rule 'price-present' keeps the replaced test's severity",
+    ]
+
+
+def test_force_twice_is_a_fixed_point_and_leaves_no_empty_tests_list(tmp_path):
+    root = project(tmp_path, schema=FORCE_SCHEMA)
+    spec = write_spec(tmp_path, "rules: [{name: price-present, column: cost, nonNullExpectation: {}}]\n")
+    import_spec(spec, "orders", project_dir=root, force=True)
+    once = (root / "models" / "schema.yml").read_text()
+    assert "data_tests: []" not in once
+    import_spec(spec, "orders", project_dir=root, force=True)
+    assert (root / "models" / "schema.yml").read_text() == once

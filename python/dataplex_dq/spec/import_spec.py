@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from dataplex_dq.errors import DataplexDqError
+from dataplex_dq.errors import DataplexDqError, first_line
 from dataplex_dq.record import dbt_options
 from dataplex_dq.rule_types import RULE_TYPES
 from dataplex_dq.spec.reader import (
@@ -34,6 +34,7 @@ from dataplex_dq.spec.reader import (
     rule_type_of,
 )
 from dataplex_dq.spec.transpile import DIALECTS, bigquery_tables, transpile
+from dataplex_dq.spec.validate import RegexCheck, regex_check, spec_problems
 
 if TYPE_CHECKING:
     from ruamel.yaml import YAML
@@ -59,8 +60,8 @@ def _yaml_safe(path: Path) -> Any:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
-    except (OSError, yaml.YAMLError) as exc:
-        raise ImportSpecError(f"{path}: cannot be read as YAML ({str(exc).splitlines()[0]})") from None
+    except (OSError, yaml.YAMLError, UnicodeDecodeError, RecursionError) as exc:
+        raise ImportSpecError(f"{path}: cannot be read as YAML ({first_line(exc)})") from None
 
 
 def _resource_paths(project_dir: Path) -> dict[str, list[Path]]:
@@ -162,18 +163,21 @@ def load_properties(path: Path) -> tuple[Any, Any]:
     from ruamel.yaml.error import YAMLError
 
     yaml = _yaml_rt()
-    if not path.exists() or not path.read_text(encoding="utf-8").strip():
+    try:
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ImportSpecError(f"{path}: cannot be read as YAML ({first_line(exc)})") from None
+    if not text.strip():
         yaml.indent(mapping=2, sequence=4, offset=2)
         doc = CommentedMap()
         doc["version"] = 2
         return doc, yaml
-    text = path.read_text(encoding="utf-8")
     mapping, offset = guess_indent(text)
     yaml.indent(mapping=mapping, sequence=mapping + offset, offset=offset)
     try:
         doc = yaml.load(text)
-    except YAMLError as exc:
-        raise ImportSpecError(f"{path}: cannot be read as YAML ({str(exc).splitlines()[0]})") from None
+    except (YAMLError, RecursionError) as exc:
+        raise ImportSpecError(f"{path}: cannot be read as YAML ({first_line(exc)})") from None
     if not isinstance(doc, dict):
         raise ImportSpecError(f"{path}: not a dbt properties file (expected a mapping with `version: 2`)")
     return doc, yaml
@@ -191,6 +195,8 @@ def yaml_node(value: Any) -> Any:
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
     from ruamel.yaml.scalarstring import LiteralScalarString, SingleQuotedScalarString
 
+    if isinstance(value, (CommentedMap, CommentedSeq)):
+        return value  # already a node of a document (kept config): its style and comments stay
     if isinstance(value, Mapping):
         out = CommentedMap()
         for k, v in value.items():
@@ -286,6 +292,28 @@ class ImportResult:
     sql_changes: list[tuple[str, str, str]] = field(default_factory=list)  # (where, before, after)
     sql_problems: list[tuple[str, str]] = field(default_factory=list)  # (where, why)
     table_hints: list[tuple[str, str]] = field(default_factory=list)  # (where, table)
+
+
+def rule_count(entry: Any) -> int:
+    """How many rules the entry declares: one per per-rule test, one per rule of a data_quality_scan (the
+    anomaly_detection test declares none)."""
+    count = 0
+    for tests in _test_lists(entry):
+        for item in tests:
+            test, body = _test_of(item)
+            if test == "data_quality_scan":
+                rules = _arguments(body).get("rules")
+                count += len(rules) if isinstance(rules, list) else 0
+            elif test in RULE_TYPES:
+                count += 1
+    return count
+
+
+#: The keys of a per-rule test that are the rule (name, description, its arguments); every other key of a
+#: replaced test (config, severity, tags, meta, ...) is the user's and --force keeps it.
+def _rule_keys(test: str) -> set[str]:
+    known = RULE_TYPES.get(test)
+    return {"name", "description", "arguments", "column", *COMMON_ARGUMENTS, *(known.arguments if known else ())}
 
 
 def _rule_label(rule: Mapping[str, Any], index: int) -> str:
@@ -453,6 +481,7 @@ def merge_spec(
     form: str,
     force: bool,
     result: ImportResult,
+    regex: RegexCheck | None = None,
 ) -> None:
     """Merge ``spec`` (normalized, SQL already converted) into the round-trip document ``doc``."""
     entry = _entry(doc, section, model)
@@ -474,6 +503,13 @@ def merge_spec(
             f"({result.path}); "
             "nothing was written. Pass --force to replace them, or rename them in the spec"
         )
+    problems = spec_problems(spec, regex=regex, other_rules=rule_count(entry) - len(clashes))
+    if problems:
+        more = f" (and {len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})" if len(problems) > 1 else ""
+        raise ImportSpecError(
+            f"{loaded.source}: {problems[0].line(f'{section[:-1]} {model!r}')}{more}; nothing was written "
+            "(dbt would refuse it at compile time)"
+        )
 
     settings = {k: spec[k] for k in SCAN_SETTINGS if k in spec}
     if loaded.incremental_field:
@@ -493,16 +529,20 @@ def merge_spec(
             "nothing was written. Pass --force to replace"
         )
 
-    # remove what --force replaces (a scan rule replaced in a scan we merge into keeps its place)
+    # what --force replaces keeps its place when it stays in the same list (a scan rule in the scan we merge
+    # into, a per-rule test under the same column), and a replaced test keeps its own keys (config, severity,
+    # tags, meta...); the rest is removed, and a tests list it leaves empty goes with it
     replace_in_place: dict[str, tuple[Any, int]] = {}
+    kept_config: dict[str, dict[str, Any]] = {}
     for name in clashes:
         d = by_name[name]
         index = next(i for i, x in enumerate(d.container) if x is d.item)
-        if form == "scan" and scan_body is not None and d.container is _arguments(scan_body).get("rules"):
-            replace_in_place[name] = (d.container, index)
-        else:
-            del d.container[index]
+        test, body = _test_of(d.item)
+        if test is not None and test != "data_quality_scan" and d.container is not None:
+            kept_config[name] = {k: v for k, v in body.items() if k not in _rule_keys(test)}
+        replace_in_place[name] = (d.container, index)
         result.replaced.append(name)
+    moved: list[tuple[Any, Any]] = []  # (container, item) replaced items that do not stay where they were
 
     for key, value in settings.items():
         if setting_home[key] == "meta":
@@ -513,8 +553,18 @@ def merge_spec(
         for i, rule in enumerate(rules):
             label = _rule_label(rule, i)
             column, item = _test_item(rule, label)
+            name = rule.get("name")
+            if kept_config.get(name):
+                key = next(iter(item))
+                item[key] = {**item[key], **kept_config[name]}
+                result.notes.append(f"rule '{name}' keeps the replaced test's {', '.join(kept_config[name])}")
             holder = _column(entry, column) if column else entry
-            _tests_list(holder).append(yaml_node(item))
+            tests = _tests_list(holder)
+            if name in replace_in_place and replace_in_place[name][0] is tests:
+                container, index = replace_in_place.pop(name)
+                _replace_test(container, index, item)
+            else:
+                tests.append(yaml_node(item))
             result.added.append(
                 (
                     rule.get("name") or "(unnamed)",
@@ -542,11 +592,17 @@ def merge_spec(
             args["rules"] = CommentedSeq()
         for rule in rules:
             node = yaml_node(_ordered_rule(rule))
-            if rule.get("name") in replace_in_place:
-                container, index = replace_in_place[rule["name"]]
+            name = rule.get("name")
+            if name in replace_in_place and replace_in_place[name][0] is args["rules"]:
+                container, index = replace_in_place.pop(name)
                 container[index] = node
             else:
                 args["rules"].append(node)
+            if kept_config.get(name):
+                result.notes.append(
+                    f"rule '{name}' replaces a per-rule test whose {', '.join(kept_config[name])} a rule of a "
+                    "data_quality_scan cannot carry: set it on the scan test"
+                )
             result.added.append(
                 (
                     rule.get("name") or "(unnamed)",
@@ -554,7 +610,40 @@ def merge_spec(
                     f"data_quality_scan '{scan_body.get('name', '')}'",
                 )
             )
+    # replaced items that did not stay in place are removed (from the end, so the indexes hold)
+    for container, index in sorted(replace_in_place.values(), key=lambda ci: -ci[1]):
+        moved.append((container, container[index]))
+        del container[index]
+    _drop_emptied(entry, [c for c, _ in moved])
     result.settings = settings
+
+
+def _replace_test(container: Any, index: int, item: dict[str, Any]) -> None:
+    """Put a per-rule test in the place of the one it replaces; the same test edited in place (its
+    comments and the keys that are not the rule stay), another rule type as a new item."""
+    key, body = next(iter(item.items()))
+    old = container[index]
+    old_key = next(iter(old)) if isinstance(old, dict) else None
+    if old_key != key or not isinstance(old[key], dict):
+        container[index] = yaml_node(item)
+        return
+    old_body = old[key]
+    test = key[len(PACKAGE) + 1 :]
+    for k in [k for k in old_body if k in _rule_keys(test) and k not in body]:
+        del old_body[k]
+    for k, v in body.items():
+        if k in _rule_keys(test) or k not in old_body:
+            old_body[k] = yaml_node(v)
+
+
+def _drop_emptied(entry: Any, emptied: list[Any]) -> None:
+    """Remove a tests list (``data_tests: []``) that the import left empty."""
+    holders = [entry, *[c for c in entry.get("columns") or [] if isinstance(c, dict)]]
+    for holder in holders:
+        for key in TEST_KEYS:
+            value = holder.get(key)
+            if isinstance(value, list) and not value and any(value is e for e in emptied):
+                del holder[key]
 
 
 def import_spec(
@@ -576,7 +665,17 @@ def import_spec(
     spec = copy.deepcopy(loaded.spec)
     _convert_sql(spec, dialect, result)
     doc, yaml = load_properties(target.path)
-    merge_spec(doc, target.section, model, loaded=loaded, spec=spec, form=form, force=force, result=result)
+    merge_spec(
+        doc,
+        target.section,
+        model,
+        loaded=loaded,
+        spec=spec,
+        form=form,
+        force=force,
+        result=result,
+        regex=regex_check(Path(project_dir)),
+    )
     text = dump_properties(doc, yaml)
     target.path.parent.mkdir(parents=True, exist_ok=True)
     target.path.write_text(text, encoding="utf-8")

@@ -466,6 +466,12 @@ def _read(path: Path) -> Any:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise SpecError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise SpecError(
+            f"{path}: not a text file (byte {exc.start} is not UTF-8); expected a DataQualitySpec in YAML or JSON"
+        ) from None
+    if "\x00" in text:
+        raise SpecError(f"{path}: not a text file (it holds NUL bytes); expected a DataQualitySpec in YAML or JSON")
     if path.suffix.lower() == ".json":
         try:
             return json.loads(text)
@@ -484,7 +490,36 @@ def _read(path: Path) -> Any:
         raise SpecError(f"{path}: not valid YAML: {str(exc).splitlines()[0]}") from None
 
 
+#: Deepest nesting a spec file may have: a DataQualitySpec is at most ~8 levels deep (a DataScan in
+#: Terraform's state a few more); anything deeper is refused before it is walked.
+MAX_DEPTH = 64
+
+
+def _depth_problem(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``value`` nests mappings and lists deeper than ``limit`` (iterative: no recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(item, Mapping):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return False
+
+
 def load_spec_file(path: str | Path) -> LoadedSpec:
-    """Read a spec file (``.json`` as JSON, anything else as YAML) in any accepted shape."""
+    """Read a spec file (``.json`` as JSON, anything else as YAML) in any accepted shape. Whatever is wrong
+    with the file is one :class:`SpecError` line naming it (never a traceback: a binary file, a file nested
+    deeper than any spec, ...)."""
     path = Path(path)
-    return parse_spec(_read(path), str(path))
+    try:
+        value = _read(path)
+    except RecursionError:
+        value = _UNSET
+    if value is _UNSET or _depth_problem(value):
+        raise SpecError(
+            f"{path}: nested more than {MAX_DEPTH} levels deep; a DataQualitySpec is a few levels deep, this is not one"
+        )
+    return parse_spec(value, str(path))

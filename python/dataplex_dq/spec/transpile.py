@@ -58,6 +58,26 @@ def _first_error(exc: Exception) -> str:
     return str(exc).splitlines()[0]
 
 
+def _round_trips(text: str, dialect: str) -> bool:
+    """Whether sqlglot reads ``text`` in ``dialect`` and writes exactly it back."""
+    import sqlglot
+    from sqlglot.errors import SqlglotError
+
+    try:
+        return bool(sqlglot.parse_one(text, read=dialect).sql(dialect=dialect) == text)
+    except SqlglotError:
+        return False
+
+
+def already_in(sql: str, dialect: str) -> bool:
+    """Whether ``sql`` is already written for ``dialect`` rather than in GoogleSQL: sqlglot writes it back
+    exactly as ``dialect`` and not as BigQuery. SQL dataplex-dq wrote (an import transpiled it, then
+    export-spec wrote it out again) is such text: importing it again leaves it alone instead of reading
+    ``DATE_DIFF('DAY', a, b)`` as GoogleSQL's ``DATE_DIFF(date, date, part)``."""
+    text = sql.replace(_DATA, _PLACEHOLDER)
+    return _round_trips(text, dialect) and not _round_trips(text, "bigquery")
+
+
 def transpile(sql: str, dialect: str) -> Transpiled:
     """``sql`` (GoogleSQL, an expression or a statement, may use ``${data()}``) for ``dialect``."""
     if dialect == "bigquery" or not sql.strip():
@@ -66,6 +86,8 @@ def transpile(sql: str, dialect: str) -> Transpiled:
     from sqlglot.errors import ErrorLevel, SqlglotError
 
     text = sql.replace(_DATA, _PLACEHOLDER)
+    if already_in(text, dialect):
+        return Transpiled(sql)
     try:
         tree = sqlglot.parse_one(text, read="bigquery")
     except SqlglotError as exc:
