@@ -128,3 +128,45 @@ def test_export_combines_both_forms_and_the_settings():
     )
     assert "rowFilter: status <> 'test'\n" in text
     assert export_specs(manifest(), selected={"model.shop.other"}) == []
+
+
+def test_a_data_source_with_only_an_anomaly_test_is_left_out_with_a_note_not_a_refusal():
+    """issue 30 item 12: one such model made export-spec refuse the whole project ("no rules")."""
+    m = manifest()
+    m["nodes"]["model.shop.events"] = {
+        "resource_type": "model",
+        "name": "events",
+        "unique_id": "model.shop.events",
+        "config": {"meta": {}},
+    }
+    uid, node = dq_test_node("test.shop.e", "events_anomalies", "anomaly_detection", {"volume": {}})
+    node["attached_node"] = "model.shop.events"
+    m["nodes"][uid] = node
+    events, orders = export_specs(m)
+    assert events.data_source.name == "events" and events.spec is None
+    assert events.notes == [
+        "test 'events_anomalies' (anomaly_detection) has no DataQualitySpec rule type; left out",
+        "no rule a DataQualitySpec can hold (only anomaly_detection or tests without a rule type); left out",
+    ]
+    assert orders.spec is not None and len(orders.spec["rules"]) == 4
+
+
+def test_the_webhook_extension_is_left_out_with_a_note():
+    """issue 30 item 12: the README's own `webhook` made export-spec fail (unknown field)."""
+    m = manifest()
+    m["nodes"]["model.shop.orders"]["config"]["meta"]["dataplex_dq"]["post_scan_actions"] = {
+        "notification_report": {
+            "recipients": {"emails": ["data-owner@example.com"]},
+            "job_end_trigger": {},
+            "webhook": {"url": "https://hooks.slack.com/services/T/B/X"},
+        }
+    }
+    (exported,) = export_specs(m)
+    assert spec_to_dict(exported.spec)["postScanActions"] == {
+        "notificationReport": {"recipients": {"emails": ["data-owner@example.com"]}, "jobEndTrigger": {}}
+    }
+    assert (
+        "post_scan_actions.notification_report.webhook (https://hooks.slack.com/services/T/B/X) is dataplex_dq's "
+        "extension, which a DataQualitySpec has no field for; left out (Dataplex sends the notification report by "
+        "email only)" in exported.notes
+    )

@@ -33,9 +33,31 @@ from dataplex_dq.spec.reader import RULE_TYPES, SCAN_SETTINGS, SpecError, normal
 @dataclass
 class ExportedSpec:
     data_source: DataSource
-    spec: dict[str, Any]  # normalized (snake_case) DataQualitySpec
+    spec: dict[str, Any] | None  # normalized (snake_case) DataQualitySpec; None: left out (the notes say why)
     path: Path | None = None
     notes: list[str] = field(default_factory=list)
+
+
+def _without_webhook(settings: dict[str, Any], notes: list[str]) -> dict[str, Any]:
+    """The settings without post_scan_actions.notification_report.webhook (dataplex_dq's extension,
+    docs/SEMANTICS.md §11), which a DataQualitySpec has no field for: left out with a note."""
+    key, actions = next(
+        ((k, settings[k]) for k in ("post_scan_actions", "postScanActions") if k in settings), (None, None)
+    )
+    if key is None or not isinstance(actions, dict):
+        return settings
+    report_key = next((k for k in ("notification_report", "notificationReport") if k in actions), None)
+    report = actions.get(report_key) if report_key else None
+    if not isinstance(report, dict) or "webhook" not in report:
+        return settings
+    webhook = report.get("webhook")
+    url = webhook.get("url") if isinstance(webhook, dict) else None
+    report = {k: v for k, v in report.items() if k != "webhook"}
+    notes.append(
+        f"post_scan_actions.notification_report.webhook{f' ({url})' if url else ''} is dataplex_dq's extension, "
+        "which a DataQualitySpec has no field for; left out (Dataplex sends the notification report by email only)"
+    )
+    return {**settings, key: {**actions, report_key: report}}
 
 
 def _scan_kwarg(kwargs: dict[str, Any], key: str) -> Any:
@@ -83,6 +105,12 @@ def source_spec(source: DataSource, tests: list[RuleTest], nodes: dict[str, Any]
             f"incremental_field {incremental!r} is not part of a DataQualitySpec: pass "
             f"--incremental-field={incremental} to gcloud"
         )
+    if not rules:
+        notes.append(
+            "no rule a DataQualitySpec can hold (only anomaly_detection or tests without a rule type); left out"
+        )
+        return ExportedSpec(source, None, notes=notes)
+    settings = _without_webhook(settings, notes)
     spec_input: dict[str, Any] = {"rules": rules}
     for key in SCAN_SETTINGS:
         value = _scan_kwarg(settings, key)
@@ -91,7 +119,8 @@ def source_spec(source: DataSource, tests: list[RuleTest], nodes: dict[str, Any]
     try:
         spec = normalize_spec(spec_input)
     except SpecError as exc:
-        raise SpecError(f"{source.label}: {exc}") from None
+        notes.append(f"left out: its rules are not a valid DataQualitySpec ({exc})")
+        return ExportedSpec(source, None, notes=notes)
     return ExportedSpec(source, spec, notes=notes)
 
 
@@ -105,6 +134,7 @@ def _file_stem(source: DataSource, taken: set[str]) -> str:
 
 def render(exported: ExportedSpec, fmt: str) -> str:
     """The spec file's text: camelCase proto JSON, as YAML (with a comment saying how to use it) or JSON."""
+    assert exported.spec is not None, "a data source left out has no file"
     body = spec_to_dict(exported.spec)
     if fmt == "json":
         return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
@@ -127,12 +157,33 @@ def render(exported: ExportedSpec, fmt: str) -> str:
     return header + buf.getvalue()
 
 
-def selected_ids(project_dir: Path, profiles_dir: Path | None, target: str | None, select: str) -> set[str]:
-    """unique_ids of the resources ``--select`` picks, as `dbt ls` selects them."""
+def _dbt(args: list[str]) -> Any:
+    """dbt in-process with its console output on stderr: stdout is the command's own (dbt's `ls` prints
+    every resource it lists, `{"unique_id": ...}`, even with --quiet)."""
+    import contextlib
+    import sys
+
     from dbt.cli.main import dbtRunner
 
-    args = ["ls", "--select", select, "--output", "json", "--output-keys", "unique_id", "--quiet"]
-    result = dbtRunner().invoke(args + dbt_args(project_dir, profiles_dir, target))
+    with contextlib.redirect_stdout(sys.stderr):
+        return dbtRunner().invoke(args)
+
+
+def selected_ids(project_dir: Path, profiles_dir: Path | None, target: str | None, select: str) -> set[str]:
+    """unique_ids of the resources ``--select`` picks, as `dbt ls` selects them."""
+    args = [
+        "ls",
+        "--select",
+        select,
+        "--output",
+        "json",
+        "--output-keys",
+        "unique_id",
+        "--quiet",
+        "--log-level",
+        "none",
+    ]
+    result = _dbt(args + dbt_args(project_dir, profiles_dir, target))
     if not result.success:
         raise ArtifactsError(f"dbt ls --select {select} failed: {result.exception or 'see the messages above'}")
     ids = set()
@@ -146,10 +197,8 @@ def selected_ids(project_dir: Path, profiles_dir: Path | None, target: str | Non
 
 def parse_project(project_dir: Path, profiles_dir: Path | None, target: str | None, target_path: Path) -> None:
     """`dbt parse`, in-process, so the manifest holds the project's current rules."""
-    from dbt.cli.main import dbtRunner
-
     args = ["parse", "--quiet", "--target-path", str(target_path)]
-    result = dbtRunner().invoke(args + dbt_args(project_dir, profiles_dir, target))
+    result = _dbt(args + dbt_args(project_dir, profiles_dir, target))
     if not result.success:
         first = first_line(result.exception) if result.exception else "see the messages above"
         raise ArtifactsError(f"dbt parse failed: {first}")
@@ -172,6 +221,8 @@ def write_specs(specs: list[ExportedSpec], out_dir: Path, fmt: str) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     taken: set[str] = set()
     for exported in specs:
+        if exported.spec is None:
+            continue
         exported.path = out_dir / f"{_file_stem(exported.data_source, taken)}.{'json' if fmt == 'json' else 'yaml'}"
         exported.path.write_text(render(exported, fmt), encoding="utf-8")
 
@@ -216,12 +267,15 @@ def export_spec_command(
     """Write one Dataplex DataQualitySpec per data source from the rules the project declares, ready for
     `gcloud dataplex datascans create data-quality --data-quality-spec-file`.
 
-    Exit codes: 0 written; 2 nothing written (dbt parse failed, a rule cannot be expressed, ...)."""
+    A data source whose rules a spec cannot hold (only an anomaly_detection test, ...) is left out with a
+    note on stderr; the others are written. Exit codes: 0 written; 2 nothing written (dbt parse failed, no
+    data source with rules, ...)."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
     console = Console(highlight=False, soft_wrap=True)
+    notes = Console(highlight=False, soft_wrap=True, stderr=True)
     target_path = Path(target_path) if target_path else Path(project_dir) / "target"
     try:
         if parse:
@@ -235,18 +289,25 @@ def export_spec_command(
             raise ArtifactsError(f"{manifest_path} cannot be read as JSON ({exc}); run `dbt parse` again") from None
         selected = selected_ids(Path(project_dir), profiles_dir, target, select) if select else None
         specs = export_specs(manifest, selected)
-        if not specs:
+        if not any(s.spec is not None for s in specs):
+            for s in specs:
+                for note in s.notes:
+                    notes.print(f"note: {escape(s.data_source.label)}: {escape(note)}")
             raise ArtifactsError(
-                "no data source with dataplex_dq rules" + (f" in --select {select}" if select else " in the project")
+                "no data source with dataplex_dq rules a DataQualitySpec can hold"
+                + (f" in --select {select}" if select else " in the project")
             )
         write_specs(specs, out_dir, fmt)
-    except DataplexDqError as exc:
-        console.print(f"[red]dataplex-dq export-spec failed:[/red] {escape(str(exc))}")
+    except (DataplexDqError, OSError) as exc:
+        message = str(exc) if isinstance(exc, DataplexDqError) else f"cannot write to {out_dir}: {first_line(exc)}"
+        click.echo(f"dataplex-dq export-spec failed: {' '.join(message.split())}")
         raise SystemExit(2) from None
     table = Table(title=f"DataQualitySpec files in {out_dir}", show_edge=False)
     for col in ("data source", "rules", "settings", "file"):
         table.add_column(col)
     for s in specs:
+        if s.spec is None:
+            continue
         settings = ", ".join(k for k in SCAN_SETTINGS if k in s.spec) or "—"
         table.add_row(
             escape(s.data_source.label), str(len(s.spec["rules"])), settings, escape(s.path.name if s.path else "")
@@ -254,4 +315,4 @@ def export_spec_command(
     console.print(table)
     for s in specs:
         for note in s.notes:
-            console.print(f"note: {escape(s.data_source.label)}: {escape(note)}")
+            notes.print(f"note: {escape(s.data_source.label)}: {escape(note)}")
