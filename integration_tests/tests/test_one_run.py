@@ -229,3 +229,64 @@ def test_a_project_listing_the_hook_itself_records_once(tmp_path):
         assert len(wrote) == 1, wrote  # the project's own line records when the package's is off
     finally:
         p.webhook.stop()
+
+
+ERRORED_SCHEMA = """\
+version: 2
+seeds:
+  - name: events
+    config:
+      meta:
+        dataplex_dq:
+          anomaly_detection: {timestamp_column: no_such_column, volume: {}, min_training_buckets: 3}
+    data_tests:
+      - dataplex_dq.anomaly_detection
+    columns:
+      - name: id
+        data_tests:
+          - dataplex_dq.non_null_expectation: {name: id-present}
+  - name: orders
+    columns:
+      - name: amount
+        data_tests:
+          - dataplex_dq.non_null_expectation: {name: amount-present}
+"""
+
+
+def test_an_errored_anomaly_test_is_reported_not_fatal(tmp_path):
+    """Issue 30 item 11: an anomaly_detection test that errors at run time (its timestamp column does not
+    exist) is recorded and reported as one ERROR check; every data source is reported by report, build and
+    --from-results-table, which exit 2 (an errored rule) without a traceback."""
+    files = {
+        "seeds/events.csv": "id,at\n1,2026-01-01\n2,2026-01-02\n",
+        "seeds/orders.csv": "id,amount\n1,5\n2,6\n",
+        "models/schema.yml": ERRORED_SCHEMA,
+    }
+    project = write_project(tmp_path, "errored", files, env={"DBT_DUCKDB_PATH": str(tmp_path / "errored.duckdb")})
+    p = Project(project, _Webhook())
+    try:
+        build = project.run("build")
+        statuses = {r["unique_id"].split(".")[2]: r["status"] for r in build.run_results["results"]}
+        assert [s for n, s in statuses.items() if n.startswith("dataplex_dq_anomaly_detection")] == ["error"]
+        rows = {r["rule_name"]: r for r in p.rows(p.invocation())}
+        anomaly = next(r for n, r in rows.items() if n.startswith("anomaly-detection-"))
+        assert anomaly["rule_status"] == "ERROR" and anomaly["rule_type"] == "Table condition"
+        assert json.loads(anomaly["rule_attributes"]) == {"anomaly_check": "anomaly_detection"}
+        assert (rows["id-present"]["rule_status"], rows["amount-present"]["rule_status"]) == ("PASSED", "PASSED")
+        for command, args in (("report", ()), ("report", ("--from-results-table",)), ("build", ())):
+            code, out = p.cli(command, *args)
+            assert code == 2 and "Traceback" not in out, out
+            assert "seed 'events'" in out and "seed 'orders'" in out, out
+            assert "error: seed 'events' rule 'anomaly-detection-" in out, out
+            assert "field 'anomaly_detection.timestamp_column'" in out, out
+        files_written = sorted(f.name for f in (project.target_path / "dataplex_dq").iterdir())
+        assert files_written == [
+            "seed.errored.events.json",
+            "seed.errored.events.pb",
+            "seed.errored.orders.json",
+            "seed.errored.orders.pb",
+        ]
+        orders = json.loads((project.target_path / "dataplex_dq" / "seed.errored.orders.json").read_text())
+        assert orders["passed"] is True and orders["score"] == 100
+    finally:
+        p.webhook.stop()
