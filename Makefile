@@ -94,4 +94,4 @@ matrix-clean: ## remove the version matrix's venvs (.venv-matrix/)
 # dbt Fusion's JSON schemas (schemas/dbt-fusion/, from dbt-labs/dbt-jsonschema) over the YAML of the
 # package, the demo, the integration projects and the README's examples (run by `make lint`).
 lint-fusion: venv ## validate the projects' dbt YAML against dbt Fusion's JSON schemas (schemas/dbt-fusion/)
-	$(PY) scripts/check_fusion_yaml.py
+	$(PY) scripts/check_fusion_yaml.py --require-schemas
