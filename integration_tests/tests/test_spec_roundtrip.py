@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -213,3 +214,86 @@ def test_googlesql_imported_for_duckdb_runs_with_dataplex_counts(tmp_path):
         "web-events-at-least-five": ("PASSED", 16, None, None, None),
         "no-numeric-session-ids": ("PASSED", 16, None, None, 0),
     }
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "json"])
+def test_export_import_export_is_a_fixed_point(tmp_path, fmt):
+    """issue 30 item 13: GoogleSQL imported for DuckDB, exported, imported again with --force and exported
+    again gives the same file and the same schema.yml: SQL already in DuckDB's dialect is not transpiled again
+    (DATE_DIFF('DAY', a, b) was read as GoogleSQL's DATE_DIFF(date, date, part)), no `data_tests: []` is left."""
+    root = new_project(tmp_path / "project", "spec_fixed_point")
+    (root / "models" / "events.sql").write_text(
+        "select 1 as id, current_date as event_date, 's1' as session_id, 'web' as source_system, "
+        "current_timestamp as event_ts\n"
+    )
+    spec = str(CORPUS / "googlesql_functions.yaml")
+    first = dataplex_dq(root, "import-spec", spec, "--model", "events", "--dialect", "duckdb")
+    assert first.returncode == 0, first.stdout + first.stderr
+    schema = (root / "models" / "schema.yml").read_text()
+    assert "DATE_DIFF('DAY', CAST('2024-01-01' AS DATE), event_date) BETWEEN 0 AND 366" in schema
+    out1 = dataplex_dq(root, "export-spec", "--out", "once", "--format", fmt)
+    assert out1.returncode == 0, out1.stdout + out1.stderr
+    exported = root / "once" / f"events.{fmt}"
+    again = dataplex_dq(root, "import-spec", str(exported), "--model", "events", "--dialect", "duckdb", "--force")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "Transpiled to duckdb" not in again.stdout
+    assert (root / "models" / "schema.yml").read_text() == schema
+    assert "data_tests: []" not in schema
+    out2 = dataplex_dq(root, "export-spec", "--out", "twice", "--format", fmt)
+    assert out2.returncode == 0, out2.stdout + out2.stderr
+    assert (root / "twice" / f"events.{fmt}").read_text() == exported.read_text()
+
+
+def test_export_leaves_out_an_anomaly_only_model_and_keeps_stdout_its_own(tmp_path):
+    """issue 30 item 12: a model whose only test is anomaly_detection, and the README's webhook extension, are
+    notes on stderr, not a refusal of the project; dbt's `{"unique_id": ...}` lines of --select never reach
+    stdout; an error is one line ending in a newline."""
+    root = new_project(tmp_path / "project", "spec_export_notes")
+    (root / "models" / "orders.sql").write_text("select 1 as id, 2 as amount\n")
+    (root / "models" / "events.sql").write_text("select 1 as id\n")
+    (root / "models" / "schema.yml").write_text(
+        textwrap.dedent(
+            """\
+            version: 2
+            models:
+              - name: orders
+                config:
+                  meta:
+                    dataplex_dq:
+                      post_scan_actions:
+                        notification_report:
+                          recipients: {emails: [data-owner@example.com]}
+                          job_end_trigger: {}
+                          webhook: {url: "https://hooks.slack.com/services/T/B/X"}
+                columns:
+                  - name: amount
+                    data_tests:
+                      - dataplex_dq.range_expectation: {name: amount-positive, arguments: {min_value: 0}}
+              - name: events
+                data_tests:
+                  - dataplex_dq.anomaly_detection: {arguments: {volume: {}}}
+            """
+        )
+    )
+    whole = dataplex_dq(root, "export-spec", "--out", "all")
+    assert whole.returncode == 0, whole.stdout + whole.stderr
+    assert sorted(p.name for p in (root / "all").iterdir()) == ["orders.yaml"]
+    assert (
+        "note: model 'events': no rule a DataQualitySpec can hold (only anomaly_detection or tests without a rule "
+        "type); left out\n" in whole.stderr
+    )
+    assert "note: model 'orders': post_scan_actions.notification_report.webhook" in whole.stderr
+    body = yaml.safe_load((root / "all" / "orders.yaml").read_text())
+    assert body["postScanActions"] == {
+        "notificationReport": {"recipients": {"emails": ["data-owner@example.com"]}, "jobEndTrigger": {}}
+    }
+    selected = dataplex_dq(root, "export-spec", "--out", "one", "-s", "orders", "--no-parse")
+    assert selected.returncode == 0, selected.stdout + selected.stderr
+    assert "unique_id" not in selected.stdout
+    assert selected.stdout.startswith("DataQualitySpec files in one\n")
+    only_anomaly = dataplex_dq(root, "export-spec", "--out", "none", "-s", "events", "--no-parse")
+    assert only_anomaly.returncode == 2
+    assert only_anomaly.stdout == (
+        "dataplex-dq export-spec failed: no data source with dataplex_dq rules a DataQualitySpec can hold in "
+        "--select events\n"
+    )
