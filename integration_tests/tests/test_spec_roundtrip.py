@@ -90,7 +90,7 @@ def roundtrip(tmp_path_factory):
             models[model] = (spec, form)
     proc = dataplex_dq(root, "export-spec", "--out", "exported")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    return root, models, proc.stdout
+    return root, models, proc.stderr  # the notes
 
 
 def test_corpus_round_trips_field_for_field(roundtrip):
@@ -104,7 +104,7 @@ def test_corpus_round_trips_field_for_field(roundtrip):
 
 
 def test_exported_files_are_camel_case_proto_json_gcloud_reads(roundtrip):
-    root, models, output = roundtrip
+    root, models, notes = roundtrip
     for model in models:
         text = (root / "exported" / f"{model}.yaml").read_text()
         assert text.startswith(
@@ -125,7 +125,7 @@ def test_exported_files_are_camel_case_proto_json_gcloud_reads(roundtrip):
     # the data source of the Terraform scan was incremental: said, since a spec cannot carry it
     assert (
         "note: model 'rt_tests_terraform_full_quality_state': incremental_field 'event_ts' is not part of a "
-        "DataQualitySpec: pass --incremental-field=event_ts to gcloud" in output
+        "DataQualitySpec: pass --incremental-field=event_ts to gcloud" in notes
     )
     assert len(list((root / "exported").iterdir())) == len(models)
 
