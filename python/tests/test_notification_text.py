@@ -67,6 +67,13 @@ def test_a_failed_statistic_rule_shows_its_value():
     assert "MEAN 12.5, expected &gt;= 0 and &lt;= 10" in webhook_payload(job, [])["blocks"][1]["text"]["text"]
 
 
+def test_the_value_as_the_warehouse_wrote_it_without_trailing_zeros():
+    job = summary_of(statistic_rule("m", {"statistic": "MEAN", "max_value": "2"}, 2.5, "2.5000000000000000"))
+    assert job.failed_rules[0].measured == "MEAN 2.5"  # PostgreSQL's avg of integers
+    job = summary_of(statistic_rule("m", {"statistic": "MAX", "max_value": "2"}, None, "12345678901234567890"))
+    assert job.failed_rules[0].measured == "MAX 12345678901234567890"  # no float rounding
+
+
 def test_a_numeric_value_without_its_text():
     job = summary_of(statistic_rule("m", {"statistic": "MEAN", "max_value": "1"}, 2.25, None))
     assert job.failed_rules[0].measured == "MEAN 2.25" and job.failed_rules[0].expected == "<= 1"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from dataplex_dq.errors import DataplexDqError, OutputError, first_line
@@ -20,6 +21,15 @@ from dataplex_dq.run.outcomes import RuleOutcome
 STATISTIC = "statistic_range_expectation"
 
 
+def _number_text(text: str | None) -> str | None:
+    """A statistic as the warehouse wrote it, a number without trailing zeros (PostgreSQL's avg: 2.5000000000000000);
+    a date or timestamp as it is."""
+    try:
+        return format(Decimal(text).normalize(), "f") if text is not None else None
+    except (InvalidOperation, ValueError):
+        return text
+
+
 def measured_statistic(o: RuleOutcome) -> tuple[str | None, str | None]:
     """A statistic rule's measured value ("MEAN 12.5") and the range it had to be in (">= 0 and <= 10")."""
     m = o.metrics
@@ -28,9 +38,9 @@ def measured_statistic(o: RuleOutcome) -> tuple[str | None, str | None]:
     spec = spec_field(o.rule_spec, STATISTIC)
     spec = spec if isinstance(spec, Mapping) else {}
     statistic = str(spec_field(spec, "statistic") or "statistic").upper()
-    value = m.statistic_value_text
+    value = _number_text(m.statistic_value_text)
     if value is None and m.statistic_value is not None:
-        value = f"{m.statistic_value:g}"
+        value = format(m.statistic_value, ".15g")
     bounds = []
     for bound, strict, ops in (
         ("min_value", "strict_min_enabled", (">=", ">")),
