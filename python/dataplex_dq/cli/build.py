@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from dataplex_dq.errors import DataplexDqError
+from dataplex_dq.errors import DataplexDqError, first_line
 
 if TYPE_CHECKING:
     from dbt_common.events.base_types import EventMsg
@@ -17,6 +18,27 @@ from dataplex_dq.cli.console import EXIT_ERROR, _console
 from dataplex_dq.cli.options import _dbt_option, _html, _resend
 from dataplex_dq.cli.report import _run_report
 from dataplex_dq.outputs.escape import console_markup
+
+
+@dataclass
+class BuildCounts:
+    """The nodes dbt finished so far, by outcome, for the progress line: a finished node is in one count
+    unless it succeeded or passed, so "67/67" never reads as all good while nodes were skipped."""
+
+    failed: int = 0
+    warned: int = 0
+    skipped: int = 0
+    errors: int = 0
+
+    def add(self, status: str) -> None:
+        status = status.lower()
+        self.failed += status == "fail"
+        self.warned += status == "warn"
+        self.skipped += status == "skipped"
+        self.errors += status in ("error", "runtime error")
+
+    def line(self) -> str:
+        return f"{self.failed} failed, {self.warned} warned, {self.skipped} skipped, {self.errors} errors"
 
 
 @click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
@@ -51,6 +73,7 @@ def build(
 
     from dataplex_dq.record import lean_build
     from dataplex_dq.record.paths import resolve_paths
+    from dataplex_dq.warehouse.connection import check_connection
 
     console = _console()
     args = list(dbt_args)
@@ -64,6 +87,11 @@ def build(
     except DataplexDqError as exc:
         console.print(f"[red]dataplex-dq build:[/red] {console_markup(exc)}")
         sys.exit(EXIT_ERROR)
+    try:  # before dbt: an unreachable warehouse is one line, and nothing is built, recorded or written
+        check_connection(paths.project_dir, paths.profiles_dir, paths.target, paths.profile)
+    except DataplexDqError as exc:
+        console.print(f"[red]dataplex-dq build:[/red] {console_markup(first_line(exc, 1000))}")
+        sys.exit(EXIT_ERROR)
     lean = lean_build.plan(
         paths.project_dir, paths.profiles_dir, paths.target_path, args, tests=package_tests, models=package_models
     )
@@ -71,7 +99,7 @@ def build(
         args = lean_build.with_package_tests(args)
     if not sys.stdout.isatty() and not any(a.startswith(("--use-colors", "--no-use-colors")) for a in args):
         args.insert(0, "--no-use-colors")  # no escape codes in CI logs
-    counts = {"failed": 0, "warned": 0, "errors": 0}
+    counts = BuildCounts()
     with Progress(
         TextColumn("dbt build"),
         BarColumn(),
@@ -89,14 +117,9 @@ def build(
             if name == "LogStartLine" and data.total:
                 progress.update(task, total=data.total)
             elif name == "NodeFinished":
-                status = str(data.run_result.status).lower()
-                counts["failed"] += status == "fail"
-                counts["warned"] += status == "warn"
-                counts["errors"] += status in ("error", "runtime error")
+                counts.add(str(data.run_result.status))
                 progress.advance(task)
-                progress.update(
-                    task, status=f"{counts['failed']} failed, {counts['warned']} warned, {counts['errors']} errors"
-                )
+                progress.update(task, status=counts.line())
 
         runner = dbtRunner(callbacks=[on_event])
         try:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dataplex_dq.errors import WarehouseError
+from dataplex_dq.errors import WarehouseError, first_line
 from dataplex_dq.warehouse.dialects import Dialect, dialect_of
 
 
@@ -27,36 +27,13 @@ class Warehouse:
     _conn: Any = field(default=None, init=False, repr=False)
 
     def __enter__(self) -> Warehouse:
-        from dbt.adapters.factory import get_adapter, register_adapter
-        from dbt.config.runtime import RuntimeConfig
         from dbt.context.providers import generate_runtime_macro_context
-        from dbt.flags import set_from_args
-        from dbt.mp_context import get_mp_context
-        from dbt_common.context import set_invocation_context
 
-        args = Namespace(
-            project_dir=str(self.project_dir),
-            profiles_dir=str(self.profiles_dir) if self.profiles_dir else None,
-            target=self.target,
-            profile=self.profile,
-            threads=None,
-            vars={},
-        )
-        _plain_dbt_logs()
+        config, adapter = _open_adapter(self.project_dir, self.profiles_dir, self.target, self.profile)
         try:
-            set_invocation_context(os.environ)  # lets profiles.yml use env_var()
-            set_from_args(args, {})
-            config = RuntimeConfig.from_args(args)
-            register_adapter(config, get_mp_context())
-            adapter = get_adapter(config)
             manifest = _macros_only_manifest(self.manifest_path, self.macros)
-        except Exception as exc:  # dbt raises many types here; all mean the profile/project is unusable
-            first = " ".join(str(exc).split())[:500]
-            raise WarehouseError(
-                f"cannot open the dbt target (project {self.project_dir}, profiles dir "
-                f"{self.profiles_dir or '~/.dbt'}, "
-                f"target {self.target or 'default'}): {first}"
-            ) from exc
+        except Exception as exc:  # an unreadable manifest.json: the project is unusable as it stands
+            raise WarehouseError(f"cannot read the macros of {self.manifest_path}: {first_line(exc)}") from exc
         missing = dialect_of(str(config.credentials.type)).missing_database(config.credentials)
         if missing:
             raise WarehouseError(missing)
@@ -65,6 +42,11 @@ class Warehouse:
         self._adapter = adapter
         self._conn = adapter.connection_named("dataplex_dq")
         self._conn.__enter__()
+        try:
+            _connect(adapter, config.credentials)
+        except WarehouseError:
+            self.__exit__(None, None, None)
+            raise
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -200,6 +182,80 @@ class Warehouse:
 
     def relation(self, database: str | None, schema: str | None, identifier: str) -> Any:
         return self.adapter.Relation.create(database=database, schema=schema, identifier=identifier)
+
+
+def check_connection(project_dir: Path, profiles_dir: Path | None, target: str | None, profile: str | None) -> None:
+    """Connect to the target once and let go: WarehouseError (one line, the real cause) when it cannot be
+    reached. `dataplex-dq build` calls it before dbt runs, so an unreachable warehouse touches nothing."""
+    from dbt.adapters.factory import reset_adapters
+
+    config, adapter = _open_adapter(project_dir, profiles_dir, target, profile)
+    try:
+        missing = dialect_of(str(config.credentials.type)).missing_database(config.credentials)
+        if missing:
+            raise WarehouseError(missing)
+        with adapter.connection_named("dataplex_dq_check"):
+            _connect(adapter, config.credentials)
+    finally:
+        adapter.cleanup_connections()
+        reset_adapters()
+
+
+def _open_adapter(
+    project_dir: Path, profiles_dir: Path | None, target: str | None, profile: str | None
+) -> tuple[Any, Any]:
+    """dbt's runtime config and registered adapter of the target (nothing connects yet)."""
+    from dbt.adapters.factory import get_adapter, register_adapter
+    from dbt.config.runtime import RuntimeConfig
+    from dbt.flags import set_from_args
+    from dbt.mp_context import get_mp_context
+    from dbt_common.context import set_invocation_context
+
+    args = Namespace(
+        project_dir=str(project_dir),
+        profiles_dir=str(profiles_dir) if profiles_dir else None,
+        target=target,
+        profile=profile,
+        threads=None,
+        vars={},
+    )
+    _plain_dbt_logs()
+    try:
+        set_invocation_context(os.environ)  # lets profiles.yml use env_var()
+        set_from_args(args, {})
+        config = RuntimeConfig.from_args(args)
+        register_adapter(config, get_mp_context())
+        return config, get_adapter(config)
+    except Exception as exc:  # dbt raises many types here; all mean the profile/project is unusable
+        first = " ".join(str(exc).split())[:500]
+        raise WarehouseError(
+            f"cannot open the dbt target (project {project_dir}, profiles dir {profiles_dir or '~/.dbt'}, "
+            f"target {target or 'default'}): {first}"
+        ) from exc
+
+
+def _connect(adapter: Any, credentials: Any) -> None:
+    """Open the connection of the current thread's name and make one round trip (the dialect's probe):
+    a warehouse that cannot be reached is one line naming it and the real cause, before anything is read
+    or written."""
+    dialect = dialect_of(str(adapter.type()))
+    try:
+        dialect.probe(adapter)
+    except Exception as exc:  # the driver's own error types: all mean the target cannot be reached
+        raise WarehouseError(
+            f"cannot connect to the {dialect.name} target ({dialect.where(credentials)}): {root_cause(exc)}"
+        ) from exc
+
+
+def root_cause(exc: BaseException) -> str:
+    """The first line of the innermost exception ``exc`` was raised from (dbt and the drivers wrap the
+    socket's or the file lock's error in several layers, each repeating part of it)."""
+    seen = {id(exc)}
+    inner: BaseException = exc
+    while (nxt := inner.__cause__ or inner.__context__) is not None and id(nxt) not in seen:
+        seen.add(id(nxt))
+        inner = nxt
+    return first_line(inner) or first_line(exc)
 
 
 def _plain_dbt_logs() -> None:
