@@ -49,9 +49,6 @@ class Cell:
     unpin: tuple[str, ...] = ()  # constraints.txt pins dropped in this cell (pip picks the newest that fits)
     why: str = ""
     default: bool = True  # run when no cell is named
-    # install the project with --no-deps after its dependencies, the cell's pins overriding its ranges:
-    # what a user has who takes the dbt package from packages.yml beside an older adapter
-    override_ranges: bool = False
 
 
 CELLS = (
@@ -67,11 +64,11 @@ CELLS = (
     Cell(
         "dbt-1.10",
         "3.11",
-        pins={"dbt-core": "1.10.9"},
+        pins={"dbt-core": "1.10.9", "dbt-duckdb": "1.10.0"},
         unpin=("sqlparse",),
         why="the oldest dbt-core 1.10.x that installs beside protobuf 6 (1.10.0-1.10.8 require protobuf<6), "
-        "with dbt-duckdb 1.11.1 (the on-run-end hook calls adapter.ensure_transaction, new in 1.11.1); "
-        "dbt-core 1.10 requires sqlparse<0.6",
+        "with the oldest dbt-duckdb of the 1.10 line (1.10.0: no adapter.ensure_transaction, so the hook's "
+        "begin takes its fallback); dbt-core 1.10 requires sqlparse<0.6",
     ),
     Cell(
         "py3.10",
@@ -84,17 +81,6 @@ CELLS = (
     Cell("py3.13", "3.13", why="Python 3.13 with the pinned set"),
     # Not run by default (name them to run them). Python 3.12: between 3.11 and 3.13, which make test runs.
     Cell("py3.12", "3.12", why="Python 3.12 with the pinned set", default=False),
-    # Fails while macros/results/on_run_end.sql calls
-    # adapter.ensure_transaction, which dbt-duckdb adds in 1.11.1 (docs/SUPPORTED_VERSIONS.md).
-    Cell(
-        "dbt-1.10-duckdb-1.10",
-        "3.11",
-        pins={"dbt-core": "1.10.9", "dbt-duckdb": "1.10.0"},
-        unpin=("sqlparse",),
-        why="dbt-core 1.10.9 with the oldest dbt-duckdb 1.10 (below pyproject.toml's range: installed over it)",
-        default=False,
-        override_ranges=True,
-    ),
 )
 
 
@@ -170,13 +156,7 @@ def build_venv(cell: Cell) -> tuple[Path, float]:
     constraints = venv / "constraints.txt"
     constraints.write_text(cell_constraints(cell), encoding="utf-8")
     pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    if cell.override_ranges:
-        project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-        requirements = [r for r in project["dependencies"] if _name(r) not in cell.pins]
-        requirements += [f"{name}=={version}" for name, version in sorted(cell.pins.items())]
-        commands = [[*pip, "-c", str(constraints), *requirements], [*pip, "--no-deps", "-e", str(REPO_ROOT)]]
-    else:
-        commands = [[*pip, "-c", str(constraints), "-e", str(REPO_ROOT)]]
+    commands = [[*pip, "-c", str(constraints), "-e", str(REPO_ROOT)]]
     for command in commands:
         proc = subprocess.run(command, capture_output=True, text=True, check=False)
         if proc.returncode != 0:

@@ -96,7 +96,7 @@ def test_ranges_admit_dbt_1_10_to_1_12_and_python_3_10_to_3_13() -> None:
     requirements = {Requirement(r).name: Requirement(r) for r in project["dependencies"]}
     for version in ("1.10.9", "1.11.16", "1.12.0", "1.12.6", "1.13.0"):
         assert requirements["dbt-core"].specifier.contains(version), version
-    for version in ("1.11.1", "1.12.0"):
+    for version in ("1.10.0", "1.11.1", "1.12.0"):
         assert requirements["dbt-duckdb"].specifier.contains(version), version
     for extra in ("postgres", "bigquery"):
         for requirement in map(Requirement, project["optional-dependencies"][extra]):
