@@ -120,9 +120,9 @@ def test_run_results_without_dataplex_dq_tests_name_the_command(tmp_path, which,
 
 
 def test_an_unwritable_output_folder_is_an_output_error(tmp_path):
-    """The output folder is cleaned once the recorded run is read (it needs a warehouse, so here the step
-    itself): a file where the folder should be is an OutputError (one line, exit 2 from the CLI), and an
-    earlier report's result files and HTML report are removed, other files kept."""
+    """The output folder is created once the recorded run is read (it needs a warehouse, so here the step
+    itself): a file where the folder should be is an OutputError (one line, exit 2 from the CLI); an earlier
+    report's files are kept until the new ones are in place (test_atomic_files.py)."""
     from dataplex_dq.errors import DataplexDqError, OutputError
     from dataplex_dq.run.report import clean_output_dir
 
@@ -136,7 +136,9 @@ def test_an_unwritable_output_folder_is_an_output_error(tmp_path):
     for name in ("seed.p.items.json", "seed.p.items.pb", "index.html", "notes.txt", "other.json"):
         (out / name).write_text("x")
     assert clean_output_dir(out) == out
-    assert sorted(p.name for p in out.iterdir()) == ["notes.txt", "other.json"]
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        ["seed.p.items.json", "seed.p.items.pb", "index.html", "notes.txt", "other.json"]
+    )
     assert clean_output_dir(tmp_path / "new" / "dataplex_dq").is_dir()
 
 

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from dataplex_dq._compat import UTC, fromisoformat
-from dataplex_dq.errors import DataplexDqError, first_line
+from dataplex_dq.errors import DataplexDqError, OutputError, first_line
 from dataplex_dq.outputs.base import OutputContext
+from dataplex_dq.outputs.files import ResultFiles, write_atomic
 from dataplex_dq.outputs.html_report import (
     DEFAULT_LAST_JOBS,
     History,
@@ -254,9 +255,11 @@ def write_html_report(
     path = Path(options.path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(html, encoding="utf-8")
+        write_atomic(path, html.encode("utf-8"))
     except OSError as exc:
-        raise DataplexDqError(f"cannot write the HTML report to {path}: {exc.strerror or exc}") from exc
+        raise OutputError(
+            f"cannot write the HTML report to {path}: {exc.strerror or exc}; the previous page is kept"
+        ) from exc
     return path
 
 
@@ -268,6 +271,11 @@ class HtmlReport:
     def write(self, ctx: OutputContext) -> None:
         if ctx.html is None:
             return
+        if any(e.startswith(f"{ResultFiles.name}:") for e in ctx.report.output_errors):
+            # the page and the result files are one report: neither is replaced when the files could not be
+            raise OutputError(
+                f"{ctx.html.path} not written: the result files could not be (above); the previous page is kept"
+            )
         ctx.report.html_path = write_html_report(
             ctx.wh,
             ctx.report,

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any
 
 from dataplex_dq.errors import ArtifactsError, OutputError
 from dataplex_dq.outputs.base import OutputContext, run_outputs
+from dataplex_dq.outputs.files import result_file_base
 from dataplex_dq.outputs.registry import OUTPUTS
 from dataplex_dq.record.artifacts import (
     Artifacts,
@@ -49,21 +49,6 @@ from dataplex_dq.run.recorded import (
 )
 from dataplex_dq.warehouse.connection import Warehouse
 from dataplex_dq.warehouse.table_name import parse_table_name
-
-
-def remove_previous_results(out_dir: Path) -> None:
-    """Remove the result files (`<data source>.json` + `.pb` pairs) and the HTML report (`index.html`) an
-    earlier report left, so that what is in ``out_dir`` is this run's."""
-    if not out_dir.is_dir():
-        return
-    for pb in out_dir.glob("*.pb"):
-        pb.with_suffix(".json").unlink(missing_ok=True)
-        pb.unlink(missing_ok=True)
-    (out_dir / "index.html").unlink(missing_ok=True)
-
-
-def _safe_file_name(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text)
 
 
 def results_table_of(actions: Any) -> Any:
@@ -203,7 +188,9 @@ def _report(
             )
         )
     run = read_recorded_run(wh, relation, invocation, rows, _declared(where.tests))
-    clean_output_dir(where.out_dir)  # only now: a report that could not read the run leaves the files as they were
+    # only now: a report that could not read the run leaves the folder as it was; the previous files are
+    # replaced or removed by the result files' output, once every new file is in place (outputs/files.py)
+    clean_output_dir(where.out_dir)
     report = Report(invocation, severity={uid: t.severity for uid, t in where.tests.items()})
     report.export_relation = str(relation)
     report.default_relation = relation
@@ -271,7 +258,7 @@ def source_reports(
             incremental=recorded.window,
         )
         fill_generated_assets(result, recorded.outcomes)
-        base = _safe_file_name(job.data_source_id)
+        base = result_file_base(job.data_source_id)
         out.append(
             SourceReport(
                 source,
@@ -314,9 +301,9 @@ def ensure_manifest(project_dir: Path, profiles_dir: Path | None, target: str | 
 
 
 def clean_output_dir(out_dir: Path) -> Path:
-    """``out_dir``, created, without the result files of an earlier report."""
+    """``out_dir``, created. The previous report's files in it are left until this run's are all written
+    (outputs/files.py write_result_files removes those it did not replace)."""
     try:
-        remove_previous_results(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"cannot write the result files to {out_dir}: {exc.strerror or exc}") from exc

@@ -105,6 +105,7 @@ def read_results_dir(path: Path) -> dict[str, SourceState]:
     """Every DataQualityResult JSON of a directory (or of DIR/dataplex_dq), keyed by data source."""
     from google.protobuf import json_format
 
+    from dataplex_dq.outputs.files import data_source_of_file
     from dataplex_dq.run.assemble import result_from_json
 
     path = Path(path)
@@ -121,7 +122,8 @@ def read_results_dir(path: Path) -> dict[str, SourceState]:
             result = result_from_json(f.read_text(encoding="utf-8"))
         except (OSError, json_format.ParseError) as exc:
             raise ArtifactsError(f"{f}: not a DataQualityResult in proto JSON ({str(exc).splitlines()[0]})") from None
-        out[f.stem] = state_from_result(f.stem, result)
+        key = data_source_of_file(f.stem)  # the data source's unique id (outputs/files.py result_file_base)
+        out[key] = state_from_result(key, result)
     return out
 
 
