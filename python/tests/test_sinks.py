@@ -49,7 +49,7 @@ from dataplex_dq.run.jobs import JobContext
 from dataplex_dq.run.metrics import RuleMetrics
 from dataplex_dq.run.model import Report, SourceReport
 from dataplex_dq.run.outcomes import RuleIdentity, RuleOutcome, RuleStatus
-from dataplex_dq.spec.diff import RuleState, SourceState, base_label, compare, to_markdown
+from dataplex_dq.spec.diff import RuleState, SourceState, base_label, compare, print_diff, to_markdown
 
 IDS = list(PAYLOADS)
 INVISIBLE = {ord(WORD_JOINER): None, ord(ZERO_WIDTH_SPACE): None}
@@ -208,6 +208,20 @@ def test_diff_markdown_keeps_its_structure(payload):
     inline_text = "".join(texts(tokens, "text"))
     assert not re.search(r"@\w", inline_text)
     assert one_line(payload) in inline_text.translate(INVISIBLE)
+
+
+@pytest.mark.parametrize("payload", PAYLOADS.values(), ids=IDS)
+def test_diff_console_prints_data_as_it_is(payload):
+    from rich.console import Console
+
+    key = f"model.shop.{payload}"
+    base = {key: SourceState(key, 100.0, 10, {}, {}, {payload: RuleState(payload, True)})}
+    current = {key: SourceState(key, 0.0, 10, {}, {}, {payload: RuleState(payload, False)})}
+    out = io.StringIO()
+    console = Console(file=out, width=10_000, highlight=False, soft_wrap=True, emoji=False)
+    print_diff(compare(base, current, base_label=payload), console)  # the base in the title: a MarkupError before
+    text = out.getvalue()
+    assert f"Data quality diff against {payload.replace(chr(13), '')}" in text
 
 
 def test_markdown_escapers_keep_the_text():
