@@ -37,11 +37,18 @@
   {%- set lacks = " (valid RE2, but PostgreSQL's regular expressions, POSIX AREs, do not support it)" -%}
   {%- set out = [] -%}
   {%- set state = {'in_class': false, 'problem': none} -%}
-  {%- set tokens = modules.re.finditer('(?s)\\\\x\\{|\\\\.|\\[\\^?\\]?|\\]|\\(\\?P?<(?![=!])|\\(\\?[A-Za-z-]*[:)]|.', pattern | string) -%}
+  {#- RE2's `.` does not match a newline unless the pattern starts with the flag s; an ARE's does -#}
+  {%- set lead = modules.re.match('\\(\\?([A-Za-z]*)\\)', pattern | string) -%}
+  {%- set dot_all = lead is not none and 's' in lead.group(1) -%}
+  {%- set tokens = modules.re.finditer('(?s)\\\\x\\{|\\\\x[0-9A-Fa-f]{2}|\\\\.|\\[\\^?\\]?|\\]|\\(\\?P?<(?![=!])|\\(\\?[A-Za-z-]*[:)]|.', pattern | string) -%}
   {%- for m in tokens -%}
     {%- set t = m.group(0) -%}
     {%- set problem = none -%}
-    {%- if t == '\\x{' -%}
+    {%- if t.startswith('\\x') and (t | length) == 4 -%}
+      {#- RE2 reads exactly two hex digits after \x; an ARE reads as many as follow (\x41b is one
+          character there): \u with four digits reads exactly those -#}
+      {%- set t = '\\u00' ~ t[2:] -%}
+    {%- elif t == '\\x{' -%}
       {%- set problem = "uses a braced hex escape '\\x{...}'" ~ lacks ~ "; write the character itself" -%}
     {%- elif t in ['\\p', '\\P'] -%}
       {%- set problem = "uses a Unicode class '" ~ t ~ "{...}'" ~ lacks -%}
@@ -55,6 +62,8 @@
       {%- if t == ']' -%}{%- do state.update({'in_class': false}) -%}{%- endif -%}
     {%- elif t.startswith('[') -%}
       {%- do state.update({'in_class': true}) -%}
+    {%- elif t == '.' and not dot_all -%}
+      {%- set t = '[^\\n]' -%}
     {%- elif t in ['\\b', '\\B'] -%}
       {%- set t = '\\y' if t == '\\b' else '\\Y' -%}
     {%- elif t.startswith('(?') and t.endswith('<') -%}
@@ -67,6 +76,10 @@
       {%- elif 'U' in t or '-' in t -%}
         {%- set problem = "uses the flags '" ~ t ~ "'" ~ lacks ~ "; PostgreSQL has no ungreedy (U) flag and no flag removal (-)" -%}
       {%- endif -%}
+      {#- RE2's m (^ and $ at line breaks) is an ARE's w; an ARE's m would also keep `.` and `[^...]` off
+          newlines. s is RE2's `.` matching a newline: the ARE's default (the `.` above is kept), and
+          left out next to w, which a later s would switch off. -#}
+      {%- if 'm' in t -%}{%- set t = t.replace('s', '').replace('m', 'w') -%}{%- endif -%}
     {%- endif -%}
     {%- if problem is not none and state.problem is none -%}{%- do state.update({'problem': problem}) -%}{%- endif -%}
     {%- do out.append(t) -%}

@@ -6,12 +6,63 @@
 {% macro bounds_predicate(expr, params, data_type) %}
   {%- set parts = [] -%}
   {%- if params.get('min_value') is not none -%}
-    {%- do parts.append(expr ~ (" > " if params.get('strict_min_enabled') else " >= ") ~ dataplex_dq.typed_literal(params.get('min_value'), data_type)) -%}
+    {%- do parts.append(dataplex_dq.bound_comparison(expr, ">" if params.get('strict_min_enabled') else ">=", params.get('min_value'), data_type)) -%}
   {%- endif -%}
   {%- if params.get('max_value') is not none -%}
-    {%- do parts.append(expr ~ (" < " if params.get('strict_max_enabled') else " <= ") ~ dataplex_dq.typed_literal(params.get('max_value'), data_type)) -%}
+    {%- do parts.append(dataplex_dq.bound_comparison(expr, "<" if params.get('strict_max_enabled') else "<=", params.get('max_value'), data_type)) -%}
   {%- endif -%}
   {{ return("(" ~ (parts | join(" and ")) ~ ")") }}
+{% endmacro %}
+
+{#- `expr op bound` (op: >=, >, <=, <), the bound converted to the column's type without changing the
+    comparison's outcome (docs/SEMANTICS.md §5): grid_bound, else typed_literal. -#}
+{% macro bound_comparison(expr, op, value, data_type) %}
+  {%- set g = dataplex_dq.grid_bound(value, data_type, op) -%}
+  {%- if g is none -%}{{ return(expr ~ " " ~ op ~ " " ~ dataplex_dq.typed_literal(value, data_type)) }}{%- endif -%}
+  {%- if g.outcome == 'never' -%}{{ return("false") }}{%- endif -%}
+  {%- if g.outcome == 'always' -%}{{ return("(" ~ expr ~ " is not null)") }}{%- endif -%}
+  {{ return(expr ~ " " ~ op ~ " " ~ g.literal) }}
+{% endmacro %}
+
+{#- A bound (op >=, >, <=, <) or set value (op =) on an exact-number column whose values lie on a known
+    grid (exact_type_range: a scale and a range): {literal: the bound rounded onto the grid toward the
+    comparison's side, in at most the column's digits} (x >= 0.4 is x >= 1 on integers, x < 0.4 is
+    x < 1, x <= 0.4 is x <= 0), or {outcome: 'always' / 'never'} for a bound beyond the range, which
+    decides alone (x <= 1e40 on DECIMAL(38,0): every non-NULL value), and for a set value off the grid
+    (never equal). Comparing within the column's own digits never widens it past the warehouse's maximum
+    precision (DuckDB cast DECIMAL(38,0) to DECIMAL(38,6) against '-0.499999' and failed near 10^38).
+    none when the column has no such grid or the value is no number (validation reported it). -#}
+{% macro grid_bound(value, data_type, op) %}
+  {%- set family = dataplex_dq.type_family(data_type) if data_type is not none else 'unknown' -%}
+  {%- set grid = dataplex_dq.exact_type_range(data_type) if family in ['integer', 'decimal'] else none -%}
+  {%- set d = dataplex_dq.decimal_parts(value) if grid is not none else none -%}
+  {%- if d is none -%}{{ return(none) }}{%- endif -%}
+  {%- set s = grid.scale -%}
+  {%- set magnitude = ((d.int or '0') ~ (d.frac ~ ('0' * s))[:s]) | int -%}
+  {%- set inexact = (d.frac[s:] | length) > 0 -%}
+  {%- set n = 0 - magnitude if d.sign == '-' else magnitude -%}
+  {#- the value is n (on the grid), or lies strictly between floor and floor + 1 -#}
+  {%- set floor = (n - 1) if (inexact and d.sign == '-') else n -%}
+  {%- if op == '=' -%}
+    {%- if inexact or n > grid.hi or n < grid.lo -%}{{ return({'outcome': 'never'}) }}{%- endif -%}
+    {%- set r = n -%}
+  {%- elif op in ['>=', '<'] -%}
+    {%- set r = (floor + 1) if inexact else n -%}  {#- the ceiling -#}
+  {%- else -%}
+    {%- set r = floor -%}
+  {%- endif -%}
+  {%- if op in ['>=', '>'] and (r > grid.hi or (op == '>' and r == grid.hi)) -%}{{ return({'outcome': 'never'}) }}{%- endif -%}
+  {%- if op in ['>=', '>'] and (r < grid.lo or (op == '>=' and r == grid.lo)) -%}{{ return({'outcome': 'always'}) }}{%- endif -%}
+  {%- if op in ['<=', '<'] and (r < grid.lo or (op == '<' and r == grid.lo)) -%}{{ return({'outcome': 'never'}) }}{%- endif -%}
+  {%- if op in ['<=', '<'] and (r > grid.hi or (op == '<=' and r == grid.hi)) -%}{{ return({'outcome': 'always'}) }}{%- endif -%}
+  {%- set digits = (r if r >= 0 else 0 - r) | string -%}
+  {%- set digits = (('0' * (s + 1 - (digits | length))) ~ digits) if (digits | length) <= s else digits -%}
+  {%- set cut = (digits | length) - s -%}
+  {%- set text = ('-' if r < 0 else '') ~ digits[:cut] ~ (('.' ~ digits[cut:]) if s > 0 else '') -%}
+  {%- if grid.int64 -%}
+    {{ return({'literal': "cast(" ~ dataplex_dq.string_literal(text) ~ " as " ~ dataplex_dq.type_int64() ~ ")"}) }}
+  {%- endif -%}
+  {{ return({'literal': adapter.dispatch('exact_number_literal', 'dataplex_dq')(dataplex_dq.decimal_parts(text))}) }}
 {% endmacro %}
 
 {#- Replace the Dataplex data reference `${data()}` (case-sensitive) by a parenthesized subquery over

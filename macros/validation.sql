@@ -75,12 +75,34 @@
     problem is reported (raise_rule_error), and a check that needs a valid value skips an invalid one. -#}
 {% macro validate_rule(rule, where) %}
   {#- (an optional field that is not there has nothing to check: its step is not called) -#}
+  {%- if '\\x00' in (rule | string) -%}{{ dataplex_dq.validate_no_nul(rule, where) }}{%- endif -%}
   {{ dataplex_dq.validate_rule_identity(rule, where) }}
   {%- if rule.threshold is not none -%}{{ dataplex_dq.validate_rule_threshold(rule, where) }}{%- endif -%}
   {{ dataplex_dq.validate_rule_flags_and_column(rule, where) }}
   {{ dataplex_dq.validate_rule_params(rule, where) }}
   {%- if rule.debug_queries is not none -%}{{ dataplex_dq.validate_debug_queries(rule.debug_queries, where) }}{%- endif -%}
   {%- if rule.attributes is not none -%}{{ dataplex_dq.validate_attributes(rule.attributes, where) }}{%- endif -%}
+{% endmacro %}
+
+{#- No text of the rule holds a NUL character (U+0000): PostgreSQL's text and JSON cannot store one,
+    and the results table keeps every text of a rule; refused on every warehouse alike. The field is
+    named, its text is not quoted. (The caller checks `rule | string`, whose repr shows a NUL as \x00,
+    before walking the rule; `path` is the field's name so far.) -#}
+{% macro validate_no_nul(value, where, path='') %}
+  {%- if value is string -%}
+    {%- if '\x00' in value -%}
+      {{ dataplex_dq.raise_rule_error(where, path or none, "contains a NUL character (U+0000), which the results table cannot store (PostgreSQL text cannot hold it); remove it") }}
+    {%- endif -%}
+  {%- elif value is mapping -%}
+    {%- for key, item in value.items() -%}
+      {%- set field = key | string -%}
+      {%- if field == 'params' and not path -%}{%- set field = '' -%}{%- endif -%}  {#- a rule's own fields are named without `params.` -#}
+      {%- if key is string and '\x00' in key -%}{{ dataplex_dq.validate_no_nul(key, where, (path ~ '.' if path else '') ~ 'key') }}{%- endif -%}
+      {{ dataplex_dq.validate_no_nul(item, where, (path ~ '.' if path and field else path) ~ field) }}
+    {%- endfor -%}
+  {%- elif value is iterable -%}
+    {%- for item in value -%}{{ dataplex_dq.validate_no_nul(item, where, path ~ '[' ~ loop.index0 ~ ']') }}{%- endfor -%}
+  {%- endif -%}
 {% endmacro %}
 
 {#- name, description, dimension -#}
@@ -235,6 +257,8 @@
   {%- set rf = settings.get('row_filter', settings.get('rowFilter')) -%}
   {%- if rf is not none and rf is not string -%}
     {{ dataplex_dq.raise_rule_error(where, 'row_filter', "must be a SQL boolean expression (a string), got " ~ rf) }}
+  {%- elif rf is string and '\x00' in rf -%}
+    {{ dataplex_dq.validate_no_nul(rf, where, 'row_filter') }}
   {%- endif -%}
 {% endmacro %}
 

@@ -19,7 +19,10 @@
   {%- set sql_types = dataplex_dq.hook_types() -%}
   {%- set casts = [] -%}
   {%- for name in names -%}{%- do casts.append('cast(dq_v.dq_row[' ~ loop.index ~ '] as ' ~ sql_types[types[loop.index0]] ~ ') as ' ~ name) -%}{%- endfor -%}
-  {{ return('select ' ~ (casts | join(', ')) ~ '\nfrom (select unnest(from_json(' ~ dataplex_dq.string_literal(rows | tojson) ~ ", '[[\"VARCHAR\"]]')) as dq_row) as dq_v") }}
+  {%- set json = rows | tojson -%}
+  {#- a NUL or a JSON text's \u0000 escape in a value (hook_clean_text): rare, looked for once -#}
+  {%- if '\\u0000' in json -%}{%- set json = dataplex_dq.hook_clean_rows(rows) | tojson -%}{%- endif -%}
+  {{ return('select ' ~ (casts | join(', ')) ~ '\nfrom (select unnest(from_json(' ~ dataplex_dq.string_literal(json) ~ ", '[[\"VARCHAR\"]]')) as dq_row) as dq_v") }}
 {% endmacro %}
 
 {#- BigQuery has no VALUES: a UNION ALL of SELECTs of literals. -#}

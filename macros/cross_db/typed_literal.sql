@@ -17,11 +17,26 @@
       {{- return(adapter.dispatch('exact_number_literal', 'dataplex_dq')(d)) -}}
     {%- endif -%}
   {%- elif family == 'float' -%}
-    {{- return("cast(" ~ dataplex_dq.string_literal(value) ~ " as " ~ dataplex_dq.type_double() ~ ")") -}}
+    {{- return("cast(" ~ dataplex_dq.string_literal(dataplex_dq.double_text(value)) ~ " as " ~ dataplex_dq.type_double() ~ ")") -}}
   {%- elif family == 'timestamp' -%}
     {{- return("cast(" ~ dataplex_dq.string_literal(value) ~ " as " ~ dataplex_dq.timestamp_base_type(data_type) ~ ")") -}}
   {%- endif -%}
   {{- return(adapter.dispatch('typed_literal', 'dataplex_dq')(value, data_type)) -}}
+{% endmacro %}
+
+{#- A number as text every warehouse reads as its nearest double: the text itself, except a value that
+    underflows to zero or overflows to infinity, which PostgreSQL refuses ('1e-324', '1e400': "out of
+    range for type double precision") where the nearest double is ±0 or ±infinity: '0' / '-0', 'inf' /
+    '-inf' (Python's float() rounds to the nearest double). Not a number: the text, for the validation's
+    message. -#}
+{% macro double_text(value) %}
+  {%- set text = value | string | trim -%}
+  {%- if dataplex_dq.decimal_parts(text) is none -%}{{ return(text) }}{%- endif -%}
+  {%- set f = text | float -%}
+  {%- set negative = text.startswith('-') -%}
+  {%- if f == 0 -%}{{ return('-0' if negative else '0') }}{%- endif -%}
+  {%- if f > 1.7976931348623157e308 or f < -1.7976931348623157e308 -%}{{ return('-inf' if negative else 'inf') }}{%- endif -%}
+  {{ return(text) }}
 {% endmacro %}
 
 {% macro default__typed_literal(value, data_type) -%}

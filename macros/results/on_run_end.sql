@@ -149,6 +149,26 @@
   {{ return(value.strftime('%Y-%m-%d %H:%M:%S.%f')) }}
 {% endmacro %}
 
+{#- A text the writer stores, without NUL (U+0000), which PostgreSQL's text and JSON cannot hold (one
+    NUL in one rule's description failed the whole write): a NUL character, and a JSON text's \u0000
+    escape (one preceded by an even number of backslashes), become U+FFFD. Only a text of a declaration
+    that failed validation (validate_no_nul) can hold one: the callers test for '\x00' / '\\u0000' first. -#}
+{% macro hook_clean_text(value) %}
+  {%- if value is not string -%}{{ return(value) }}{%- endif -%}
+  {{ return(modules.re.sub('(?<!\\\\)((?:\\\\\\\\)*)\\\\u0000', '\\1\\\\ufffd', value.replace('\x00', '\ufffd'))) }}
+{% endmacro %}
+
+{#- Rows (lists of texts or none) with hook_clean_text applied to every value. -#}
+{% macro hook_clean_rows(rows) %}
+  {%- set out = [] -%}
+  {%- for row in rows -%}
+    {%- set clean = [] -%}
+    {%- for v in row -%}{%- do clean.append(dataplex_dq.hook_clean_text(v)) -%}{%- endfor -%}
+    {%- do out.append(clean) -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
 {#- Python's `value not in (None, False, 0)`. -#}
 {% macro _hook_set(value) %}
   {{ return(not (value is none or value is sameas false or (value is number and value == 0))) }}
@@ -454,6 +474,9 @@
         'rule_suspended': spec.get('suspended') or false,
         'rule_spec': tojson(spec), 'rule_attributes': tojson(dataplex_dq.string_map(attributes)) if attributes else none,
     } -%}
+    {%- for name in ['rule_spec', 'rule_attributes'] if values[name] and '\\u0000' in values[name] -%}
+      {%- do values.update({name: dataplex_dq.hook_clean_text(values[name])}) -%}
+    {%- endfor -%}
     {%- set m_sql = [] -%}
     {%- for name, t in dataplex_dq.hook_metrics_columns() -%}{%- do m_sql.append(dataplex_dq.hook_literal(values.get(name), t, sql_types, lit) ~ ' as ' ~ name) -%}{%- endfor -%}
     {%- do out.append('select ' ~ (m_sql | join(', '))) -%}

@@ -4,11 +4,18 @@
   {{ dataplex_dq.rule_test('set_expectation', model, column_name, {'values': values, 'dimension': dimension, 'threshold': threshold, 'ignore_null': ignore_null, 'suspended': suspended, 'debug_queries': debug_queries, 'attributes': attributes}, kwargs) }}
 {% endtest %}
 
-{#- The predicate: the value is one of `values`, each converted to the column's type. Everything
-    else: the row-level builders, macros/rules/_row_level.sql. -#}
+{#- The predicate: the value is one of `values`, each converted to the column's type (on an
+    exact-number column, a value off the column's grid or beyond its range can equal none: left out,
+    grid_bound; none left: no value passes). Everything else: the row-level builders,
+    macros/rules/_row_level.sql. -#}
 {% macro set_expectation_predicate(rule, column_sql, data_type, data_sql) %}
   {%- set literals = [] -%}
-  {%- for v in rule.params.get('values') -%}{%- do literals.append(dataplex_dq.typed_literal(v, data_type)) -%}{%- endfor -%}
+  {%- for v in rule.params.get('values') -%}
+    {%- set g = dataplex_dq.grid_bound(v, data_type, '=') -%}
+    {%- if g is none -%}{%- do literals.append(dataplex_dq.typed_literal(v, data_type)) -%}
+    {%- elif g.get('literal') and g.literal not in literals -%}{%- do literals.append(g.literal) -%}{%- endif -%}
+  {%- endfor -%}
+  {%- if not literals -%}{{ return("false") }}{%- endif -%}
   {%- set predicate -%}({{ column_sql }} in ({{ literals | join(", ") }})){%- endset -%}
   {{ return(predicate) }}
 {% endmacro %}
