@@ -120,7 +120,8 @@ def test_unreachable_warehouse_fails_fast_and_touches_nothing(reported, command)
     artifacts = _md5s(p.target_path)  # run_results.json, manifest.json: dbt did not run either
     with _unreachable(p) as (broken, cause):
         started = time.monotonic()
-        proc = broken.dataplex_dq(command, "--html")
+        target = ["--target", p.target] if command == "build" and p.target else []  # report: the artifacts' target
+        proc = broken.dataplex_dq(command, "--html", *target)
         took = time.monotonic() - started
     text = proc.stdout + proc.stderr
     assert proc.returncode == 2, text

@@ -31,8 +31,10 @@ select
     r.dbt_invocation_id,
     max(r.job_start_time) as job_start_time,
     max({{ dataplex_dq.struct_field('r.job_quality_result', 'score', dataplex_dq.type_double()) }}) as job_score,
-    {#- max over a boolean is not portable (PostgreSQL has bool_or); every row of a job carries the same value -#}
-    max(case when {{ dataplex_dq.struct_field('r.job_quality_result', 'passed', dbt.type_boolean()) }} then 1 else 0 end) as job_passed,
+    {#- max over a boolean is not portable (PostgreSQL has bool_or); every row of a job carries the same value;
+        NULL when the job was not evaluated (no rule PASSED or FAILED: docs/SEMANTICS.md §7), never a fail -#}
+    {%- set job_passed = dataplex_dq.struct_field('r.job_quality_result', 'passed', dbt.type_boolean()) %}
+    max(case when {{ job_passed }} then 1 when not {{ job_passed }} then 0 end) as job_passed,
     max(r.job_rows_scanned) as job_rows_scanned,
     r.rule_dimension,
     {{ dataplex_dq.rule_count_columns(dataplex_dq.effective_rule_status('r')) }}

@@ -85,7 +85,7 @@ def print_summary(report: Report, console: Console) -> None:
         console.print(console_text(f"Exported {rows} rows to {relation} (bigquery_export)."))
     for style, line in outcome_lines(report):
         console.print(console_text(line, style))
-    if report.sources:
+    if report.sources and not any(e.startswith("result files:") for e in report.output_errors):  # else: not written
         console.print(console_text(f"Results written to {report.sources[0].json_path.parent}/ (*.json, *.pb)."))
     for w in report.warnings:
         console.print(_line("warning:", "yellow", w))

@@ -101,7 +101,7 @@ def history_from_rows(job_rows: Sequence[dict[str, Any]], rule_rows: Sequence[di
                 job_id=job,
                 start_time=_ts(first.get("job_start_time")),
                 score=_float(first.get("job_score")),
-                passed=bool(first.get("job_passed")),
+                passed=None if first.get("job_passed") is None else bool(first["job_passed"]),
                 rows_scanned=None if first.get("job_rows_scanned") is None else int(first["job_rows_scanned"]),
                 dimension_counts={k: v for k, v in dims.items() if v[0] > 0},
                 status_counts=status_counts,

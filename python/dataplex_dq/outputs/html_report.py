@@ -43,12 +43,16 @@ class JobPoint:
     job_id: str
     start_time: datetime | None
     score: float | None
-    passed: bool
+    passed: bool | None  # None: not evaluated (no rule PASSED or FAILED, docs/SEMANTICS.md §7)
     rows_scanned: int | None
     # dimension -> (evaluated rules, passed rules)
     dimension_counts: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     # status -> rules
     status_counts: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def result(self) -> str:
+        return job_result(self.passed, self.status_counts)
 
     def dimension_score(self, name: str) -> float | None:
         evaluated, passed = self.dimension_counts.get(name, (0, 0))
@@ -86,6 +90,19 @@ class History:
     jobs: Mapping[str, Sequence[JobPoint]] = field(default_factory=dict)
     rules: Mapping[str, Sequence[RulePoint]] = field(default_factory=dict)
     error: str | None = None  # why the history could not be read (the page says so)
+
+
+def job_result(passed: bool | None, status_counts: Mapping[str, int]) -> str:
+    """What the page shows as a job's result: PASS or FAIL when a rule was evaluated; a job with none is not
+    evaluated (§7), never FAIL: ERROR when one of its rules errored, SKIPPED when dbt skipped them, else
+    NOT EVALUATED (all suspended or training)."""
+    if passed is not None:
+        return "PASS" if passed else "FAIL"
+    if status_counts.get(str(RuleStatus.ERROR)):
+        return str(RuleStatus.ERROR)
+    if status_counts.get(str(RuleStatus.SKIPPED)):
+        return str(RuleStatus.SKIPPED)
+    return "NOT EVALUATED"
 
 
 def is_anomaly_check(attributes: Mapping[str, Any] | None) -> bool:
@@ -404,6 +421,8 @@ def _source_view(
     card = s.card
     jobs = list(history.jobs.get(source_id, ()))
     current_job = export_job_id(invocation_id, source_id)
+    counts = {st: sum(1 for o in s.outcomes if o.status == st) for st in RuleStatus}
+    passed = card.passed if card.evaluated else None
     if not any(j.job_id == current_job for j in jobs):
         # not exported (--no-export, or the export failed): this run is still the newest point
         jobs.append(
@@ -411,9 +430,10 @@ def _source_view(
                 job_id=current_job,
                 start_time=None,
                 score=card.score,
-                passed=card.passed,
+                passed=passed,
                 rows_scanned=row_count_of(s.outcomes),
                 dimension_counts={d.name: (d.rule_count, d.passed_count) for d in card.dimensions},
+                status_counts={str(k): v for k, v in counts.items()},
             )
         )
     jobs = jobs[-last_jobs:]
@@ -459,7 +479,7 @@ def _source_view(
                 "chart": anomaly_chart(points[-last_jobs:]),
             }
         )
-    counts = {st: sum(1 for o in s.outcomes if o.status == st) for st in RuleStatus}
+    result = job_result(passed, {str(k): v for k, v in counts.items()})
     return {
         "id": source_id,
         "anchor": f"src-{index}",
@@ -470,6 +490,8 @@ def _source_view(
         "score_text": _num(card.score),
         "row_weighted": _num(card.row_weighted_score),
         "passed": card.passed,
+        "result": result,
+        "result_css": result.replace(" ", "_"),
         "has_errors": card.has_errors,
         "counts": {str(k): v for k, v in counts.items()},
         "total": len(s.outcomes),

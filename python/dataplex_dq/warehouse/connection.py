@@ -190,10 +190,7 @@ def check_connection(project_dir: Path, profiles_dir: Path | None, target: str |
     from dbt.adapters.factory import reset_adapters
 
     config, adapter = _open_adapter(project_dir, profiles_dir, target, profile)
-    try:
-        missing = dialect_of(str(config.credentials.type)).missing_database(config.credentials)
-        if missing:
-            raise WarehouseError(missing)
+    try:  # a DuckDB file that does not exist yet is fine here: dbt is about to create it
         with adapter.connection_named("dataplex_dq_check"):
             _connect(adapter, config.credentials)
     finally:
