@@ -79,6 +79,8 @@ def d_rules(top: int) -> dict[str, tuple[str, int]]:
         ),
         "d-min-1e40": (_range("d-min-1e40", "d", min_value="'1e40'"), 0),
         "d-max-2e64": (_range("d-max-2e64", "d", max_value="'18446744073709551616'"), 4),
+        # item 6: unquoted, as large as dbt itself can keep (an unsigned 64-bit integer)
+        "d-max-uint64-unquoted": (_range("d-max-uint64-unquoted", "d", max_value=str(2**64 - 1)), 4),
         "d-set": (
             "          - dataplex_dq.set_expectation: {name: d-set, arguments: {values: "
             f"['{top}', '0.5', '-1', '1e40', '-0.000001', '0.0000000001']}}}}\n",
@@ -213,6 +215,15 @@ def test_every_bound_compares_exactly(built):
     if stat is None or stat["rule_status"] != "PASSED":
         problems.append(f"d-stat-max: {stat and stat['rule_status']}, expected PASSED")
     assert not problems, "\n".join(problems) + "\n" + build.output[-3000:]
+
+
+def test_the_recorded_identity_keeps_bounds_as_text(built):
+    """Item 6: what the package records in the manifest (config.meta.dataplex_dq_rules) holds a YAML
+    number bound as the proto's text, never as a number a serializer could refuse."""
+    _, build, _ = built
+    node = next(n for n in build.manifest["nodes"].values() if n.get("name") == "d-max-uint64-unquoted")
+    recorded = node["config"]["meta"]["dataplex_dq_rules"][0]["rule"]
+    assert recorded["range_expectation"] == {"max_value": str(2**64 - 1)}
 
 
 def test_a_scan_with_out_of_range_doubles_evaluates_every_rule(built):

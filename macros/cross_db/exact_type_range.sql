@@ -5,7 +5,7 @@
     within it (bound_comparison, macros/predicates.sql), so it never widens the column's type. -#}
 {% macro exact_type_range(data_type) %}{{ return(adapter.dispatch('exact_type_range', 'dataplex_dq')(data_type)) }}{% endmacro %}
 
-{#- DECIMAL(p, s) / NUMERIC(p, s) (DuckDB, PostgreSQL); DuckDB's bare DECIMAL is DECIMAL(18, 3); the
+{#- DECIMAL(p, s) / NUMERIC(p, s) (DuckDB, PostgreSQL; PostgreSQL's bare numeric is unbounded: none); the
     integer types of at most 64 bits by name. -#}
 {% macro default__exact_type_range(data_type) %}
   {%- set t = (data_type | string | trim | lower) -%}
@@ -15,9 +15,6 @@
     {%- if s > p -%}{{ return(none) }}{%- endif -%}
     {{ return({'scale': s, 'hi': 10 ** p - 1, 'lo': 1 - 10 ** p, 'int64': false}) }}
   {%- endif -%}
-  {%- if t == 'decimal' and target.type == 'duckdb' -%}
-    {{ return({'scale': 3, 'hi': 10 ** 18 - 1, 'lo': 1 - 10 ** 18, 'int64': false}) }}
-  {%- endif -%}
   {%- set bits = {'tinyint': 7, 'int1': 7, 'smallint': 15, 'int2': 15, 'short': 15, 'smallserial': 15,
                   'integer': 31, 'int': 31, 'int4': 31, 'signed': 31, 'serial': 31,
                   'bigint': 63, 'int8': 63, 'long': 63, 'int64': 63, 'bigserial': 63} -%}
@@ -25,6 +22,14 @@
   {%- if t in bits -%}{{ return({'scale': 0, 'hi': 2 ** bits[t] - 1, 'lo': -(2 ** bits[t]), 'int64': true}) }}{%- endif -%}
   {%- if t in ubits -%}{{ return({'scale': 0, 'hi': 2 ** ubits[t] - 1, 'lo': 0, 'int64': true}) }}{%- endif -%}
   {{ return(none) }}
+{% endmacro %}
+
+{#- DuckDB: a bare DECIMAL is DECIMAL(18, 3). -#}
+{% macro duckdb__exact_type_range(data_type) %}
+  {%- if (data_type | string | trim | lower) == 'decimal' -%}
+    {{ return({'scale': 3, 'hi': 10 ** 18 - 1, 'lo': 1 - 10 ** 18, 'int64': false}) }}
+  {%- endif -%}
+  {{ return(dataplex_dq.default__exact_type_range(data_type)) }}
 {% endmacro %}
 
 {#- BigQuery: NUMERIC is NUMERIC(38, 9); BIGNUMERIC holds scale 38 between -2^255 and 2^255 - 1 (times
