@@ -249,7 +249,10 @@ def root_cause(exc: BaseException) -> str:
     socket's or the file lock's error in several layers, each repeating part of it)."""
     seen = {id(exc)}
     inner: BaseException = exc
-    while (nxt := inner.__cause__ or inner.__context__) is not None and id(nxt) not in seen:
+    while True:  # as a traceback shows the chain: the explicit cause, else the context unless `from None`
+        nxt = inner.__cause__ or (None if inner.__suppress_context__ else inner.__context__)
+        if nxt is None or id(nxt) in seen:
+            break
         seen.add(id(nxt))
         inner = nxt
     return first_line(inner) or first_line(exc)
