@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dataplex_dq.outputs.escape import console_text
+from dataplex_dq.outputs.files import result_files_failed
 from dataplex_dq.run.anomaly import is_anomaly_check, training_checks
 from dataplex_dq.run.cost import QueryCost, format_cost, job_cost
 
@@ -85,7 +86,7 @@ def print_summary(report: Report, console: Console) -> None:
         console.print(console_text(f"Exported {rows} rows to {relation} (bigquery_export)."))
     for style, line in outcome_lines(report):
         console.print(console_text(line, style))
-    if report.sources and not any(e.startswith("result files:") for e in report.output_errors):  # else: not written
+    if report.sources and not result_files_failed(report):  # else the previous files are in place
         console.print(console_text(f"Results written to {report.sources[0].json_path.parent}/ (*.json, *.pb)."))
     for w in report.warnings:
         console.print(_line("warning:", "yellow", w))

@@ -19,7 +19,7 @@ from urllib.parse import quote, unquote
 from dataplex_dq.errors import OutputError
 from dataplex_dq.outputs.base import OutputContext
 from dataplex_dq.run.assemble import result_to_bytes, result_to_json
-from dataplex_dq.run.model import SourceReport
+from dataplex_dq.run.model import Report, SourceReport
 
 MAX_NAME_BYTES = 255  # a file name on ext4, XFS, APFS, NTFS
 _LONGEST_SUFFIX = ".json"  # the longer of the two suffixes a base name gets
@@ -155,8 +155,13 @@ def write_result_files(sources: Iterable[SourceReport], out_dir: Path | None = N
             raise OutputError(f"cannot remove the previous result files in {out_dir}: {exc.strerror or exc}") from exc
 
 
+def result_files_failed(report: Report) -> bool:
+    """Whether this report's result files could not be written (the previous ones are then in place)."""
+    return any(e.startswith(f"{ResultFiles.name}:") for e in report.output_errors)
+
+
 class ResultFiles:
-    name = "result files"
+    name = "result files"  # run_outputs records its failure as "result files: <error>"
 
     def write(self, ctx: OutputContext) -> None:
         for s in ctx.report.sources:

@@ -16,7 +16,7 @@ from typing import Any
 from dataplex_dq._compat import UTC, fromisoformat
 from dataplex_dq.errors import DataplexDqError, OutputError, first_line
 from dataplex_dq.outputs.base import OutputContext
-from dataplex_dq.outputs.files import ResultFiles, write_atomic
+from dataplex_dq.outputs.files import result_files_failed, write_atomic
 from dataplex_dq.outputs.html_report import (
     DEFAULT_LAST_JOBS,
     History,
@@ -271,7 +271,7 @@ class HtmlReport:
     def write(self, ctx: OutputContext) -> None:
         if ctx.html is None:
             return
-        if any(e.startswith(f"{ResultFiles.name}:") for e in ctx.report.output_errors):
+        if result_files_failed(ctx.report):
             # the page and the result files are one report: neither is replaced when the files could not be
             raise OutputError(
                 f"{ctx.html.path} not written: the result files could not be (above); the previous page is kept"
