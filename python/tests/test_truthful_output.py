@@ -125,3 +125,19 @@ def test_a_connection_dbt_failed_to_open_is_refused():
     adapter = SimpleNamespace(connections=SimpleNamespace(get_thread_connection=lambda: connection))
     with pytest.raises(ConnectionError, match="opened no connection"):
         dialect_of("postgres").probe(adapter)
+
+
+def test_a_query_on_a_connection_that_failed_to_open_is_one_clear_error(tmp_path):
+    from dataplex_dq.errors import WarehouseError
+    from dataplex_dq.warehouse.connection import Warehouse
+
+    connection = SimpleNamespace(handle=None, state="fail")
+    adapter = SimpleNamespace(
+        type=lambda: "postgres",
+        connections=SimpleNamespace(get_thread_connection=lambda: connection, exception_handler=None),
+    )
+    wh = Warehouse(tmp_path, None, None, tmp_path / "manifest.json")
+    wh._adapter = adapter
+    with pytest.raises(WarehouseError, match="the connection to the postgres target is closed") as err:
+        wh.query("select 1")
+    assert "NoneType" not in str(err.value)

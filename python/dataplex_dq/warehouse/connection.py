@@ -121,6 +121,8 @@ class Warehouse:
         checks): seconds for the megabytes of SQL a 10,000-rule report reads and writes."""
         connections = self.adapter.connections
         handle = connections.get_thread_connection().handle
+        if handle is None:  # dbt's open() failed and recorded it (was: 'NoneType' object has no attribute 'cursor')
+            raise WarehouseError(f"the connection to the {self.adapter_type} target is closed (it failed to open)")
         with connections.exception_handler(sql):
             cursor = handle.cursor()
             cursor.execute(sql)
