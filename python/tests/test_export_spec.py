@@ -170,3 +170,23 @@ def test_the_webhook_extension_is_left_out_with_a_note():
         "extension, which a DataQualitySpec has no field for; left out (Dataplex sends the notification report by "
         "email only)" in exported.notes
     )
+
+
+def test_spec_files_of_names_that_differ_only_outside_ascii_never_collide(tmp_path):
+    """Issue 30 item 9 for export-spec: größe, grüe and gr_e each get their own file (percent-encoded as result
+    files are), an ASCII name keeps its plain file name, and every file holds its own data source's spec."""
+    import dataclasses
+
+    from dataplex_dq.spec.export_spec import ExportedSpec, write_specs
+
+    (orders,) = [e for e in export_specs(manifest()) if e.data_source.name == "orders"]
+    specs = [
+        ExportedSpec(dataclasses.replace(orders.data_source, name=name, unique_id=f"model.hx.{name}"), orders.spec)
+        for name in ("größe", "grüe", "gr_e", "gr_e")  # the last: a second project's model of the same name
+    ]
+    specs[3] = ExportedSpec(dataclasses.replace(specs[3].data_source, unique_id="model.other.gr_e"), orders.spec)
+    write_specs(specs, tmp_path, "yaml")
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["gr%C3%B6%C3%9Fe.yaml", "gr%C3%BCe.yaml", "gr_e.yaml", "model.other.gr_e.yaml"]
+    for exported in specs:
+        assert exported.path is not None and f"({exported.data_source.unique_id})" in exported.path.read_text()

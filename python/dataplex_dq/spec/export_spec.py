@@ -14,7 +14,6 @@ unnamed rules), so a spec imported with ``import-spec`` comes back field for fie
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from typing import Any
 import click
 
 from dataplex_dq.errors import ArtifactsError, DataplexDqError, first_line
+from dataplex_dq.outputs.files import result_file_base, write_atomic
 from dataplex_dq.record import dbt_options
 from dataplex_dq.record.artifacts import DataSource, RuleTest, manifest_rules
 from dataplex_dq.record.dbt_options import dbt_args
@@ -125,9 +125,14 @@ def source_spec(source: DataSource, tests: list[RuleTest], nodes: dict[str, Any]
 
 
 def _file_stem(source: DataSource, taken: set[str]) -> str:
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", source.name)
+    """The spec file's name without extension: the data source's name, else (taken) its unique id, each
+    percent-encoded as result files are (outputs/files.result_file_base): two names never share a file."""
+    stem = result_file_base(source.name)
     if stem in taken:
-        stem = re.sub(r"[^A-Za-z0-9._-]+", "_", source.unique_id)
+        stem = result_file_base(source.unique_id)
+    base, n = stem, 2
+    while stem in taken:
+        stem, n = f"{base}~{n}", n + 1
     taken.add(stem)
     return stem
 
@@ -224,7 +229,7 @@ def write_specs(specs: list[ExportedSpec], out_dir: Path, fmt: str) -> None:
         if exported.spec is None:
             continue
         exported.path = out_dir / f"{_file_stem(exported.data_source, taken)}.{'json' if fmt == 'json' else 'yaml'}"
-        exported.path.write_text(render(exported, fmt), encoding="utf-8")
+        write_atomic(exported.path, render(exported, fmt).encode("utf-8"))
 
 
 @click.command("export-spec")
