@@ -6,7 +6,8 @@
       score_level 'table',  column_name NULL, dimension '(overall)': the data source's score;
       score_level 'table',  column_name NULL, dimension D:           its score of dimension D;
       score_level 'column', column_name C,    dimension '(overall)': the score of column C;
-      score_level 'column', column_name C,    dimension D:           column C's rules of dimension D. -#}
+      score_level 'column', column_name C,    dimension D:           column C's rules of dimension D.
+    It reads the latest results table only (dataplex_dq_latest_results), never the history. -#}
 {{ config(materialized='view') }}
 
 {%- set counts = ['rules_total', 'rules_evaluated', 'rules_passed', 'rules_failed', 'rules_errored', 'rules_skipped', 'rules_suspended'] %}
@@ -17,16 +18,19 @@
     ('column', 'rule_column', 'rule_dimension'),
 ] %}
 
+{#- the data source's latest job: its columns as dq_job_scores has them (a job's first row by rule_name), read
+    from the latest results table, which holds every row of each data source's latest job -#}
 with latest_jobs as (
     select *
     from (
         select
             j.*,
+            j.job_declared_rule_count as rules_declared,
             row_number() over (
                 partition by j.data_source_key, j.dbt_target
-                order by j.job_start_time desc, j.data_quality_job_id desc
+                order by j.job_start_time desc, j.data_quality_job_id desc, j.rule_name
             ) as recency
-        from {{ ref('dq_job_scores') }} as j
+        from {{ ref('dataplex_dq_latest_results') }} as j
     ) as ranked
     where recency = 1
 ),

@@ -14,7 +14,10 @@
       2. write (hook_write): DELETE (BigQuery: MERGE) the rows of this invocation's jobs, so a second
          run replaces them (idempotent per invocation), then one INSERT ... SELECT that scores each job
          with the macros of the result models (rule_count_columns, group_score_columns, score_percent:
-         macros/results/result_model_helpers.sql) and builds the STRUCT / JSON columns per warehouse;
+         macros/results/result_model_helpers.sql) and builds the STRUCT / JSON columns per warehouse; then,
+         in the same transaction, the invocation's rows become the latest result of the rules they ran in
+         the latest results table (hook_latest_step) and, with the var dataplex_dq_retention_days, older jobs
+         are deleted (hook_retention_step): macros/results/latest_results.sql;
       3. debug queries (hook_debug_step): each FAILED rule's debug queries run, their first rows set into
          its `debug_queries`, after the rows are committed.
 
@@ -585,6 +588,9 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
     {%- do run_query(dataplex_dq.delete_results_sql(relation, plan.job_ids[i:i + 1000])) -%}
   {%- endfor -%}
   {%- do run_query(dataplex_dq.hook_insert_sql(relation, staged_sql, plan)) -%}
+  {#- the latest results table, then retention (macros/results/latest_results.sql), in the same transaction -#}
+  {%- set latest = dataplex_dq.hook_latest_step(plan, relation) -%}
+  {%- do dataplex_dq.hook_retention_step(plan, relation, latest) -%}
   {%- for stage in stages -%}{%- do run_query(dataplex_dq.hook_drop_table_sql(stage)) -%}{%- endfor -%}
   {%- do dataplex_dq.hook_commit() -%}
   {{ return(groups | length) }}
