@@ -24,6 +24,13 @@
   {{ return(expr ~ " " ~ op ~ " " ~ g.literal) }}
 {% endmacro %}
 
+{#- The grid of an integer or decimal column (exact_type_range), or {} (a set rule asks once for all its
+    values: grid_bound's `grid`). -#}
+{% macro column_grid(data_type) %}
+  {%- set family = dataplex_dq.type_family(data_type) if data_type is not none else 'unknown' -%}
+  {{ return((dataplex_dq.exact_type_range(data_type) or {}) if family in ['integer', 'decimal'] else {}) }}
+{% endmacro %}
+
 {#- A bound (op >=, >, <=, <) or set value (op =) on an exact-number column whose values lie on a known
     grid (exact_type_range: a scale and a range): {literal: the bound rounded onto the grid toward the
     comparison's side, in at most the column's digits} (x >= 0.4 is x >= 1 on integers, x < 0.4 is
@@ -31,11 +38,11 @@
     decides alone (x <= 1e40 on DECIMAL(38,0): every non-NULL value), and for a set value off the grid
     (never equal). Comparing within the column's own digits never widens it past the warehouse's maximum
     precision (DuckDB cast DECIMAL(38,0) to DECIMAL(38,6) against '-0.499999' and failed near 10^38).
-    none when the column has no such grid or the value is no number (validation reported it). -#}
-{% macro grid_bound(value, data_type, op) %}
-  {%- set family = dataplex_dq.type_family(data_type) if data_type is not none else 'unknown' -%}
-  {%- set grid = dataplex_dq.exact_type_range(data_type) if family in ['integer', 'decimal'] else none -%}
-  {%- set d = dataplex_dq.decimal_parts(value) if grid is not none else none -%}
+    none when the column has no such grid or the value is no number (validation reported it). `grid`:
+    column_grid(data_type) when the caller has it. -#}
+{% macro grid_bound(value, data_type, op, grid=none) %}
+  {%- set grid = grid if grid is not none else dataplex_dq.column_grid(data_type) -%}
+  {%- set d = dataplex_dq.decimal_parts(value) if grid else none -%}
   {%- if d is none -%}{{ return(none) }}{%- endif -%}
   {%- set s = grid.scale -%}
   {%- set magnitude = ((d.int or '0') ~ (d.frac ~ ('0' * s))[:s]) | int -%}

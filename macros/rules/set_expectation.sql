@@ -10,8 +10,9 @@
     macros/rules/_row_level.sql. -#}
 {% macro set_expectation_predicate(rule, column_sql, data_type, data_sql) %}
   {%- set literals = [] -%}
+  {%- set grid = dataplex_dq.column_grid(data_type) -%}
   {%- for v in rule.params.get('values') -%}
-    {%- set g = dataplex_dq.grid_bound(v, data_type, '=') -%}
+    {%- set g = dataplex_dq.grid_bound(v, data_type, '=', grid) if grid else none -%}
     {%- if g is none -%}{%- do literals.append(dataplex_dq.typed_literal(v, data_type)) -%}
     {%- elif g.get('literal') and g.literal not in literals -%}{%- do literals.append(g.literal) -%}{%- endif -%}
   {%- endfor -%}
