@@ -3,8 +3,8 @@
     (dq_rule_results_latest, dq_latest_scores) read this table alone, so their cost does not grow with the history.
 
     Built from the whole history when it is first built (an existing results table upgrades in place) and with
-    `--full-refresh` (after rows were written into the results table by hand: it is derived data, a rebuild loses
-    nothing); after that the results table's one writer keeps it, in the same transaction as the rows it writes
+    `dbt build --select dataplex_dq_latest_results+ --full-refresh` (after rows were written into the results table
+    by hand: it is derived data, a rebuild loses nothing; `+`: PostgreSQL drops the views over it); after that the results table's one writer keeps it, in the same transaction as the rows it writes
     (hook_latest_step, macros/results/latest_results.sql). So an incremental run adds nothing (an empty, typed body). -#}
 {{ config(
     materialized='incremental',

@@ -182,7 +182,7 @@ def test_the_same_rows_as_before_through_every_step(history, dbt_target):
             {"data_quality_job_id": "data_quality_job_id || '-ci'", "dbt_invocation_id": "'ci'", "dbt_target": "'ci'"},
         ),
     )
-    refresh = project.run("build", "--select", "dataplex_dq_latest_results", "--full-refresh")
+    refresh = project.run("build", "--select", "dataplex_dq_latest_results+", "--full-refresh")
     assert refresh.success, refresh.output[-3000:]
     _assert_same(project, "after the tie and the other target")
     latest = _latest_jobs(project)
@@ -217,7 +217,7 @@ def test_retention_deletes_old_jobs_but_never_a_latest_result(history, dbt_targe
             project, steps["others"], others, {**old, "data_quality_job_id": "'old-latest'", "dbt_target": "'legacy'"}
         ),
     )
-    refresh = project.run("build", "--select", "dataplex_dq_latest_results", "--full-refresh")
+    refresh = project.run("build", "--select", "dataplex_dq_latest_results+", "--full-refresh")
     assert refresh.success, refresh.output[-3000:]
     rel = project.relation("dataplex_dq_results")
     old_jobs = "where dbt_invocation_id = 'old' group by data_quality_job_id"
