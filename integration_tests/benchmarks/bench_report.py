@@ -3,6 +3,7 @@
 
     python integration_tests/benchmarks/bench_report.py [--rules 10000] [--sources 20] [--form scan] [--repeat 3]
         [--one-source 1000] [--one-source-repeat 1] [--skip-synthetic] [--keep]
+        [--wide 1000] [--wide-rules 1000] [--wide-repeat 3]
 
 1. A recorded invocation of --rules rules on --sources data sources: a dbt project of --sources seeds,
    each with its share of the rules (--form scan: one named data_quality_scan per seed, at most 1,000
@@ -19,6 +20,10 @@
    forms, each a real dbt project: N per-rule tests, and one data_quality_scan of N rules. Per form, fresh
    processes: `dbt compile` (compile), `dbt test` (query and the package's hook recording the rows: wall,
    and the test nodes' execution time), and the report (as in 1).
+3. --wide N (0, the default, skips it): one data_quality_scan of --wide-rules rules over ONE seed of N columns
+   (rule i on column i mod N, a mix of rule types, about 1 in 10 failing), built once with `dbt build`; then
+   --wide-repeat fresh processes of the whole report with --html (failing-row samples on), as in 1, and the
+   HTML page's size in bytes.
 
 The load average is printed before and after: on a shared machine every time is an upper bound.
 """
@@ -99,7 +104,7 @@ def dbt(proj: Path, *args: str, check: bool = True) -> tuple[float, dict[str, An
 # ----------------------------------------------------------------------------------------- the report, one process
 
 
-def child(proj: Path, code: Path) -> None:
+def child(proj: Path, code: Path, html: str | None = None) -> None:
     """Run `dataplex-dq report` in this (fresh) process, timing its phases; print one JSON line.
     ``code``: the checkout whose python/ runs (to compare two versions on one project)."""
     started = time.perf_counter()
@@ -157,6 +162,7 @@ def child(proj: Path, code: Path) -> None:
         export=True,
         fail_on_rule_failure=False,
         console=Console(file=out, width=160),
+        **({"html": html} if html else {}),
     )
     done = time.perf_counter()
     if profile is not None:
@@ -172,6 +178,7 @@ def child(proj: Path, code: Path) -> None:
                 "report": done - imported,
                 "phases": spent,
                 "maxrss_mb": maxrss_kb / 1024,
+                "html_bytes": Path(html).stat().st_size if html and Path(html).exists() else 0,
                 "summary_tail": summary[-400:],
                 "started_at": started_at,
                 "done_at": time.time(),
@@ -202,17 +209,22 @@ class TimedOutput:
             self.spent[key] = self.spent.get(key, 0.0) + time.perf_counter() - t
 
 
-def run_reports(proj: Path, repeat: int, expect_rules: int, code: Path = REPO) -> dict[str, list[float]]:
-    """--repeat fresh processes of the report; per round its wall time, report time, phases, peak memory."""
+def run_reports(
+    proj: Path, repeat: int, expect_rules: int, code: Path = REPO, html: Path | None = None
+) -> dict[str, list[float]]:
+    """--repeat fresh processes of the report; per round its wall time, report time, phases, peak memory (and,
+    with ``html``, the page's size in bytes)."""
     out: dict[str, list[float]] = {
-        k: [] for k in ("wall", "startup", "imports", "report", "exit", "maxrss_mb", "cpu", *SETUP, *PHASES)
+        k: []
+        for k in ("wall", "startup", "imports", "report", "exit", "maxrss_mb", "html_bytes", "cpu", *SETUP, *PHASES)
     }
     for _ in range(repeat):
         t0 = time.perf_counter()
         t0_at = time.time()
         cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         proc = subprocess.run(
-            [sys.executable, __file__, "--child", str(proj), "--code", str(code)],
+            [sys.executable, __file__, "--child", str(proj), "--code", str(code)]
+            + (["--child-html", str(html)] if html else []),
             capture_output=True,
             text=True,
             check=False,
@@ -231,8 +243,8 @@ def run_reports(proj: Path, repeat: int, expect_rules: int, code: Path = REPO) -
         # before the child's first line runs (Python's start) and after its report (freeing, closing, exit)
         out["startup"].append(got["started_at"] - t0_at)
         out["exit"].append(t1_at - got["done_at"])
-        for key in ("imports", "report", "maxrss_mb"):
-            out[key].append(got[key])
+        for key in ("imports", "report", "maxrss_mb", "html_bytes"):
+            out[key].append(got.get(key, 0))
         for name in (*SETUP, *PHASES):
             out[name].append(got["phases"].get(name, 0.0))
         for name, seconds in got["phases"].items():
@@ -273,6 +285,8 @@ def print_reports(label: str, r: dict[str, list[float]]) -> None:
                 print(f"          {output[8:]:20}  {spread(r[output])}")
     print(f"      after the report (exit) {spread(r['exit'])}")
     print(f"    peak memory (VmHWM)       {spread(r['maxrss_mb'], ' MB')}")
+    if any(r["html_bytes"]):
+        print(f"    HTML page                 {spread([b / 1e6 for b in r['html_bytes']], ' MB')}")
 
 
 # ----------------------------------------------------------------------------------------- 1. synthetic
@@ -405,6 +419,66 @@ def one_source(work: Path, n: int, repeat: int) -> None:
         print_reports("report", reports)
 
 
+# ----------------------------------------------------------------------------------------- 3. a wide table
+
+
+def wide_rules(rules: int, columns: int) -> list[tuple[str, str, str | None, dict[str, Any]]]:
+    """``rules`` rules over the columns c0000 .. of wide_project's seed, rule i on column i mod ``columns``;
+    about one in ten fails (range and regex rules on some columns)."""
+    out: list[tuple[str, str, str | None, dict[str, Any]]] = []
+    for i in range(rules):
+        c = i % columns
+        col = f"c{c:04d}"
+        fail = i % 10 == 3
+        if c % 3 == 0:  # integer column: values 0 .. 99
+            out.append((f"w{i:04d}", "range_expectation", col, {"min_value": "0", "max_value": "49" if fail else "99"}))
+        elif c % 3 == 1:  # double column: some NULLs
+            key = "non_null_expectation" if i % 2 else "statistic_range_expectation"
+            args: dict[str, Any] = (
+                {"dimension": "COMPLETENESS"} if i % 2 else {"statistic": "MEAN", "max_value": "1000"}
+            )
+            out.append((f"w{i:04d}", key, col, args))
+        else:  # text column: v0 .. v9
+            regex = "^v[0-4]$" if fail else "^v[0-9]$"
+            out.append((f"w{i:04d}", "regex_expectation", col, {"regex": regex, "dimension": "VALIDITY"}))
+    return out
+
+
+def wide_project(work: Path, columns: int, rules: int, rows: int = 100) -> Path:
+    """One seed of ``columns`` columns and one named data_quality_scan of ``rules`` rules on it, built once."""
+    proj = work / "wide"
+    header = ",".join(f"c{c:04d}" for c in range(columns))
+
+    def cell(r: int, c: int) -> str:
+        if c % 3 == 0:
+            return str((r * 7 + c) % 100)
+        if c % 3 == 1:
+            return "" if (r + c) % 17 == 0 else f"{(r * 13 + c) % 1000 / 10}"
+        return f"v{(r + c) % 10}"
+
+    data = header + "\n" + "".join(",".join(cell(r, c) for c in range(columns)) + "\n" for r in range(rows))
+    scan = rule_tests(wide_rules(rules, columns), "scan", "scan-wide", "    ")
+    lines = ["version: 2", "seeds:", "  - name: wide", *scan]
+    base_project(proj, "\n".join(lines) + "\n", seeds=())
+    (proj / "seeds" / "wide.csv").write_text(data)
+    dbt(proj, "deps")
+    wall, rr = dbt(proj, "build")
+    size = (proj / "target" / "manifest.json").stat().st_size / 1e6
+    print(
+        f"setup: {rules} rules in one data_quality_scan over one seed of {columns} columns and {rows} rows, "
+        f"dbt build in {wall:.1f}s (manifest.json {size:.1f} MB, {len(rr.get('results') or [])} results)"
+    )
+    return proj
+
+
+def wide(work: Path, columns: int, rules: int, repeat: int, *, code: Path, given: str | None) -> None:
+    proj = Path(given) if given else wide_project(work, columns, rules)
+    page = proj / "target" / "dataplex_dq" / "index.html"
+    r = run_reports(proj, repeat, rules, code, html=page)
+    print(f"\n{rules} rules in one scan over {columns} columns, with --html ({load()}), code of {code}")
+    print_reports("dataplex-dq report --html", r)
+
+
 # ----------------------------------------------------------------------------------------- main
 
 
@@ -425,10 +499,15 @@ def main() -> int:
     ap.add_argument("--synthetic-project", help="reuse the synthetic project of an earlier --keep run")
     ap.add_argument("--keep", action="store_true", help="keep the generated projects")
     ap.add_argument("--code", default=str(REPO), help="the checkout whose python/ the report runs (default: this one)")
+    ap.add_argument("--wide", type=int, default=0, help="columns of the wide table (0: skip the wide case)")
+    ap.add_argument("--wide-rules", type=int, default=1000, help="rules of the wide table's scan")
+    ap.add_argument("--wide-repeat", type=int, default=3, help="fresh report processes on the wide table")
+    ap.add_argument("--wide-project", help="reuse the wide project of an earlier --keep run")
     ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--child-html", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        child(Path(args.child), Path(args.code))
+        child(Path(args.child), Path(args.code), args.child_html)
         return 0
 
     work = Path(tempfile.mkdtemp(prefix="bench_report_"))
@@ -442,6 +521,8 @@ def main() -> int:
             print_reports("dataplex-dq report", r)
         if args.one_source:
             one_source(work, args.one_source, args.one_source_repeat)
+        if args.wide:
+            wide(work, args.wide, args.wide_rules, args.wide_repeat, code=Path(args.code), given=args.wide_project)
     finally:
         print(f"\n{load()} at the end")
         if args.keep:
