@@ -143,6 +143,15 @@ SCAN = (
     "{name: scan-f-stat-mean, column: f, statisticRangeExpectation: {statistic: MEAN, maxValue: '1e400'}}]}\n"
 )
 NUL_RULE = "id-nul-description"
+NUL_SCAN = (  # on a second model: a scan whose rules hold a NUL in three other fields
+    "  - name: other\n    data_tests:\n"
+    "      - dataplex_dq.data_quality_scan:\n"
+    "          name: nul-scan\n"
+    "          arguments: {rules: ["
+    '{name: nul-regex, column: s, regexExpectation: {regex: "a\\0b"}}, '
+    '{name: nul-set, column: s, setExpectation: {values: [x, "y\\0"]}}, '
+    '{name: nul-attribute, column: s, nonNullExpectation: {}, attributes: {owner: "o\\0"}}]}\n'
+)
 
 
 def schema(top: int) -> str:
@@ -165,6 +174,7 @@ def schema(top: int) -> str:
             f'          - dataplex_dq.non_null_expectation: {{name: {NUL_RULE}, description: "before\\0after"}}\n',
             "    data_tests:\n",
             SCAN,
+            NUL_SCAN,
         ]
     )
 
@@ -175,7 +185,11 @@ def built(dbt_target, tmp_path_factory):
     project = write_project(
         tmp,
         "values_project",
-        {"models/vals.sql": MODEL, "models/schema.yml": schema(TOPS[dbt_target])},
+        {
+            "models/vals.sql": MODEL,
+            "models/other.sql": "select 1 as id, 'x' as s\n",
+            "models/schema.yml": schema(TOPS[dbt_target]),
+        },
         env=target_env(dbt_target, tmp, "dq_values"),
         target=None if dbt_target == "duckdb" else dbt_target,
     )
@@ -250,7 +264,19 @@ def test_a_nul_is_refused_by_name_and_every_rule_is_still_recorded(built):
         f"dataplex_dq: model 'vals', rule '{NUL_RULE}' (dataplex_dq.non_null_expectation), field 'description': "
         "contains a NUL character (U+0000)"
     ) in (node.message or ""), node.message
+    scan = build.nodes["nul-scan"]
+    assert scan.status == "error"
+    for rule, field in [
+        ("#0 'nul-regex'", "regex"),
+        ("#1 'nul-set'", "values[1]"),
+        ("#2 'nul-attribute'", "attributes.owner"),
+    ]:
+        assert (
+            f"rule {rule} (dataplex_dq.data_quality_scan " in scan.message
+            and f"field '{field}': contains a NUL" in (scan.message or "")
+        ), (rule, field, scan.message)
     results = _results(project, build.run_results["metadata"]["invocation_id"])
+    assert {results[n]["rule_status"] for n in ("nul-regex", "nul-set", "nul-attribute")} == {"ERROR"}
     declared = {*d_expected, *F_RULES, *S_RULES, *SCAN_RULES, "d-stat-max", NUL_RULE}
     assert declared <= set(results), sorted(declared - set(results))
     assert results[NUL_RULE]["rule_status"] == "ERROR"
@@ -261,7 +287,7 @@ def test_a_nul_is_refused_by_name_and_every_rule_is_still_recorded(built):
     assert "Traceback" not in report.stdout + report.stderr
     # an errored rule's exit code; the report read every row and wrote its files
     assert report.returncode == 2, report.stdout[-2000:] + report.stderr[-2000:]
-    assert "Results written to" in report.stdout and "1 errored" in report.stdout, report.stdout[-2000:]
+    assert "Results written to" in report.stdout and "4 errored" in report.stdout, report.stdout[-2000:]
 
 
 def test_the_regex_oracle_agrees_with_re2_reading():
