@@ -310,3 +310,33 @@ def test_project_files_are_valid_yaml():
     tests = doc["models"][0]["columns"][3]["data_tests"][0]["dataplex_dq.non_null_expectation"]
     assert tests["description"] == "before\x00after"
     assert Path(__file__).name == "test_values.py"
+
+
+def test_an_unquoted_integer_beyond_64_bits_is_one_line_from_dataplex_dq_build(tmp_path):
+    """Issue 30 item 6, what the package can do: dbt itself cannot save a YAML integer beyond 64 bits (its
+    partial-parse file is msgpack: OverflowError before any node runs, whatever package the value is for; the
+    package's own records keep bounds as text, test_the_recorded_identity_keeps_bounds_as_text). `dataplex-dq
+    build` then exits 2 with one line saying which value to quote."""
+    schema = """\
+    version: 2
+    seeds:
+      - name: orders
+        columns:
+          - name: amount
+            data_tests:
+              - dataplex_dq.range_expectation:
+                  name: amount-range
+                  arguments: {max_value: 18446744073709551616}
+    """
+    files = {"seeds/orders.csv": "id,amount\n1,5\n", "models/schema.yml": schema}
+    project = write_project(tmp_path, "bigint", files, env={"DBT_DUCKDB_PATH": str(tmp_path / "bigint.duckdb")})
+    res = project.dataplex_dq("build")
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert (
+        "dbt build failed: Integer value out of range: dbt cannot save a YAML number beyond 64 bits (for example a "
+        "rule's max_value: 18446744073709551616); quote it" in " ".join((res.stdout + res.stderr).split())
+    )
+    quoted = schema.replace("max_value: 18446744073709551616", 'max_value: "18446744073709551616"')
+    (project.project_dir / "models" / "schema.yml").write_text(quoted.replace("\n    ", "\n").lstrip())
+    res = project.dataplex_dq("build")
+    assert res.returncode == 0, res.stdout + res.stderr

@@ -129,9 +129,7 @@ def build(
             console.print(f"[red]dbt build could not run:[/red] {console_markup(exc)}")
             sys.exit(EXIT_ERROR)
     if result.exception is not None and result.result is None:
-        console.print(
-            f"[red]dbt build failed:[/red] {console_markup(result.exception)}\nFix the error above and run again."
-        )
+        console.print(f"[red]dbt build failed:[/red] {console_markup(_dbt_failure(result.exception))}")
         sys.exit(EXIT_ERROR)
     statuses = {str(r.node.unique_id): str(r.status).lower() for r in getattr(result.result, "results", [])}
     if result.result is not None:
@@ -166,3 +164,16 @@ def build(
 
 
 # Interoperability commands (import-spec, export-spec, diff): each lives in its own module.
+
+
+def _dbt_failure(exc: BaseException) -> str:
+    """What to tell a user about an exception dbt ended with before running any node."""
+    if isinstance(exc, OverflowError):
+        # dbt saves its parsed project (target/partial_parse.msgpack) with msgpack, which holds integers of
+        # at most 64 bits: an unquoted YAML number beyond that (a rule's max_value: 18446744073709551616)
+        # stops dbt itself, whatever package the value is for.
+        return (
+            f"{first_line(exc)}: dbt cannot save a YAML number beyond 64 bits (for example a rule's "
+            'max_value: 18446744073709551616); quote it (max_value: "18446744073709551616") and run again.'
+        )
+    return f"{first_line(exc)}\nFix the error above and run again."
