@@ -7,7 +7,7 @@
 Issue 32 item 3. A project of 4 seeds and 25 dataplex_dq rules (one data_quality_scan per seed) is built once
 (`dbt build`: the writer records one run). Then `select *` from each latest model is timed (fetching every
 row), `--rounds` times, alternating the models; the same with the models' definitions before issue 32
-(integration_tests/tests/latest_before/: views ranking the whole history) beside them. Then that run's rows
+(integration_tests/latest_before/: views ranking the whole history) beside them. Then that run's rows
 are copied `--runs` - 1 times into the results table as older runs (each a minute earlier, its own job and
 invocation ids: 40,000 runs x 25 rules = 1M rows), the latest results table is rebuilt from the history
 (`dbt build --select dataplex_dq_latest_results+ --full-refresh`, as after rows written by hand), and the
@@ -37,7 +37,7 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 from dbt_harness import DbtProject, target_env, write_project  # noqa: E402
 
-BEFORE = HERE.parent / "tests" / "latest_before"
+BEFORE = HERE.parent / "latest_before"
 MIN_BYTES = 10 * 2**20
 SEEDS = {
     "orders": "id,amount,status,customer\n" + "".join(f"{i},{i % 50},{'ab'[i % 2]},{i % 7}\n" for i in range(200)),

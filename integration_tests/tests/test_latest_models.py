@@ -18,7 +18,7 @@ import pytest
 from conftest import drop_target_schemas
 from dbt_harness import DbtProject, target_env, write_project
 
-BEFORE = Path(__file__).parent / "latest_before"
+BEFORE = Path(__file__).parents[1] / "latest_before"  # outside tests/: dbt would parse .sql there as data tests
 
 SCHEMA = """\
 version: 2
