@@ -201,7 +201,7 @@ def test_results_table_statements_parse(rendered):
         parse_bigquery(rendered[key], f"results table {key}")
 
 
-def test_results_ddl_has_the_export_schema_and_partitioning(rendered):
+def test_results_ddl_has_the_export_schema_partitioning_and_clustering(rendered):
     """The CREATE TABLE the post-hook runs when the results table is missing: docs/SEMANTICS.md §9's columns, types
     and nesting, partitioned by day on job_start_time as the package model is (TIMESTAMP_TRUNC(job_start_time, DAY),
     what dbt-bigquery renders for the model's partition_by: one form for both)."""
@@ -211,9 +211,17 @@ def test_results_ddl_has_the_export_schema_and_partitioning(rendered):
     partition = create.find(exp.PartitionedByProperty)
     assert partition is not None, "no PARTITION BY"
     assert re.sub(r"\s+", "", partition.this.sql("bigquery").upper()) == "TIMESTAMP_TRUNC(JOB_START_TIME,DAY)"
+    assert _clustering(create) == ["dbt_invocation_id", "data_source"]
 
 
-def test_results_model_ddl_partitioning(bq):
+def _clustering(create: exp.Create) -> list[str]:
+    """The CLUSTER BY columns of a CREATE TABLE (issue 32: one invocation's rows, one data source's history)."""
+    cluster = create.find(exp.ClusterProperty)
+    assert cluster is not None, "no CLUSTER BY"
+    return [c.name for c in cluster.expressions]
+
+
+def test_results_model_ddl_partitioning_and_clustering(bq):
     """The package model `dataplex_dq_results` (what `dbt build` creates): dbt-bigquery renders
     partition_by {field: job_start_time, data_type: timestamp, granularity: day} as
     TIMESTAMP_TRUNC(job_start_time, DAY), the same daily partitioning as DATE(job_start_time)."""
@@ -226,6 +234,7 @@ def test_results_model_ddl_partitioning(bq):
         "TIMESTAMP_TRUNC(JOB_START_TIME,DAY)",
         "DATE(JOB_START_TIME)",
     )
+    assert _clustering(create) == ["dbt_invocation_id", "data_source"]
 
 
 def test_insert_reads_every_column_in_order(rendered):

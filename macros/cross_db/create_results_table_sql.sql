@@ -1,5 +1,6 @@
 {#- CREATE TABLE of the results table: the columns in order, with their warehouse types; on BigQuery
-    partitioned by day on job_start_time, as Dataplex's export table. -#}
+    partitioned by day on job_start_time, as Dataplex's export table, and clustered by invocation and data
+    source: the writer and the report read one invocation's rows, the HTML history one data source's. -#}
 {% macro create_results_table_sql(relation) %}
   {{ return(adapter.dispatch('create_results_table_sql', 'dataplex_dq')(relation)) }}
 {% endmacro %}
@@ -14,5 +15,5 @@
 
 {% macro bigquery__create_results_table_sql(relation) %}
   {#- the form dbt-bigquery gives the package model (models/dataplex_dq_results.sql): one way to partition the table -#}
-  {{ return(dataplex_dq.default__create_results_table_sql(relation) ~ "\npartition by timestamp_trunc(job_start_time, day)") }}
+  {{ return(dataplex_dq.default__create_results_table_sql(relation) ~ "\npartition by timestamp_trunc(job_start_time, day)\ncluster by dbt_invocation_id, data_source") }}
 {% endmacro %}

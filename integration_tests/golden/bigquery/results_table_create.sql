@@ -55,3 +55,4 @@ create table `dq-local`.`dq_it`.`dataplex_dq_results` (
   dbt_test_cost JSON
 )
 partition by timestamp_trunc(job_start_time, day)
+cluster by dbt_invocation_id, data_source

@@ -6,7 +6,7 @@
     create or replace table `dq-local`.`dq_it`.`dataplex_dq_results`
       
     partition by timestamp_trunc(job_start_time, day)
-    
+    cluster by dbt_invocation_id, data_source
 
     
     OPTIONS()
