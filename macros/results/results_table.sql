@@ -132,9 +132,20 @@
   {{ return("nullif(json_query(" ~ src ~ ", " ~ quoted_path ~ "), 'null')") }}
 {% endmacro %}
 
-{#- The rows of one dbt invocation (`dataplex-dq report --from-results-table`). -#}
+{#- The rows of one dbt invocation, read by `dataplex-dq report` (run/recorded.py): every column of each
+    rule's row, except that the job's own nested columns (the same in every row of a job: its declared
+    rules, data source, scan, configuration, labels, scores, notification) are read from one row per job
+    (its least rule_name), marked dq_job_first, and are NULL on its other rows: a job of 1,000 rules no
+    longer reads its list of 1,000 declared names 1,000 times. -#}
 {% macro results_of_invocation_sql(relation, invocation_id) %}
-  {{ return("select * from " ~ relation ~ " where dbt_invocation_id = " ~ dataplex_dq.string_literal(invocation_id)) }}
+  {%- set once = ['data_quality_scan', 'data_source', 'data_quality_job_configuration', 'job_labels', 'job_quality_result',
+                  'job_dimension_result', 'job_notification_result', 'job_declared_rules'] -%}
+  {%- set where = "dbt_invocation_id = " ~ dataplex_dq.string_literal(invocation_id) -%}
+  {%- set cols = [] -%}
+  {%- for name, t in dataplex_dq.results_columns() -%}
+    {%- do cols.append(("case when dq_f.dq_rule is not null then dq_r." ~ name ~ " end as " ~ name) if name in once else "dq_r." ~ name) -%}
+  {%- endfor -%}
+  {{ return("select " ~ (cols | join(", ")) ~ ", dq_f.dq_rule is not null as dq_job_first from " ~ relation ~ " as dq_r left join (select data_quality_job_id as dq_job, min(rule_name) as dq_rule from " ~ relation ~ " where " ~ where ~ " group by data_quality_job_id) as dq_f on dq_r.data_quality_job_id = dq_f.dq_job and dq_r.rule_name = dq_f.dq_rule where dq_r." ~ where) }}
 {% endmacro %}
 
 {#- The invocation of the most recent job in the results table (`--latest`). -#}

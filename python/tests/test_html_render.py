@@ -319,8 +319,12 @@ class _FakeWarehouse:
             "A", (), {"connections": type("M", (), {"get_thread_connection": staticmethod(lambda: conn)})()}
         )()
 
-    def macro(self, name: str, **kwargs: Any) -> str:
-        return kwargs["query"]
+    def macro(self, name: str, **kwargs: Any) -> list[str]:
+        # sample_rows_sqls: each item's query, or its columns' query (macros/report_samples.sql)
+        return [
+            f"select {', '.join(i['columns'])} from ({i['query']})" if i["columns"] else i["query"]
+            for i in kwargs["items"]
+        ]
 
     def query(self, sql: str) -> list[dict[str, Any]]:
         from dataplex_dq.errors import WarehouseError
@@ -339,3 +343,61 @@ def test_a_failed_sample_query_is_reported_rolled_back_and_the_next_one_still_ru
     assert samples[(SOURCE, "a")] == Sample(error="relation does not exist")
     assert samples[(SOURCE, "b")] == Sample(("id",), (("1",),))
     assert wh.rollbacks == 1 and notes == []
+
+
+# a wide data source (issue 32 item 4: a 1,000-rule scan over a 1,000-column table wrote a 8.15 MB page, 7 MB of
+# it samples of every column): a sample shows SAMPLE_COLUMNS columns, the rule's first, and says of how many
+
+
+def _wide_rows(n_rows: int = 12, n_cols: int = 1000) -> list[dict[str, Any]]:
+    return [{f"c{c:04d}": f"v{r}-{c}" for c in range(n_cols)} for r in range(n_rows)]
+
+
+def test_a_wide_sample_shows_the_rules_column_first_and_says_how_many_columns_there_are():
+    from dataplex_dq.outputs.html_data import SAMPLE_COLUMNS
+
+    s = sample_from_rows(_wide_rows(), rule_column="C0500")  # matched as an unquoted name folds
+    assert SAMPLE_COLUMNS == 20 and len(s.columns) == 20
+    assert s.columns == ("c0500", *(f"c{c:04d}" for c in range(19)))
+    assert s.total_columns == 1000 and len(s.rows) == 10
+    assert s.rows[3][:3] == ("v3-500", "v3-0", "v3-1")
+    narrow = sample_from_rows([{"id": 1, "amount": 2}], rule_column="amount")
+    assert (narrow.columns, narrow.total_columns) == (("id", "amount"), 0)  # a narrow one keeps its order
+    html = page(report_of(outcome("f1", "FAILED", passed=50)), samples={(SOURCE, "f1"): s})
+    assert "First 10 failing rows, 20 of 1,000 columns</caption>" in html
+    assert html.count("<td>v3-") == 20
+
+
+class _WideWarehouse(_FakeWarehouse):
+    """Every failing rows query returns 10 rows of 1,000 columns; a query of some columns returns those."""
+
+    def query(self, sql: str) -> list[dict[str, Any]]:
+        self.queries.append(sql)
+        rows = _wide_rows(10)
+        if sql.startswith("select c"):
+            wanted = sql.removeprefix("select ").split(" from ")[0].split(", ")
+            return [{c: r[c] for c in wanted} for r in rows]
+        return rows
+
+
+def test_wide_samples_read_only_the_columns_shown_and_stop_at_the_columns_budget():
+    from dataplex_dq.outputs.html_data import SAMPLE_READ_COLUMNS, fetch_samples
+
+    rules = [outcome(f"f{i:03d}", "FAILED", passed=1, column=f"c{i:04d}") for i in range(120)]
+    wh = _WideWarehouse()
+    samples, notes = fetch_samples(wh, report_of(*rules))
+    assert SAMPLE_READ_COLUMNS == 50_000 and len(samples) == 50  # 50 queries of a 1,000-column table
+    assert wh.queries[0] == "select * from orders where not (f000)"  # the first reads every column
+    shown = ", ".join(f"c{c:04d}" for c in range(20) if c != 1)
+    assert wh.queries[1] == f"select c0001, {shown} from (select * from orders where not (f001))"
+    assert all(q.startswith("select c") for q in wh.queries[1:]) and len(wh.queries) == 50
+    for i in range(50):
+        s = samples[(SOURCE, f"f{i:03d}")]
+        assert s.columns[0] == f"c{i:04d}" and len(s.columns) == 20 and s.total_columns == 1000 and len(s.rows) == 10
+    assert notes == [
+        "Failing-row samples were fetched for the first 50 failing rules only (70 more left out to bound the page's "
+        "size and the queries' work)."
+    ]
+    html = page(report_of(*rules), samples=samples)
+    assert html.count('<tr class="rule"') == 120  # every rule is still shown, with its failing-rows query
+    assert html.count('<pre class="sql"') == 120 and html.count('<table class="sample">') == 50

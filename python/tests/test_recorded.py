@@ -435,3 +435,54 @@ def test_a_job_of_not_evaluated_rules_only_has_no_score(status: str):
     assert [o.status for o in recorded.outcomes] == [RuleStatus(status)] * 2
     assert recorded.debug_results == {}  # debug results are a failed rule's
     assert (recorded.card.score, recorded.card.passed, recorded.card.status) == (None, False, "NOT_EVALUATED")
+
+
+# the job's own columns on one row only: the read query (results_of_invocation_sql) marks it dq_job_first and
+# leaves them NULL on the job's other rows (issue 32 item 4: a 1,000-rule job no longer reads its 1,000 declared
+# names 1,000 times)
+ONCE = (
+    "data_quality_scan",
+    "data_source",
+    "data_quality_job_configuration",
+    "job_labels",
+    "job_quality_result",
+    "job_dimension_result",
+    "job_notification_result",
+    "job_declared_rules",
+)
+
+
+def _as_read(rows_: list[dict[str, Any]], first: int) -> list[dict[str, Any]]:
+    """The rows as the read query returns them: the job's columns on row ``first`` only."""
+    return [
+        {**r, **({} if i == first else dict.fromkeys(ONCE)), "dq_job_first": i == first} for i, r in enumerate(rows_)
+    ]
+
+
+def test_the_job_columns_are_read_from_the_row_that_carries_them_wherever_it_is():
+    full = _one(rows())
+    for first in (0, len(rows()) - 1, 2):
+        job = _one(_as_read(rows(), first))
+        assert job.job == full.job, first
+        assert job.job.declared_rules == full.job.declared_rules and len(job.job.declared_rules or ()) == 6
+        assert (job.job.data_source_name, job.job.identifier, job.job.row_filter) == ("items", "items", "id <> 99")
+        assert job.job.labels == {"dbt_project": "p", "dbt_target": "prod"}
+        assert job.notification == NOTIFIED
+        assert (job.card.score, job.card.passed) == (66.67, False)
+        assert [d.name for d in job.card.dimensions] == ["CONSISTENCY", "VALIDITY"]
+        assert job.outcomes == full.outcomes
+        assert job.card == full.card
+
+
+def test_every_rule_carries_its_jobs_incremental_window_from_the_marked_row():
+    config = json.dumps({"sampling_percent": 100.0, "incremental_column": "ts"})
+    quality = json.dumps(
+        {"passed": True, "score": 100.0, "incremental_start": "2024-01-01", "incremental_end": "2024-01-09"}
+    )
+    rows_ = [{**r, "data_quality_job_configuration": config, "job_quality_result": quality} for r in rows()]
+    job = _one(_as_read(rows_, 3))
+    assert job.window == JobWindow("ts", "2024-01-01", "2024-01-09")
+    evaluated = [o for o in job.outcomes if o.metrics is not None]
+    assert evaluated and {(o.metrics.incremental_field, o.metrics.incremental_end) for o in evaluated} == {
+        ("ts", "2024-01-09")
+    }

@@ -36,6 +36,10 @@ SAMPLE_CELL_CHARS = 200  # longer values are shortened
 SAMPLE_RULE_BYTES = 16_000  # text of one rule's sample
 SAMPLE_TOTAL_BYTES = 1_000_000  # text of all samples of the page
 SAMPLE_MAX_RULES = 200  # failing rules sampled per page (each is one query)
+SAMPLE_COLUMNS = 20  # columns shown per sample: the rule's column first, then the others in order
+# columns the sample queries read together: a query over a wide table costs per column of its `select *` (a
+# failing-rows query is one), so a page samples fewer rules of a 1,000-column table (50) than of a narrow one
+SAMPLE_READ_COLUMNS = 50_000
 
 
 @dataclass(frozen=True)
@@ -158,17 +162,39 @@ def _cell(v: Any) -> tuple[str, bool]:
     return text, False
 
 
+def shown_columns(columns: Sequence[str], rule_column: str | None, max_columns: int = SAMPLE_COLUMNS) -> list[str]:
+    """The columns a sample shows: all when they are at most ``max_columns``; else the rule's column first (matched
+    as the warehouse folds an unquoted name: exactly, else ignoring case), then the others in order."""
+    if len(columns) <= max_columns:
+        return list(columns)
+    folded = (rule_column or "").lower()
+    first = next((c for c in columns if c == rule_column), None) or next(
+        (c for c in columns if rule_column and c.lower() == folded), None
+    )
+    if first is None:
+        return list(columns[:max_columns])
+    return [first, *[c for c in columns[:max_columns] if c != first][: max_columns - 1]]
+
+
 def sample_from_rows(
-    rows: Sequence[dict[str, Any]], max_rows: int = SAMPLE_ROWS, max_bytes: int = SAMPLE_RULE_BYTES
+    rows: Sequence[dict[str, Any]],
+    max_rows: int = SAMPLE_ROWS,
+    max_bytes: int = SAMPLE_RULE_BYTES,
+    *,
+    rule_column: str | None = None,
+    total_columns: int | None = None,
 ) -> Sample:
-    """At most ``max_rows`` rows as text, values shortened, stopping before ``max_bytes``; pure."""
+    """At most ``max_rows`` rows as text, at most SAMPLE_COLUMNS columns (:func:`shown_columns`), values shortened,
+    stopping before ``max_bytes``; pure. ``total_columns``: the failing rows' columns when ``rows`` hold only those
+    shown (a wide data source's sample query read just these), for the caption."""
     if not rows:
         return Sample()
-    columns = tuple(str(c) for c in rows[0])
+    columns = tuple(shown_columns([str(c) for c in rows[0]], rule_column))
+    total = total_columns if total_columns is not None else len(rows[0])
     out: list[tuple[str, ...]] = []
     size, truncated = sum(len(c) for c in columns), False
     for row in rows[:max_rows]:
-        cells = [_cell(v) for v in row.values()]
+        cells = [_cell(row.get(c)) for c in columns]
         truncated |= any(t for _, t in cells)
         line = tuple(c for c, _ in cells)
         size += sum(len(c.encode("utf-8")) for c in line)
@@ -176,54 +202,102 @@ def sample_from_rows(
             truncated = True
             break
         out.append(line)
-    return Sample(columns, tuple(out), truncated)
+    return Sample(columns, tuple(out), truncated, total_columns=total if total > len(columns) else 0)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A failing row-level rule whose failing rows the page samples."""
+
+    source_id: str
+    rule_name: str
+    column: str | None
+    query: str
+
+
+def _sample_sqls(wh: Warehouse, items: Sequence[tuple[str, Sequence[str] | None]]) -> list[str]:
+    """The sample queries of (failing-rows query, columns or None: all), rendered by one macro call."""
+    rendered = wh.macro(
+        "sample_rows_sqls",
+        items=[{"query": q, "columns": list(cols) if cols else None} for q, cols in items],
+        max_rows=SAMPLE_ROWS,
+    )
+    return [str(sql) for sql in rendered]
 
 
 def fetch_samples(wh: Warehouse, report: Report) -> tuple[dict[tuple[str, str], Sample], list[str]]:
-    """Up to SAMPLE_ROWS failing rows of each failing row-level rule (bounded in rules and bytes)."""
+    """Up to SAMPLE_ROWS failing rows of each failing row-level rule, bounded in rules, bytes and columns read
+    (SAMPLE_MAX_RULES, SAMPLE_TOTAL_BYTES, SAMPLE_READ_COLUMNS). Every query is rendered up front by one macro
+    call; a wide data source's later samples (its first showed more than SAMPLE_COLUMNS columns) read only the
+    columns shown, rendered by one more call."""
+    candidates = [
+        _Candidate(s.data_source.unique_id, o.rule_name, o.column, o.metrics.failing_rows_query)
+        for s in sorted(report.sources, key=lambda s: s.data_source.unique_id)
+        for o in s.outcomes
+        if o.metrics and o.status == RuleStatus.FAILED and o.is_row_level and o.metrics.failing_rows_query
+    ]
     samples: dict[tuple[str, str], Sample] = {}
     notes: list[str] = []
-    total, skipped = 0, 0
-    for s in sorted(report.sources, key=lambda s: s.data_source.unique_id):
-        for o in s.outcomes:
-            query = (
-                o.metrics.failing_rows_query
-                if (o.metrics and o.status == RuleStatus.FAILED and o.is_row_level)
-                else None
-            )
-            if not query:
-                continue
-            if len(samples) >= SAMPLE_MAX_RULES or total >= SAMPLE_TOTAL_BYTES:
-                skipped += 1
-                continue
-            try:
-                sql = wh.macro("sample_rows_sql", query=query, max_rows=SAMPLE_ROWS)
-                sample = sample_from_rows(wh.query(str(sql)))
-            except DataplexDqError as exc:
-                _recover(wh)
-                sample = Sample(error=first_line(exc, 500))
-            total += sum(len(c) for row in sample.rows for c in row)
-            samples[(s.data_source.unique_id, o.rule_name)] = sample
+    taken = candidates[:SAMPLE_MAX_RULES]
+    skipped = len(candidates) - len(taken)
+    if not taken:
+        return samples, notes
+    try:
+        plain = _sample_sqls(wh, [(c.query, None) for c in taken])
+    except DataplexDqError as exc:
+        failed = Sample(error=first_line(exc, 500))
+        return {(c.source_id, c.rule_name): failed for c in taken}, notes
+    narrow: dict[int, tuple[str, int]] = {}  # candidate -> (its query of the columns shown, the source's columns)
+    wide_done: set[str] = set()
+    total = read = 0
+    for i, c in enumerate(taken):
+        if total >= SAMPLE_TOTAL_BYTES or read >= SAMPLE_READ_COLUMNS:
+            skipped += 1
+            continue
+        sql, width = narrow.get(i, (plain[i], None))
+        rows, error = _query(wh, sql)
+        if rows is None and width is not None:  # the columns' query failed: the failing rows query as it is
+            (rows, error), width = _query(wh, plain[i]), None
+        if rows is None:
+            samples[(c.source_id, c.rule_name)] = Sample(error=error)
+            continue
+        sample = sample_from_rows(rows, rule_column=c.column, total_columns=width)
+        read += width if width is not None else (len(rows[0]) if rows else 0)
+        total += sum(len(v) for row in sample.rows for v in row)
+        samples[(c.source_id, c.rule_name)] = sample
+        if width is None and sample.total_columns and c.source_id not in wide_done:
+            wide_done.add(c.source_id)
+            room = (SAMPLE_READ_COLUMNS - read) // sample.total_columns + 1  # samples the budget still allows
+            narrow.update(_narrow_queries(wh, taken, i, list(rows[0]), width=sample.total_columns, room=room))
     if skipped:
         notes.append(
             f"Failing-row samples were fetched for the first {len(samples)} failing rules only ({skipped} more left "
-            "out to bound the page's size)."
+            "out to bound the page's size and the queries' work)."
         )
     return samples, notes
 
 
-def test_tags(target_path: Path) -> dict[str, tuple[str, ...]]:
-    """The dbt tags of every test node of the manifest, by unique id."""
+def _query(wh: Warehouse, sql: str) -> tuple[list[dict[str, Any]] | None, str | None]:
+    """The rows of one sample query, or None and the first line of its error (the connection rolled back)."""
     try:
-        with (Path(target_path) / "manifest.json").open("rb") as fh:
-            nodes = json.load(fh).get("nodes", {})
-    except (OSError, ValueError):
+        return wh.query(sql), None
+    except DataplexDqError as exc:
+        _recover(wh)
+        return None, first_line(exc, 500)
+
+
+def _narrow_queries(
+    wh: Warehouse, taken: Sequence[_Candidate], after: int, columns: list[str], *, width: int, room: int
+) -> dict[int, tuple[str, int]]:
+    """The next ``room`` samples of a wide data source (``taken[after]``'s), each reading only the columns it
+    shows; none when they cannot be rendered (the samples then read every column)."""
+    source = taken[after].source_id
+    later = [(j, c) for j, c in enumerate(taken) if j > after and c.source_id == source][:room]
+    try:
+        sqls = _sample_sqls(wh, [(c.query, shown_columns(columns, c.column)) for _, c in later])
+    except DataplexDqError:
         return {}
-    return {
-        uid: tuple(str(t) for t in n.get("tags") or ())
-        for uid, n in nodes.items()
-        if n.get("resource_type") == "test" and n.get("tags")
-    }
+    return {j: (sql, width) for (j, _), sql in zip(later, sqls, strict=True)}
 
 
 def write_html_report(
@@ -244,7 +318,7 @@ def write_html_report(
         report,
         history,
         samples,
-        test_tags(target_path),
+        report.tags,
         generated_at=datetime.now(UTC).replace(tzinfo=None),
         project=project,
         target=target,

@@ -81,6 +81,7 @@ class Sample:
     rows: tuple[tuple[str, ...], ...] = ()
     truncated: bool = False
     error: str | None = None
+    total_columns: int = 0  # the failing rows' columns when more than those shown (0: all shown)
 
 
 @dataclass(frozen=True)

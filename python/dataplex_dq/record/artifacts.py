@@ -55,6 +55,7 @@ class RuleTest:
     order: int  # position in the manifest, for a stable rule order
     severity: str = "ERROR"  # dbt's test severity: a failed rule of a WARN test is a warning
     identity: Any = None  # config.meta[IDENTITY_KEY]: its rules as the package recorded them (declared.py)
+    tags: tuple[str, ...] = ()  # dbt tags (the HTML report's tag filter)
 
 
 @dataclass(frozen=True)
@@ -256,6 +257,7 @@ def manifest_rules(manifest: dict[str, Any]) -> tuple[dict[str, RuleTest], dict[
             order=order,
             severity=str((node.get("config") or {}).get("severity") or "ERROR").upper(),
             identity=((node.get("config") or {}).get("meta") or {}).get(IDENTITY_KEY),
+            tags=tuple(str(t) for t in node.get("tags") or ()) if isinstance(node.get("tags"), list) else (),
         )
 
     data_sources: dict[str, DataSource] = {}

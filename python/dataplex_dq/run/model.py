@@ -56,6 +56,7 @@ class Report:
     # every results table holding the run's rows (relation text -> relation): the default one, and the copies
     results_tables: dict[str, Any] = field(default_factory=dict)
     severity: dict[str, str] = field(default_factory=dict)  # test unique_id -> dbt severity (ERROR / WARN)
+    tags: dict[str, tuple[str, ...]] = field(default_factory=dict)  # test unique_id -> its dbt tags
 
     def failed_rules(self, severity: str) -> list[tuple[SourceReport, RuleOutcome]]:
         """Failed rules of tests of this dbt severity (a WARN test's failure is a warning, as in dbt)."""

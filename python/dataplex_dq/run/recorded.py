@@ -125,8 +125,11 @@ def debug_results_of(row: Mapping[str, Any]) -> list[list[DebugValue]]:
 KEPT_IN_THE_PROJECT_ONLY = ("ignore_null", "threshold")
 
 
-def outcome_of(row: Mapping[str, Any], declared: DeclaredRule | None = None) -> RuleOutcome:
-    """A results row as a RuleOutcome."""
+def outcome_of(
+    row: Mapping[str, Any], declared: DeclaredRule | None = None, job_row: Mapping[str, Any] | None = None
+) -> RuleOutcome:
+    """A results row as a RuleOutcome. ``job_row``: the row of its job that carries the job's own columns
+    (:func:`job_first_row`; the read query leaves them NULL on a job's other rows), by default ``row``."""
     rule_type = TYPE_OF_DISPLAY.get(row.get("rule_type") or "", row.get("rule_type") or "")
     spec = rule_spec_of(row, rule_type)
     rule_index = 0
@@ -152,8 +155,9 @@ def outcome_of(row: Mapping[str, Any], declared: DeclaredRule | None = None) -> 
         return RuleOutcome.not_evaluated(identity, status, message=row.get("rule_message"))
     evaluated, passed = row.get("rule_rows_evaluated"), row.get("rule_rows_passed")
     ratio = None if evaluated is None or passed is None else (passed / evaluated if evaluated else 1.0)
-    config = _json(row.get("data_quality_job_configuration")) or {}
-    quality = _json(row.get("job_quality_result")) or {}
+    job = row if job_row is None else job_row
+    config = _json(job.get("data_quality_job_configuration")) or {}
+    quality = _json(job.get("job_quality_result")) or {}
     metrics = RuleMetrics.from_row(
         {
             "dq_invocation_id": row.get("dbt_invocation_id"),
@@ -189,11 +193,13 @@ def outcome_of(row: Mapping[str, Any], declared: DeclaredRule | None = None) -> 
     return RuleOutcome.from_metrics(metrics)
 
 
-def _readable_outcome(row: Mapping[str, Any], declared: DeclaredRule | None) -> RuleOutcome:
+def _readable_outcome(
+    row: Mapping[str, Any], declared: DeclaredRule | None, job_row: Mapping[str, Any] | None = None
+) -> RuleOutcome:
     """:func:`outcome_of`, or, for a row this version cannot read (no or an unknown rule type: written by an older
     package or by hand), that rule as an ERROR saying why: one row never stops the report."""
     try:
-        return outcome_of(row, declared)
+        return outcome_of(row, declared, job_row)
     except DataplexDqError as exc:
         identity = RuleIdentity.from_rule_spec(
             {"name": str(row.get("rule_name") or "unnamed"), "table_condition_expectation": {}},
@@ -288,6 +294,12 @@ def score_card(
     )
 
 
+def job_first_row(job_rows: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    """The row of a job that carries the job's own columns: the one the read query marked ``dq_job_first``
+    (macros/results/results_table.sql, results_of_invocation_sql), else (rows read another way) the first."""
+    return next((r for r in job_rows if r.get("dq_job_first")), job_rows[0])
+
+
 def recorded_jobs(
     rows: Sequence[Mapping[str, Any]],
     column_rows: Sequence[ColumnScoreRow],
@@ -304,7 +316,7 @@ def recorded_jobs(
         columns_of[str(r["data_quality_job_id"])].append(r)
     jobs = []
     for job_id, job_rows in by_job.items():
-        first = job_rows[0]
+        first = job_first_row(job_rows)
         scan = _json(first.get("data_quality_scan")) or {}
         source = _json(first.get("data_source")) or {}
         config = _json(first.get("data_quality_job_configuration")) or {}
@@ -341,8 +353,9 @@ def recorded_jobs(
             },
         )
         known = declared or {}
+        parsed = {"data_quality_job_configuration": config, "job_quality_result": quality}  # read once per job
         outcomes = [
-            _readable_outcome(r, known.get((str(r.get("dbt_test_unique_id")), str(r.get("rule_name")))))
+            _readable_outcome(r, known.get((str(r.get("dbt_test_unique_id")), str(r.get("rule_name")))), parsed)
             for r in job_rows
         ]
         debug = {

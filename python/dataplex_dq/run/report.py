@@ -191,7 +191,11 @@ def _report(
     # only now: a report that could not read the run leaves the folder as it was; the previous files are
     # replaced or removed by the result files' output, once every new file is in place (outputs/files.py)
     clean_output_dir(where.out_dir)
-    report = Report(invocation, severity={uid: t.severity for uid, t in where.tests.items()})
+    report = Report(
+        invocation,
+        severity={uid: t.severity for uid, t in where.tests.items()},
+        tags={uid: t.tags for uid, t in where.tests.items() if t.tags},
+    )
     report.export_relation = str(relation)
     report.default_relation = relation
     report.export_rows = len(rows)
