@@ -276,7 +276,10 @@ class RuleMetrics:
             missing = [name for name in cls.columns() if name not in values]
             if missing:
                 raise MetricsRowError(f"metrics row lacks column(s): {', '.join(missing)}")
-        kwargs = {name: convert(values.get(name), name) for name, convert in _row_converters(RuleMetrics)}
+        kwargs = {
+            name: None if (value := values.get(name)) is None else convert(value, name)
+            for name, convert in _row_converters(RuleMetrics)
+        }
         metrics = cls(**kwargs)
         metrics._validate()
         return metrics

@@ -67,9 +67,12 @@ def rule_type_of_spec(spec: Mapping[str, Any]) -> str:
     return found[0]
 
 
-def _identity_of_metrics(metrics: RuleMetrics) -> dict[str, Any]:
-    """The RuleIdentity fields a metrics row records (its ``rule_spec`` fills a NULL column or dimension)."""
-    spec = metrics.rule_spec_dict()
+def _identity_of_metrics(
+    metrics: RuleMetrics, spec: dict[str, Any] | None = None, attributes: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The RuleIdentity fields a metrics row records (its ``rule_spec`` fills a NULL column or dimension);
+    ``spec`` and ``attributes``: its rule_spec and rule_attributes already parsed, when the caller has them."""
+    spec = metrics.rule_spec_dict() if spec is None else spec
     return {
         "rule_name": metrics.rule_name,
         "rule_type": metrics.rule_type,
@@ -79,7 +82,7 @@ def _identity_of_metrics(metrics: RuleMetrics) -> dict[str, Any]:
         "column": metrics.rule_column if metrics.rule_column is not None else spec.get("column"),
         "dimension": metrics.rule_dimension if metrics.rule_dimension is not None else spec.get("dimension"),
         "rule_spec": spec,
-        "attributes": metrics.attributes(),
+        "attributes": metrics.attributes() if attributes is None else attributes,
     }
 
 
@@ -177,13 +180,22 @@ class RuleOutcome(RuleIdentity):
             raise MetricsRowError(f"rule {self.rule_name}: status {self.status} needs a metrics row")
 
     @classmethod
-    def from_metrics(cls, metrics: RuleMetrics, *, message: str | None = None) -> RuleOutcome:
-        """A rule that dbt evaluated: status and identity from its metrics row.
+    def from_metrics(
+        cls,
+        metrics: RuleMetrics,
+        *,
+        message: str | None = None,
+        rule_spec: dict[str, Any] | None = None,
+        attributes: dict[str, str] | None = None,
+    ) -> RuleOutcome:
+        """A rule that dbt evaluated: status and identity from its metrics row (``rule_spec`` and ``attributes``:
+        its rule_spec and rule_attributes already parsed, to save parsing them again).
 
         The caller checks that ``metrics.dq_invocation_id`` is the invocation being reported (a
         store_failures table may still hold the row of an earlier run when the test errored).
         """
-        return RuleOutcome(**_identity_of_metrics(metrics), status=metrics.status, metrics=metrics, message=message)
+        identity = _identity_of_metrics(metrics, rule_spec, attributes)
+        return RuleOutcome(**identity, status=metrics.status, metrics=metrics, message=message)
 
     @classmethod
     def not_evaluated(cls, identity: RuleIdentity, status: RuleStatus | str, message: str | None = None) -> RuleOutcome:

@@ -190,7 +190,14 @@ def outcome_of(
             "incremental_end": quality.get("incremental_end") if isinstance(quality, dict) else None,
         }
     )
-    return RuleOutcome.from_metrics(metrics)
+    # parsed above: not parsed again from the metrics' text (a value that is no JSON object is, and raises there)
+    return RuleOutcome.from_metrics(
+        metrics,
+        rule_spec=spec,
+        attributes={str(k): "" if v is None else str(v) for k, v in attributes.items()}
+        if isinstance(attributes, dict)
+        else None,
+    )
 
 
 def _readable_outcome(
