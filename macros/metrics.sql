@@ -68,10 +68,10 @@ dq_scope as (
     the column is `cast(expression as type)` (type none: the expression as is). The last three carry an
     incremental scan's window (macros/incremental.sql): field and bounds as text, NULL without one. -#}
 {% macro metrics_columns(rule, ctx, m) %}
-  {%- set s, b, d, bool = dbt.type_string(), dbt.type_bigint(), adapter.dispatch('type_double', 'dataplex_dq')(), dbt.type_boolean() -%}
+  {%- set t = ctx.get('dq_types') or dataplex_dq.metrics_column_types() -%}
+  {%- set s, b, d, bool = t.string, t.bigint, t.double, t.boolean -%}
   {#- the row's texts as string literals (string_literal, written in place: ~12 per rule) -#}
-  {%- set e = adapter.dispatch('string_literal_escapes', 'dataplex_dq')() -%}
-  {%- set open, table = e.open, e.table -%}
+  {%- set open, table = t.open, t.table -%}
   {%- set row_filter = ctx.declared_row_filter if 'declared_row_filter' in ctx else ctx.row_filter -%}
   {%- set incremental = ctx.get('incremental') -%}
   {%- set texts = [invocation_id, ctx.test_unique_id, ctx.source_unique_id, rule.name, rule.rule_type,
@@ -90,7 +90,7 @@ dq_scope as (
       (lits[0], s, "dq_invocation_id"),
       (lits[1], s, "dq_test_unique_id"),
       (lits[2], s, "dq_data_source"),
-      ((ctx.rule_index or 0), dbt.type_int(), "rule_index"),
+      ((ctx.rule_index or 0), t.int, "rule_index"),
       (lits[3], s, "rule_name"),
       (lits[4], s, "rule_type"),
       (lits[5], s, "rule_column"),
@@ -113,13 +113,23 @@ dq_scope as (
       (lits[9], s, "debug_queries_sql"),
       (lits[10], s, "scope_row_filter"),
       ((ctx.sampling_percent if ctx.sampling_percent else "null"), d, "scope_sampling_percent"),
-      (adapter.dispatch('current_timestamp_utc', 'dataplex_dq')(), none, "evaluated_at"),
+      (t.now, none, "evaluated_at"),
       (lits[11], s, "incremental_field"),
       (lits[12], s, "incremental_start"),
       (lits[13], s, "incremental_end"),
       (m.get('statistic_value_text', 'null'), s, "statistic_value_text"),
   ] -%}
   {{ return(cols) }}
+{% endmacro %}
+
+{#- What every rule's metrics columns share on this warehouse, read once per query (a scan's rules
+    share one, as ctx.dq_types): the type names, the string literal's opening quote and escapes
+    (string_literal_escapes) and the evaluation timestamp's SQL. -#}
+{% macro metrics_column_types() %}
+  {%- set e = adapter.dispatch('string_literal_escapes', 'dataplex_dq')() -%}
+  {{ return({'string': dbt.type_string(), 'bigint': dbt.type_bigint(), 'double': adapter.dispatch('type_double', 'dataplex_dq')(),
+             'boolean': dbt.type_boolean(), 'int': dbt.type_int(), 'open': e.open, 'table': e.table,
+             'now': adapter.dispatch('current_timestamp_utc', 'dataplex_dq')()}) }}
 {% endmacro %}
 
 {#- The rule as declared, as a google.cloud.dataplex.v1.DataQualityRule in proto JSON (snake_case

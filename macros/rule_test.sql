@@ -77,8 +77,9 @@
 
 {#- The data source's settings (meta.dataplex_dq), checked; its problems are added to `where`. -#}
 {% macro checked_source_settings(source_node, where) %}
-  {%- set own = dict(where, problems=[]) -%}
   {%- set settings = dataplex_dq.data_source_settings(source_node) -%}
+  {%- if settings is mapping and not settings -%}{{ return({}) }}{%- endif -%}  {#- no settings: nothing to check -#}
+  {%- set own = dict(where, problems=[]) -%}
   {{ dataplex_dq.validate_scope_settings(settings, own, dataplex_dq.anomaly_scope_keys() + dataplex_dq.lifecycle_setting_keys()) }}
   {%- set settings = settings if settings is mapping else {} -%}
   {{ dataplex_dq.anomaly_require_runner(source_node, settings, own) }}
@@ -209,8 +210,10 @@
 {% macro rules_of_source(source_id) %}
   {%- set entry = {'nodes': [], 'count': 0, 'by_node': {}, 'named': {}} -%}
   {%- if not source_id -%}{{ return(entry) }}{%- endif -%}
-  {%- for other in graph.nodes.values() if other.resource_type == 'test' and other.get('attached_node') == source_id
-                                             and (other.get('test_metadata') or {}).get('namespace') == 'dataplex_dq' -%}
+  {#- the graph's nodes narrowed to those attached to the data source by a filter (Python's loop: a
+      Jinja loop pays the sandbox's checks on every node of the project, for every test) -#}
+  {%- for other in graph.nodes.values() | selectattr('attached_node', 'equalto', source_id)
+        if other.resource_type == 'test' and (other.get('test_metadata') or {}).get('namespace') == 'dataplex_dq' -%}
     {%- do entry.nodes.append(other) -%}
     {%- set names = [] -%}
     {%- set held = {'count': 1} -%}

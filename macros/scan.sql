@@ -30,13 +30,51 @@
   {{ return(out | join('')) }}
 {% endmacro %}
 
-{#- The rule type of a declared rule (the first rule-type key found, snake_case or camelCase), or none. -#}
-{% macro scan_rule_type_of(raw) %}
+{#- The rule type of a declared rule (the first rule-type key found, snake_case or camelCase), or none.
+    `keys`: scan_rule_keys(), when the caller has it (a scan reads all its rules with one). -#}
+{% macro scan_rule_type_of(raw, keys=none) %}
   {%- if raw is not mapping -%}{{ return(none) }}{%- endif -%}
-  {%- for t in dataplex_dq.rule_types() -%}
-    {%- if t in raw or dataplex_dq.camel_case(t) in raw -%}{{ return(t) }}{%- endif -%}
-  {%- endfor -%}
+  {%- set keys = keys or dataplex_dq.scan_rule_keys() -%}
+  {%- for t in keys.type_keys if t in raw or keys.camel[t] in raw -%}{{ return(t) }}{%- endfor -%}
   {{ return(none) }}
+{% endmacro %}
+
+{#- What reading a declared rule needs, built once per scan (not per rule): the registry (`facts`),
+    its rule types in lookup order (`type_keys`), the common fields (`common`), the camelCase of every
+    field name (`camel`: snake_case -> lowerCamelCase, as camel_case spells it) and `known`: each
+    rule-type key and common field, in either casing -> its snake_case name. -#}
+{% macro scan_rule_keys() %}
+  {%- set facts = dataplex_dq.rule_types() -%}
+  {%- set type_keys = facts.keys() | list -%}
+  {%- set common = dataplex_dq.scan_rule_common_keys() -%}
+  {%- set names = type_keys + common -%}
+  {%- for t in type_keys -%}{%- for p in facts[t].params if p not in names -%}{%- do names.append(p) -%}{%- endfor -%}{%- endfor -%}
+  {%- set camel = {} -%}
+  {%- for name in names -%}
+    {%- set parts = name.split('_') -%}
+    {%- set out = [parts[0]] -%}
+    {%- for q in parts[1:] -%}{%- do out.append(q[:1] | upper ~ q[1:]) -%}{%- endfor -%}
+    {%- do camel.update({name: out | join('')}) -%}
+  {%- endfor -%}
+  {%- set known = {} -%}
+  {%- for k in type_keys + common -%}{%- do known.update({k: k, camel[k]: k}) -%}{%- endfor -%}
+  {{ return({'facts': facts, 'type_keys': type_keys, 'common': common, 'camel': camel, 'known': known}) }}
+{% endmacro %}
+
+{#- The values of `names` in a mapping, each given under its snake_case or its camelCase key (both at
+    once is an error, as in _scan_get): {name: value} for those given (not none). -#}
+{% macro _scan_values(mapping, names, camel, where, prefix) %}
+  {%- set out = {} -%}
+  {%- for key in names -%}
+    {%- set c = camel.get(key, key) -%}
+    {%- set v = mapping.get(key) -%}
+    {%- if v is not none and c != key and mapping.get(c) is not none -%}
+      {{ dataplex_dq.raise_rule_error(where, prefix ~ key, "given twice, as '" ~ key ~ "' and as '" ~ c ~ "'") }}
+    {%- endif -%}
+    {%- set v = v if v is not none else mapping.get(c) -%}
+    {%- if v is not none -%}{%- do out.update({key: v}) -%}{%- endif -%}
+  {%- endfor -%}
+  {{ return(out) }}
 {% endmacro %}
 
 {#- The name of rule `index` of a scan: its `name`, or `<rule-type>-<column>-<index>` derived from the
@@ -44,9 +82,9 @@
     characters than letters and digits as one hyphen, the two together cut to 55 characters) and the
     position in `rules`: `range-amount-0`, `non-null-customer-id-1`, `table-condition-2`. The
     post-hook reads the name recorded at parse time (macros/identity.sql), never re-derives it. -#}
-{% macro scan_rule_name(raw, index) %}
+{% macro scan_rule_name(raw, index, keys=none) %}
   {%- if raw is mapping and raw.get('name') -%}{{ return(raw.get('name')) }}{%- endif -%}
-  {%- set rule_type = dataplex_dq.scan_rule_type_of(raw) or 'rule' -%}
+  {%- set rule_type = dataplex_dq.scan_rule_type_of(raw, keys) or 'rule' -%}
   {%- set base = rule_type.replace('_expectation', '').replace('_', '-') -%}
   {%- set column = raw.get('column') if raw is mapping else none -%}
   {%- if column -%}
@@ -67,34 +105,46 @@
 
 {#- One declared rule (a DataQualityRule in snake_case or camelCase) -> the dict of normalize_rule,
     or none when it is not a rule at all (its problems reported in `where`). Two steps: its one rule
-    type (scan_rule_declared_type), then its fields (scan_rule_args). -#}
-{% macro normalize_scan_rule(raw, index, where) %}
-  {%- set where = {'source': where.source, 'rule': dataplex_dq.scan_rule_name(raw, index), 'rule_index': index, 'test': where.test, 'problems': where.get('problems')} -%}
+    type (scan_rule_declared_type), then its fields (scan_rule_args). `keys`: scan_rule_keys(), built
+    once by a caller reading many rules. -#}
+{% macro normalize_scan_rule(raw, index, where, keys=none) %}
+  {%- set keys = keys or dataplex_dq.scan_rule_keys() -%}
+  {%- set name = dataplex_dq.scan_rule_name(raw, index, keys) -%}
+  {%- set where = {'source': where.source, 'rule': name, 'rule_index': index, 'test': where.test, 'problems': where.get('problems')} -%}
   {%- if raw is not mapping -%}
     {{ dataplex_dq.raise_rule_error(where, none, "must be a mapping (a DataQualityRule), got " ~ raw) }}
     {{ return(none) }}
   {%- endif -%}
-  {%- set rule_type = dataplex_dq.scan_rule_declared_type(raw, where) -%}
+  {%- set rule_type = dataplex_dq.scan_rule_declared_type(raw, where, keys) -%}
   {%- if rule_type is none -%}{{ return(none) }}{%- endif -%}
-  {%- set args = dataplex_dq.scan_rule_args(raw, rule_type, dict(where, test='dataplex_dq.data_quality_scan ' ~ rule_type)) -%}
+  {%- set args = dataplex_dq.scan_rule_args(raw, rule_type, dict(where, test='dataplex_dq.data_quality_scan ' ~ rule_type), keys) -%}
   {%- if args is none -%}{{ return(none) }}{%- endif -%}
-  {%- set node = {'name': dataplex_dq.scan_rule_name(raw, index), 'description': raw.get('description')} -%}
+  {%- set node = {'name': name, 'description': raw.get('description')} -%}
   {{ return(dataplex_dq.normalize_rule(rule_type, node, raw.get('column'), args)) }}
 {% endmacro %}
 
 {#- The one rule type of a declared rule (a registry key, given in snake_case or camelCase), or none;
     a key that is neither a rule type nor a common field is reported. -#}
-{% macro scan_rule_declared_type(raw, where) %}
-  {%- set type_keys = dataplex_dq.rule_types().keys() | list -%}
-  {%- set common = dataplex_dq.scan_rule_common_keys() -%}
-  {%- set known = {} -%}
-  {%- for k in type_keys + common -%}{%- do known.update({k: k, dataplex_dq.camel_case(k): k}) -%}{%- endfor -%}
+{% macro scan_rule_declared_type(raw, where, keys=none) %}
+  {%- set keys = keys or dataplex_dq.scan_rule_keys() -%}
+  {%- set type_keys = keys.type_keys -%}
+  {%- set known = keys.known -%}
   {%- set found = [] -%}
   {%- set unknown = [] -%}
   {%- for key in raw -%}
     {%- if key not in known -%}{%- do unknown.append(key) -%}
     {%- elif known[key] in type_keys and known[key] not in found -%}{%- do found.append(known[key]) -%}{%- endif -%}
   {%- endfor -%}
+  {%- if (found | length) == 1 and not unknown -%}{{ return(found[0]) }}{%- endif -%}  {#- the common case -#}
+  {{ return(dataplex_dq.scan_rule_type_problems(where, keys, found, unknown)) }}
+{% endmacro %}
+
+{#- The problems of a declared rule whose keys are not one rule type and common fields (`found`: its
+    rule types, `unknown`: its other keys), reported in `where`: its one rule type, or none. Apart
+    from scan_rule_declared_type, so that a scan of well-formed rules never compiles it. -#}
+{% macro scan_rule_type_problems(where, keys, found, unknown) %}
+  {%- set type_keys = keys.type_keys -%}
+  {%- set common = keys.common -%}
   {#- a rule without a rule type whose unknown key is named like one (row_count_expectation,
       fooExpectation) gets one line saying so, not "unknown key" and "has no rule type" -#}
   {%- set choose = "give exactly one of: " ~ (type_keys | join(', ')) ~ " (or their camelCase, e.g. rangeExpectation)" -%}
@@ -123,27 +173,25 @@
 {#- The arguments of normalize_rule from a declared rule: its rule-type fields (those the registry
     lists for it) and its common fields, each in snake_case or camelCase; none when the rule-type
     field is not a mapping. -#}
-{% macro scan_rule_args(raw, rule_type, where) %}
-  {%- set given = dataplex_dq._scan_get(raw, rule_type, where, '') -%}
-  {%- if given is none -%}{%- set given = {} -%}{%- endif -%}
-  {%- if given is not mapping -%}
-    {{ dataplex_dq.raise_rule_error(where, rule_type, "must be a mapping of its fields (or {}), got " ~ given) }}
+{% macro scan_rule_args(raw, rule_type, where, keys=none) %}
+  {%- set keys = keys or dataplex_dq.scan_rule_keys() -%}
+  {%- set camel = keys.camel -%}
+  {%- set own = dataplex_dq._scan_values(raw, [rule_type], camel, where, '').get(rule_type) -%}
+  {%- if own is none -%}{%- set own = {} -%}{%- endif -%}
+  {%- if own is not mapping -%}
+    {{ dataplex_dq.raise_rule_error(where, rule_type, "must be a mapping of its fields (or {}), got " ~ own) }}
     {{ return(none) }}
   {%- endif -%}
-  {%- set allowed = dataplex_dq.rule_type_facts(rule_type).params -%}
+  {%- set allowed = keys.facts[rule_type].params -%}
   {%- set allowed_keys = {} -%}
-  {%- for k in allowed -%}{%- do allowed_keys.update({k: k, dataplex_dq.camel_case(k): k}) -%}{%- endfor -%}
-  {%- for key in given if key not in allowed_keys -%}
+  {%- for k in allowed -%}{%- do allowed_keys.update({k: k, camel[k]: k}) -%}{%- endfor -%}
+  {%- for key in own if key not in allowed_keys -%}
     {{ dataplex_dq.raise_rule_error(where, rule_type ~ '.' ~ key, "unknown field; " ~ rule_type ~ " takes: " ~ ((allowed | join(', ')) or 'no fields')) }}
   {%- endfor -%}
-  {%- set args = {} -%}
-  {%- for k in allowed -%}
-    {%- set v = dataplex_dq._scan_get(given, k, where, rule_type ~ '.') -%}
-    {%- if v is not none -%}{%- do args.update({k: v}) -%}{%- endif -%}
-  {%- endfor -%}
-  {%- for k in ['dimension', 'threshold', 'ignore_null', 'suspended', 'debug_queries', 'attributes'] -%}
-    {%- do args.update({k: dataplex_dq._scan_get(raw, k, where, '')}) -%}
-  {%- endfor -%}
+  {%- set args = dataplex_dq._scan_values(own, allowed, camel, where, rule_type ~ '.') if own else {} -%}
+  {%- set common = ['dimension', 'threshold', 'ignore_null', 'suspended', 'debug_queries', 'attributes'] -%}
+  {%- set given = dataplex_dq._scan_values(raw, common, camel, where, '') -%}
+  {%- for k in common -%}{%- do args.update({k: given.get(k)}) -%}{%- endfor -%}
   {{ return(args) }}
 {% endmacro %}
 
@@ -260,8 +308,9 @@
   {%- set rules = [] -%}
   {%- set wheres = [] -%}
   {%- set seen = {} -%}
+  {%- set keys = dataplex_dq.scan_rule_keys() -%}
   {%- for raw in raw_rules -%}
-    {%- set rule = dataplex_dq.normalize_scan_rule(raw, loop.index0, scan_where) -%}
+    {%- set rule = dataplex_dq.normalize_scan_rule(raw, loop.index0, scan_where, keys) -%}
     {%- if rule is not none -%}
       {%- set where = {'source': scan_where.source, 'rule': rule.name, 'rule_index': loop.index0, 'test': 'dataplex_dq.data_quality_scan ' ~ rule.rule_type, 'problems': scan_where.problems} -%}
       {{ dataplex_dq.validate_rule(rule, where) }}
@@ -396,8 +445,10 @@
 {% macro scan_rule_columns(rules, ctx, data_types, scan, data_sql) %}
   {%- set row_count = dataplex_dq.scan_aggregate(scan, 'count(*)') -%}
   {%- set per_rule_columns = [] -%}
+  {%- set shared = dict(ctx, dq_types=dataplex_dq.metrics_column_types()) -%}  {#- read once for every rule -#}
+  {%- set pieces_of = {} -%}  {#- each rule type's SQL pieces, resolved once per scan -#}
   {%- for rule in rules -%}
-    {%- set rctx = dict(ctx, data_type=data_types[loop.index0], rule_index=loop.index0) -%}
+    {%- set rctx = dict(shared, data_type=data_types[loop.index0], rule_index=loop.index0) -%}
     {%- if rule.suspended -%}
       {%- set m = dataplex_dq.suspended_metrics(rule) -%}
     {%- else -%}
@@ -407,7 +458,8 @@
         {%- do refs.update({'null_count': dataplex_dq.scan_null_count(scan, col)}) -%}
       {%- endif -%}
       {#- the rule type's contribution (macros/rules/<rule_type>.sql, <rule_type>_scan) -#}
-      {%- do rctx.update({'dq_sql': dataplex_dq.rule_sql_pieces(rule.rule_type)}) -%}  {#- resolved once for the rule -#}
+      {%- if rule.rule_type not in pieces_of -%}{%- do pieces_of.update({rule.rule_type: dataplex_dq.rule_sql_pieces(rule.rule_type)}) -%}{%- endif -%}
+      {%- do rctx.update({'dq_sql': pieces_of[rule.rule_type]}) -%}
       {%- set scan_of = rctx.dq_sql.scan if 'scan' in rctx.dq_sql else dataplex_dq.rule_sql(rule.rule_type, 'scan') -%}
       {%- do refs.update(scan_of(rule, rctx, col, data_sql, scan)) -%}
       {%- set m = dataplex_dq.rule_metrics_exprs(rule, rctx, refs) -%}

@@ -77,8 +77,9 @@
   {#- (an optional field that is not there has nothing to check: its step is not called) -#}
   {%- if '\\x00' in (rule | string) -%}{{ dataplex_dq.validate_no_nul(rule, where) }}{%- endif -%}
   {{ dataplex_dq.validate_rule_identity(rule, where) }}
-  {%- if rule.threshold is not none -%}{{ dataplex_dq.validate_rule_threshold(rule, where) }}{%- endif -%}
-  {{ dataplex_dq.validate_rule_flags_and_column(rule, where) }}
+  {%- set facts = dataplex_dq.rule_type_facts(rule.rule_type) -%}  {#- read once for the rule's checks -#}
+  {%- if rule.threshold is not none -%}{{ dataplex_dq.validate_rule_threshold(rule, where, facts) }}{%- endif -%}
+  {{ dataplex_dq.validate_rule_flags_and_column(rule, where, facts) }}
   {{ dataplex_dq.validate_rule_params(rule, where) }}
   {%- if rule.debug_queries is not none -%}{{ dataplex_dq.validate_debug_queries(rule.debug_queries, where) }}{%- endif -%}
   {%- if rule.attributes is not none -%}{{ dataplex_dq.validate_attributes(rule.attributes, where) }}{%- endif -%}
@@ -119,9 +120,9 @@
 {% endmacro %}
 
 {#- threshold: row-level rules only, a number in [0, 1] -#}
-{% macro validate_rule_threshold(rule, where) %}
+{% macro validate_rule_threshold(rule, where, facts=none) %}
   {%- if rule.threshold is none -%}{{ return('') }}{%- endif -%}
-  {%- if not dataplex_dq.rule_type_facts(rule.rule_type).row_level -%}
+  {%- if not (facts or dataplex_dq.rule_type_facts(rule.rule_type)).row_level -%}
     {{ dataplex_dq.raise_rule_error(where, 'threshold', "is only allowed on row-level rules; " ~ rule.rule_type ~ " is an aggregate rule that passes or fails as a whole") }}
   {%- endif -%}
   {#- `threshold != threshold` is NaN (.nan in YAML), which every comparison lets through -#}
@@ -131,9 +132,9 @@
 {% endmacro %}
 
 {#- ignore_null and suspended; the column (required by the rule types that need one, per the registry) -#}
-{% macro validate_rule_flags_and_column(rule, where) %}
+{% macro validate_rule_flags_and_column(rule, where, facts=none) %}
   {%- for field in ['ignore_null', 'suspended'] if rule.get(field) is not none and rule.get(field) is not boolean -%}{{ dataplex_dq._check_bool(rule, where, field) }}{%- endfor -%}
-  {%- set facts = dataplex_dq.rule_type_facts(rule.rule_type) -%}
+  {%- set facts = facts or dataplex_dq.rule_type_facts(rule.rule_type) -%}
   {%- if rule.ignore_null and not facts.ignore_null -%}
     {{ dataplex_dq.raise_rule_error(where, 'ignore_null', "is only valid for range, regex, set and uniqueness rules, not " ~ rule.rule_type) }}
   {%- endif -%}
