@@ -16,15 +16,9 @@
     the history. -#}
 {{ config(materialized='view') }}
 
-with ranked as (
-    select
-        data_quality_job_id,
-        rule_name,
-        row_number() over (
-            partition by data_source_key, dbt_target, rule_name
-            order by job_start_time desc, data_quality_job_id desc
-        ) as recency
-    from {{ ref('dataplex_dq_latest_results') }}
+with latest_rules as (
+    {#- each rule's latest row(s): the definition of "latest", macros/results/latest_results.sql -#}
+{{ dataplex_dq.latest_rule_results_sql('select * from ' ~ ref('dataplex_dq_latest_results')) }}
 ),
 
 latest_jobs as (
@@ -44,14 +38,10 @@ latest_jobs as (
 )
 
 select h.*
-from {{ ref('dataplex_dq_latest_results') }} as h
-inner join ranked as k
-    on h.data_quality_job_id = k.data_quality_job_id
-    and h.rule_name = k.rule_name
+from latest_rules as h
 inner join latest_jobs as l
     on h.data_source_key = l.data_source_key
     and coalesce(h.dbt_target, '') = coalesce(l.dbt_target, '')
-where k.recency = 1
     {#- rule names are letters, digits and hyphens: '"name"' is in the JSON array text only for that rule #}
-    and (l.job_declared_rules is null
-         or {{ dbt.position(dbt.concat(["'\"'", 'h.rule_name', "'\"'"]), 'l.job_declared_rules') }} > 0)
+where l.job_declared_rules is null
+    or {{ dbt.position(dbt.concat(["'\"'", 'h.rule_name', "'\"'"]), 'l.job_declared_rules') }} > 0
