@@ -295,3 +295,74 @@ def test_cost_columns_are_what_dbt_recorded(reported):
     header = next(line for line in first.stdout.splitlines() if "data source" in line)
     assert header.rstrip(" ┃|").endswith("cost"), header
     assert "Costliest queries: " in first.stdout
+
+
+_READ_BOTH = r"""
+import json, sys
+from pathlib import Path
+from dataplex_dq.run.recorded import read_rows, recorded_jobs
+from dataplex_dq.warehouse.connection import Warehouse
+
+project, target, manifest, schema, quoted, invocation = sys.argv[1:7]
+with Warehouse(Path(project), Path(project), target, Path(manifest)) as wh:
+    relation = wh.relation(getattr(wh.credentials, "database", None), schema, "dataplex_dq_results")
+    read = read_rows(wh, relation, invocation)
+    every = wh.query(f"select * from {quoted} where dbt_invocation_id = '{invocation}'")
+    jobs = {str(j.job.job_id): j for j in recorded_jobs(read, [], wh.adapter_type)}
+    same = {str(j.job.job_id): j for j in recorded_jobs(every, [], wh.adapter_type)}
+    first = {}
+    for r in read:
+        first.setdefault(r["data_quality_job_id"], []).append(bool(r["dq_job_first"]))
+    print(json.dumps({
+        "rows": len(read), "every": len(every),
+        "first_per_job": {k: sum(v) for k, v in first.items()},
+        "declared_on": sum(1 for r in read if r["job_declared_rules"] is not None),
+        "source_on": sum(1 for r in read if r["data_source"] is not None),
+        "jobs": len(jobs),
+        "same_jobs": sorted(jobs) == sorted(same) and all(jobs[k].job == same[k].job for k in jobs),
+        "same_outcomes": all(
+            sorted(jobs[k].outcomes, key=lambda o: o.rule_name) == sorted(same[k].outcomes, key=lambda o: o.rule_name)
+            for k in jobs
+        ),
+        "same_cards": all(jobs[k].card == same[k].card and jobs[k].notification == same[k].notification for k in jobs),
+        "declared": {k: list(j.job.declared_rules or ()) for k, j in jobs.items()},
+    }))
+"""
+
+
+def test_the_read_query_reads_a_jobs_own_columns_once_and_the_jobs_are_the_same(reported):
+    """Issue 32 item 4: results_of_invocation_sql gives a job's nested columns (declared rules, data source, scan,
+    configuration, scores, notification) on one row of the job (dq_job_first), NULL on its others; the jobs read
+    from it equal those read from every column of every row (`select *`, what the read query was), on each target."""
+    import subprocess
+    import sys
+
+    tb, _, _ = reported
+    invocation = tb.build.run_results["metadata"]["invocation_id"]
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _READ_BOTH,
+            str(INTEGRATION_DIR),
+            tb.target,
+            str(tb.build.target_path / "manifest.json"),
+            tb.schema,
+            tb.relation("dataplex_dq_results"),
+            invocation,
+        ],
+        env=tb.env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    jobs = {row["dq_data_source"] for row in tb.metrics.values()}
+    assert got["rows"] == got["every"] == len(EXPECTED)
+    assert got["jobs"] == len(jobs) == len(got["first_per_job"])
+    assert set(got["first_per_job"].values()) == {1}  # one row per job carries its columns
+    assert got["declared_on"] == got["source_on"] == len(jobs)  # and no other row
+    assert got["same_jobs"] and got["same_outcomes"] and got["same_cards"]
+    for names in got["declared"].values():
+        assert names and names == sorted(names) and set(names) <= set(EXPECTED)
