@@ -28,7 +28,7 @@
     values: grid_bound's `grid`). -#}
 {% macro column_grid(data_type) %}
   {%- set family = dataplex_dq.type_family(data_type) if data_type is not none else 'unknown' -%}
-  {{ return((dataplex_dq.exact_type_range(data_type) or {}) if family in ['integer', 'decimal'] else {}) }}
+  {{ return((adapter.dispatch('exact_type_range', 'dataplex_dq')(data_type) or {}) if family in ['integer', 'decimal'] else {}) }}
 {% endmacro %}
 
 {#- A bound (op >=, >, <=, <) or set value (op =) on an exact-number column whose values lie on a known
@@ -67,7 +67,7 @@
   {%- set cut = (digits | length) - s -%}
   {%- set text = ('-' if r < 0 else '') ~ digits[:cut] ~ (('.' ~ digits[cut:]) if s > 0 else '') -%}
   {%- if grid.int64 -%}
-    {{ return({'literal': "cast(" ~ dataplex_dq.string_literal(text) ~ " as " ~ dataplex_dq.type_int64() ~ ")"}) }}
+    {{ return({'literal': "cast(" ~ dataplex_dq.string_literal(text) ~ " as " ~ adapter.dispatch('type_int64', 'dataplex_dq')() ~ ")"}) }}
   {%- endif -%}
   {{ return({'literal': adapter.dispatch('exact_number_literal', 'dataplex_dq')(dataplex_dq.decimal_parts(text))}) }}
 {% endmacro %}

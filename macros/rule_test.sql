@@ -221,7 +221,7 @@
       {%- set other_rules = (other.test_metadata.kwargs or {}).get('rules') or [] -%}
       {%- set held = {'count': 0} -%}
       {%- if other_rules is iterable and other_rules is not string and other_rules is not mapping -%}
-        {%- for r in other_rules -%}{%- do names.append(dataplex_dq.scan_rule_name(r, loop.index0)) -%}{%- endfor -%}
+        {%- for r in other_rules -%}{%- do names.append(r['name'] if r is mapping and r.get('name') else dataplex_dq.scan_rule_name(r, loop.index0)) -%}{%- endfor -%}
         {%- do held.update({'count': names | length}) -%}
       {%- endif -%}
     {%- elif not other.name.startswith('dataplex_dq_') -%}
@@ -248,7 +248,7 @@
       {%- if other_type == 'data_quality_scan' -%}
         {%- set other_rules = (other.test_metadata.kwargs or {}).get('rules') or [] -%}
         {%- if other_rules is iterable and other_rules is not string and other_rules is not mapping -%}
-          {%- for r in other_rules -%}{%- do names.append(dataplex_dq.scan_rule_name(r, loop.index0)) -%}{%- endfor -%}
+          {%- for r in other_rules -%}{%- do names.append(r['name'] if r is mapping and r.get('name') else dataplex_dq.scan_rule_name(r, loop.index0)) -%}{%- endfor -%}
         {%- endif -%}
       {%- elif not other.name.startswith('dataplex_dq_') -%}
         {%- do names.append(other.name) -%}

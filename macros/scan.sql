@@ -217,15 +217,16 @@
   {%- set scan_where = dataplex_dq.raise_problems(scan_where) -%}  {#- every problem at once; raising from here on -#}
 
   {#- incremental scans (macros/incremental.sql): the scan's own field/lookback, else the data source's -#}
+  {#- (without any incremental setting there is no window and nothing to check: no call) -#}
   {%- set window_settings = {} -%}
-  {%- for key in ['incremental_field', 'incremental_lookback'] -%}
+  {%- for key in ['incremental_field', 'incremental_lookback'] if key in declared.given or declared.meta_settings -%}
     {%- set v = declared.given.get(key) if key in declared.given else dataplex_dq.setting_value(declared.meta_settings, key) -%}
     {%- if v is not none -%}{%- do window_settings.update({key: v}) -%}{%- endif -%}
   {%- endfor -%}
-  {%- set window = dataplex_dq.incremental_window(source_node, window_settings, scan_where, column_types.types) -%}
+  {%- set window = dataplex_dq.incremental_window(source_node, window_settings, scan_where, column_types.types) if window_settings else none -%}
   {%- set ctx = {
       'from_sql': model,
-      'row_filter': dataplex_dq.scope_filter_with_window(declared.row_filter, window),
+      'row_filter': dataplex_dq.scope_filter_with_window(declared.row_filter, window) if window is not none else declared.row_filter,
       'declared_row_filter': declared.row_filter,
       'incremental': window,
       'sampling_percent': declared.sampling_percent,
@@ -252,7 +253,7 @@
     {%- endif -%}
   {%- endfor -%}
   {%- if group_keys | length == 0 -%}{{ return('') }}{%- endif -%}
-  {{ return(dataplex_dq.scan_prepare_session(dataplex_dq.data_source_relation(source_node), group_keys, group_types)) }}
+  {{ return(adapter.dispatch('scan_prepare_session', 'dataplex_dq')(dataplex_dq.data_source_relation(source_node), group_keys, group_types)) }}
 {% endmacro %}
 
 {#- Step 1: the scan's arguments (the spec as pasted: bare, wrapped, a DataScan resource; either
@@ -435,7 +436,7 @@
   {%- set scope_sql = dataplex_dq.scope_select(ctx.from_sql, ctx.row_filter, ctx.sampling_percent) -%}
   {%- set scan = dataplex_dq.scan_state() -%}
   {#- groupings by one key shared by several rules (macros/scan_cross_db.sql, scan_shared_groupings) -#}
-  {%- do scan.update({'shared': dataplex_dq.scan_shared_groupings(rules, ctx, scan.strategy)}) -%}
+  {%- do scan.update({'shared': adapter.dispatch('scan_shared_groupings', 'dataplex_dq')(rules, ctx, scan.strategy)}) -%}
   {%- set per_rule_columns = dataplex_dq.scan_rule_columns(rules, ctx, data_types, scan, dataplex_dq.data_sql_in_scope(ctx, scope_sql)) -%}
   {%- set from = dataplex_dq.scan_from(rules, ctx, scan, scope_sql) -%}
   {{ return(dataplex_dq.scan_select(per_rule_columns, from.ctes, from.from_items)) }}
@@ -492,7 +493,7 @@
       {%- do items.append('dq_assertions') -%}
     {%- endif -%}
   {%- endif -%}
-  {%- do items.append(dataplex_dq.scan_rule_index_list(rules | length)) -%}
+  {%- do items.append(adapter.dispatch('scan_rule_index_list', 'dataplex_dq')(rules | length)) -%}
   {{ return({'ctes': ctes, 'from_items': items}) }}
 {% endmacro %}
 
@@ -502,7 +503,7 @@
   {%- set keyword = '' -%}
   {%- if (scan.grouped_sql | length) > 0 -%}
     {%- set sampled = ctx.sampling_percent and ctx.sampling_percent < 100 -%}
-    {%- set keyword = dataplex_dq.scan_cte_materialized() if (sampled or scan.strategy == 'grouped_one_scan') else dataplex_dq.scan_cte_inlined() -%}
+    {%- set keyword = adapter.dispatch('scan_cte_materialized', 'dataplex_dq')() if (sampled or scan.strategy == 'grouped_one_scan') else adapter.dispatch('scan_cte_inlined', 'dataplex_dq')() -%}
   {%- endif -%}
   {{ return(keyword ~ " " if keyword else "") }}
 {% endmacro %}
@@ -535,7 +536,7 @@ from {{ from_items | join("\ncross join ") }}
 ) dq_rows
   {%- endset -%}
   {#- on DuckDB, plus the packed row (macros/metrics.sql, metrics_packed) -#}
-  {{ return(dataplex_dq.metrics_packed(("with " ~ (ctes | join(",\n")) ~ "\n" if ctes else "") ~ sql)) }}
+  {{ return(adapter.dispatch('metrics_packed', 'dataplex_dq')(("with " ~ (ctes | join(",\n")) ~ "\n" if ctes else "") ~ sql)) }}
 {% endmacro %}
 
 {#- `case dq_rules.rule_index when 0 then <e0> ... end`, or the expression when every rule has the same. -#}

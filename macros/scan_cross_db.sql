@@ -5,7 +5,7 @@
     the scan's strategy, unless the warehouse cannot partition a window by that type; then the grouped
     count, which every warehouse accepts for a groupable type. -#}
 {% macro scan_column_uniqueness_strategy(strategy, data_type) %}
-  {%- if strategy == 'window' and not dataplex_dq.window_partitionable(data_type) -%}{{ return('grouped') }}{%- endif -%}
+  {%- if strategy == 'window' and not adapter.dispatch('window_partitionable', 'dataplex_dq')(data_type) -%}{{ return('grouped') }}{%- endif -%}
   {{ return(strategy) }}
 {% endmacro %}
 

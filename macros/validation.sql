@@ -192,7 +192,7 @@
   {%- set problem = dataplex_dq.regex_problem(regex) -%}
   {%- if problem -%}{{ dataplex_dq.raise_rule_error(where, 'regex', "'" ~ regex ~ "' " ~ problem) }}{%- endif -%}
   {#- what the target's own regex engine cannot compile (PostgreSQL: POSIX ARE, not RE2) -#}
-  {%- set problem = dataplex_dq.regex_target_problem(regex) -%}
+  {%- set problem = adapter.dispatch('regex_target_problem', 'dataplex_dq')(regex) -%}
   {%- if problem -%}{{ dataplex_dq.raise_rule_error(where, 'regex', "'" ~ regex ~ "' " ~ problem) }}{%- endif -%}
 {% endmacro %}
 

@@ -31,6 +31,10 @@ x L's whole process, Soda's counts against L's, and issue 10's targets for `data
 Every `dbt test` and `dataplex-dq build` runs the package's own on-run-end hook, as in a user's project:
 it records the run in the results table (a package older than that hook records nothing in `dbt test`).
 `dataplex-dq build` is also timed in CPU seconds (user + system), less sensitive to a loaded machine.
+The variant `plain` is a plain `dbt build` of the same project and selection without the package's
+tests and hooks (`--exclude tag:scan`, the var `dataplex_dq_on_run_end: false`: dbt's start-up, parse
+and nothing to run), also in CPU seconds; `dataplex-dq build` minus `plain` (medians) is the package's
+own share of a build (issue 32 item 2: <= 0.5 s at 1M rows), printed with both.
 
 --code NAME=PATH (repeatable): `dataplex-dq build` of each checkout at PATH in the same rounds, each going
 first in turn, each with its own CLI (PATH/python first on PYTHONPATH, the same venv) and its own package
@@ -555,6 +559,22 @@ def dataplex_dq_build(proj: Path, code: Path | None = None) -> tuple[float, floa
     return wall, cpu
 
 
+def plain_build(proj: Path) -> tuple[float, float]:
+    """`dbt build` of the scan's selection without the package's tests and hooks, as a fresh process:
+    (wall seconds, CPU seconds of the process and its children)."""
+    env = {**os.environ, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", "DBT_PROFILES_DIR": str(proj)}
+    cmd = [str(Path(sys.executable).parent / "dbt"), "build", "--select", "tag:scan", "--exclude", "tag:scan"]
+    cmd += ["--vars", "{dataplex_dq_on_run_end: false}", "--project-dir", str(proj)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=proj, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"plain dbt build failed ({proc.returncode}):\n{proc.stdout[-3000:]}")
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
 def whole_processes(
     proj: Path,
     db: Path,
@@ -566,6 +586,7 @@ def whole_processes(
     limit_row: dict[str, Any],
     variants: set[str],
     builds: dict[str, tuple[Path, Path | None]],
+    plain: Path | None = None,
 ) -> tuple[dict[str, list[float]], list[str]]:
     """Rounds of fresh processes, alternating the variants; ({variant: walls}, Soda's differences).
     Soda reads ``soda_db``, the anchor's file as generated (its DuckDB is older than dbt's, which writes
@@ -577,6 +598,10 @@ def whole_processes(
             walls[label] = []
             walls[f"{label} CPU"] = []
             dataplex_dq_build(build_proj, code)  # warm-up: builds the package's result models once
+    if plain is not None:
+        walls["plain"] = []
+        walls["plain CPU"] = []
+        plain_build(plain)  # warm-up: its own project, so that its --vars keep both partial parses valid
     if soda is not None:
         walls["soda"] = []
     diffs: list[str] = []
@@ -594,6 +619,10 @@ def whole_processes(
             wall, cpu = dataplex_dq_build(build_proj, code)
             walls[label].append(wall)
             walls[f"{label} CPU"].append(cpu)
+        if plain is not None:
+            wall, cpu = plain_build(plain)
+            walls["plain"].append(wall)
+            walls["plain CPU"].append(cpu)
         print(
             f"  round {round_ + 1}: "
             + ", ".join(f"{k} {v[-1]:.2f}s" for k, v in walls.items() if len(v) == round_ + 1)
@@ -623,7 +652,7 @@ def main() -> None:
     ap.add_argument("--soda", action="store_true", help="with --whole: also Soda Core's `soda scan` (own venv)")
     ap.add_argument("--soda-venv", default=None, help="Soda Core's venv (default $DATAPLEX_DQ_SODA_VENV or .venv-soda)")
     ap.add_argument(
-        "--whole-variants", default="L,scan,per_rule,build", help="with --whole: which of L,scan,per_rule,build"
+        "--whole-variants", default="L,scan,per_rule,build", help="with --whole: which of L,scan,per_rule,build,plain"
     )
     ap.add_argument(
         "--code",
@@ -691,6 +720,10 @@ def main() -> None:
                         shutil.copy(db, code_db)
                         builds[f"build {name}"] = (write_project(work / f"{rows}_{name}", code_db, rules, code), code)
                         dbt(builds[f"build {name}"][0], "deps")
+                plain = None
+                if "plain" in variants:  # the same project in a folder of its own (its own partial parse)
+                    plain = write_project(work / f"{rows}_plain", work_db, rules)
+                    dbt(plain, "deps")
                 walls, soda_diffs = whole_processes(
                     proj,
                     work_db,
@@ -701,6 +734,7 @@ def main() -> None:
                     limit_row=r["rows"]["L"][0],
                     variants=variants,
                     builds=builds,
+                    plain=plain,
                 )
                 failed = failed or bool(soda_diffs)
                 whole_l = statistics.median(walls["L"]) if walls.get("L") else None
@@ -712,12 +746,22 @@ def main() -> None:
                     "scan": "dbt test, scan",
                     "per_rule": "dbt test, per-rule",
                     "build": "dataplex-dq build",
+                    "plain": "plain dbt build",
+                    "plain CPU": "plain dbt build CPU",
                     "soda": "soda scan",
                 }
                 for key, values in walls.items():
                     label = labels.get(key) or f"dataplex-dq {key}"
                     x_l = f"   {spread(values, whole_l)}" if whole_l and not key.endswith(" CPU") else ""
                     print(f"  {label:22} {spread(values)}{x_l}")
+                if "plain" in walls:
+                    for key in [k for k in walls if k.startswith("build") and not k.endswith(" CPU")]:
+                        for unit in ("", " CPU"):
+                            own = statistics.median(walls[key + unit]) - statistics.median(walls["plain" + unit])
+                            print(
+                                f"  {key}{unit} minus plain dbt build{unit} (medians): {own:.2f} s"
+                                f" (issue 32 item 2 target <= 0.5 s at 1M rows)"
+                            )
                 if "soda" in walls and "build" in walls:
                     ratio = statistics.median(walls["build"]) / statistics.median(walls["soda"])
                     goal = 1.5 if rows <= 1_000_000 else 0.7

@@ -16,14 +16,14 @@
   {%- if rule.rule_type not in ('uniqueness_expectation', 'sql_assertion') -%}{{ return('') }}{%- endif -%}
   {%- set relation = dataplex_dq.data_source_relation(source_node) -%}
   {%- if rule.rule_type == 'uniqueness_expectation' -%}
-    {{ return(dataplex_dq.scan_prepare_session(relation, [dataplex_dq.column_sql(rule)], [data_type])) }}
+    {{ return(adapter.dispatch('scan_prepare_session', 'dataplex_dq')(relation, [dataplex_dq.column_sql(rule)], [data_type])) }}
   {%- elif rule.rule_type == 'sql_assertion' -%}
     {%- set shape = dataplex_dq.duplicate_key_assertion(rule.params.sql_statement) -%}
     {%- if shape is none -%}{{ return('') }}{%- endif -%}
     {%- set types = dataplex_dq.cached_column_types(source_node) -%}
     {%- set column = dataplex_dq.resolve_column(shape.column, types.keys() | list) -%}
     {%- if column is none -%}{{ return('') }}{%- endif -%}
-    {{ return(dataplex_dq.scan_prepare_session(relation, [dataplex_dq.quote_column(column)], [types[column]])) }}
+    {{ return(adapter.dispatch('scan_prepare_session', 'dataplex_dq')(relation, [dataplex_dq.quote_column(column)], [types[column]])) }}
   {%- endif -%}
   {{ return('') }}
 {% endmacro %}

@@ -3,12 +3,12 @@
     NULL (BigQuery refuses even SAFE_CAST from DATE to FLOAT64 when it compiles the query). -#}
 {% macro safe_cast_double(expr, data_type=none) %}
   {%- if data_type is not none -%}
-    {{ return("cast(" ~ expr ~ " as " ~ dataplex_dq.type_double() ~ ")" if dataplex_dq.is_numeric_type(data_type) else "cast(null as " ~ dataplex_dq.type_double() ~ ")") }}
+    {{ return("cast(" ~ expr ~ " as " ~ adapter.dispatch('type_double', 'dataplex_dq')() ~ ")" if dataplex_dq.is_numeric_type(data_type) else "cast(null as " ~ adapter.dispatch('type_double', 'dataplex_dq')() ~ ")") }}
   {%- endif -%}
   {{ return(adapter.dispatch('safe_cast_double', 'dataplex_dq')(expr)) }}
 {% endmacro %}
 
-{% macro default__safe_cast_double(expr) -%}{{- return("try_cast(" ~ expr ~ " as " ~ dataplex_dq.type_double() ~ ")") -}}{%- endmacro %}
+{% macro default__safe_cast_double(expr) -%}{{- return("try_cast(" ~ expr ~ " as " ~ adapter.dispatch('type_double', 'dataplex_dq')() ~ ")") -}}{%- endmacro %}
 
 {% macro bigquery__safe_cast_double(expr) -%}{{- return("safe_cast(" ~ expr ~ " as float64)") -}}{%- endmacro %}
 

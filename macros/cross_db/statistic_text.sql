@@ -2,7 +2,7 @@
     and timestamps included, where statistic_value, a double, has none). -#}
 {% macro statistic_text(expr, data_type=none) %}{{ return(adapter.dispatch('statistic_text', 'dataplex_dq')(expr, data_type)) }}{% endmacro %}
 
-{% macro default__statistic_text(expr, data_type=none) -%}{{- return(dataplex_dq.cast_text(expr)) -}}{%- endmacro %}
+{% macro default__statistic_text(expr, data_type=none) -%}{{- return(adapter.dispatch('cast_text', 'dataplex_dq')(expr)) -}}{%- endmacro %}
 
 {% macro bigquery__statistic_text(expr, data_type=none) -%}
   {#- A TIMESTAMP reads as text with a '+00' suffix: as DATETIME (UTC) it reads as on the other warehouses. -#}

@@ -12,12 +12,12 @@
     {%- if d is not none -%}
       {%- if family == 'integer' and not d.frac and (d.int | length) <= 18 -%}
         {#- an integral value that fits a 64-bit integer: cast to the 64-bit integer type -#}
-        {{- return("cast(" ~ dataplex_dq.string_literal(d.text) ~ " as " ~ dataplex_dq.type_int64() ~ ")") -}}
+        {{- return("cast(" ~ dataplex_dq.string_literal(d.text) ~ " as " ~ adapter.dispatch('type_int64', 'dataplex_dq')() ~ ")") -}}
       {%- endif -%}
       {{- return(adapter.dispatch('exact_number_literal', 'dataplex_dq')(d)) -}}
     {%- endif -%}
   {%- elif family == 'float' -%}
-    {{- return("cast(" ~ dataplex_dq.string_literal(dataplex_dq.double_text(value)) ~ " as " ~ dataplex_dq.type_double() ~ ")") -}}
+    {{- return("cast(" ~ dataplex_dq.string_literal(dataplex_dq.double_text(value)) ~ " as " ~ adapter.dispatch('type_double', 'dataplex_dq')() ~ ")") -}}
   {%- elif family == 'timestamp' -%}
     {{- return("cast(" ~ dataplex_dq.string_literal(value) ~ " as " ~ dataplex_dq.timestamp_base_type(data_type) ~ ")") -}}
   {%- endif -%}

@@ -83,10 +83,13 @@
 {% macro rule_sql_pieces(rule_type) %}
   {%- set pieces = {} -%}
   {%- set get = dataplex_dq.get -%}
+  {%- set row_level = {} -%}  {#- the registry read once, when a piece is missing -#}
   {%- for piece in ['predicate', 'counts', 'scan', 'metrics', 'failing_rows'] -%}
     {%- set own = get(rule_type ~ '_' ~ piece) -%}
     {%- if own is not none -%}{%- do pieces.update({piece: own}) -%}
-    {%- elif get('row_level_' ~ piece) is not none and dataplex_dq.rule_type_facts(rule_type).row_level -%}{%- do pieces.update({piece: get('row_level_' ~ piece)}) -%}
+    {%- elif get('row_level_' ~ piece) is not none -%}
+      {%- if 'v' not in row_level -%}{%- do row_level.update({'v': dataplex_dq.rule_type_facts(rule_type).row_level}) -%}{%- endif -%}
+      {%- if row_level.v -%}{%- do pieces.update({piece: get('row_level_' ~ piece)}) -%}{%- endif -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(pieces) }}

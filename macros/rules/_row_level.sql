@@ -48,7 +48,7 @@ dq_counts as (
     pass ratio (1.0 when nothing was evaluated) against the threshold (0 or unset means 1.0), and the
     failing-rows query as text. -#}
 {% macro row_level_metrics(rule, ctx, refs, column_sql) %}
-  {%- set double = dataplex_dq.type_double() -%}
+  {%- set double = adapter.dispatch('type_double', 'dataplex_dq')() -%}
   {%- set threshold = rule.threshold if rule.threshold else 1.0 -%}
   {%- set evaluated -%}
     {%- if rule.ignore_null -%}({{ refs.row_count }} - coalesce({{ refs.null_count }}, 0)){%- else -%}{{ refs.row_count }}{%- endif -%}

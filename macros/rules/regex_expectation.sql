@@ -8,7 +8,7 @@
     per warehouse: regex_contains in macros/cross_db.sql). Everything else: the row-level builders,
     macros/rules/_row_level.sql. -#}
 {% macro regex_expectation_predicate(rule, column_sql, data_type, data_sql) %}
-  {%- set predicate -%}({{ dataplex_dq.regex_contains(dataplex_dq.cast_text(column_sql), rule.params.get('regex')) }}){%- endset -%}
+  {%- set predicate -%}({{ adapter.dispatch('regex_contains', 'dataplex_dq')(adapter.dispatch('cast_text', 'dataplex_dq')(column_sql), rule.params.get('regex')) }}){%- endset -%}
   {{ return(predicate) }}
 {% endmacro %}
 

@@ -30,14 +30,14 @@ dq_counts as (
 
 {#- The metrics: passed, and the statistic as a double and as text. -#}
 {% macro statistic_range_expectation_metrics(rule, ctx, refs, column_sql) %}
-  {%- set bound_type = dataplex_dq.type_double() if rule.params.statistic == 'MEAN' else ctx.data_type -%}
+  {%- set bound_type = adapter.dispatch('type_double', 'dataplex_dq')() if rule.params.statistic == 'MEAN' else ctx.data_type -%}
   {%- set passed -%}
 coalesce({{ refs.stat_value }} is not null and {{ dataplex_dq.bounds_predicate(refs.stat_value, rule.params, bound_type) }}, false)
   {%- endset -%}
   {{ return({
       'passed': passed,
       'statistic_value': dataplex_dq.safe_cast_double(refs.stat_value, bound_type),
-      'statistic_value_text': dataplex_dq.statistic_text(refs.stat_value, ctx.data_type)}) }}
+      'statistic_value_text': adapter.dispatch('statistic_text', 'dataplex_dq')(refs.stat_value, ctx.data_type)}) }}
 {% endmacro %}
 
 {#- its fields (validation.sql, validate_rule_params): the statistic, min_value / max_value and the strict flags -#}

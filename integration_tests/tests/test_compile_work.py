@@ -1,0 +1,172 @@
+"""The Jinja work of compiling dataplex_dq tests (issue 32 item 1), counted, never timed.
+
+A fresh `dbt compile` process counts every macro call dbt makes (a counting wrapper around
+dbt_common's macro generator, in the driver below: instrumentation of this test only) while it compiles
+a 20-rule data_quality_scan, then the same 20 rules as per-rule tests, over one DuckDB table. Each
+macro call costs dbt a copy of the node's context; the counts are what compiling these tests costs in
+Jinja, independent of the machine's load. Before issue 32 (743af8c) the scan made 2,573 calls
+(camel_case alone 607, the registry rebuilt 133 times) and the per-rule tests 2,547 (400 of them
+scan_rule_name: each test derived the names of the scan's 20 rules again, though they are given).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from dbt_harness import write_project
+
+# (rule type, column or None, fields, common fields): every rule type, as in the anchor's 20 rules
+RULES: list[tuple[str, str | None, dict[str, Any], dict[str, Any]]] = [
+    ("non_null_expectation", "id", {}, {"dimension": "COMPLETENESS"}),
+    ("non_null_expectation", "email", {}, {"threshold": 0.98}),
+    ("uniqueness_expectation", "id", {}, {"ignore_null": True, "threshold": 0.99}),
+    ("regex_expectation", "email", {"regex": "^[^@]+@[^@]+[.][a-z]+$"}, {"threshold": 0.95}),
+    ("regex_expectation", "status", {"regex": "^(ok|retry|fail)$"}, {}),
+    ("range_expectation", "amount", {"min_value": "0", "max_value": "10000"}, {"threshold": 0.95}),
+    ("range_expectation", "amount", {"min_value": "0", "strict_min_enabled": True}, {"ignore_null": True}),
+    ("range_expectation", "event_date", {"min_value": "2024-01-01", "max_value": "2024-12-31"}, {}),
+    (
+        "range_expectation",
+        "created_at",
+        {"min_value": "2024-01-01 00:00:00", "strict_max_enabled": True, "max_value": "2025-01-01 00:00:00"},
+        {},
+    ),
+    ("range_expectation", "qty", {"min_value": "1", "max_value": "10"}, {"threshold": 0.99}),
+    ("set_expectation", "country", {"values": ["US", "DE", "FR", "GB", "JP"]}, {"threshold": 0.97}),
+    ("set_expectation", "status", {"values": ["ok", "retry", "fail"]}, {}),
+    ("statistic_range_expectation", "amount", {"statistic": "MEAN", "min_value": "0", "max_value": "1000"}, {}),
+    ("statistic_range_expectation", "qty", {"statistic": "MAX", "max_value": "10"}, {}),
+    ("statistic_range_expectation", "amount", {"statistic": "MIN", "min_value": "-100"}, {}),
+    ("row_condition_expectation", None, {"sql_expression": "qty * amount < 100000"}, {"threshold": 0.99}),
+    ("row_condition_expectation", None, {"sql_expression": "qty > 0"}, {}),
+    ("table_condition_expectation", None, {"sql_expression": "count(*) > 1"}, {}),
+    ("sql_assertion", None, {"sql_statement": "select * from ${data()} where amount < -1000"}, {}),
+    ("sql_assertion", None, {"sql_statement": "select id from ${data()} group by id having count(*) > 1"}, {}),
+]
+
+MODEL = """\
+{{ config(materialized='table') }}
+select cast(i as bigint) as id, 'u' || i || '@example.com' as email, cast(i * 1.5 as decimal(12, 2)) as amount,
+       cast(i % 10 + 1 as integer) as qty, 'ok' as status, 'US' as country,
+       cast(date '2024-01-01' + cast(i as integer) as date) as event_date,
+       timestamp '2024-01-01 00:00:00' + to_seconds(i) as created_at
+from range(50) r(i)
+"""
+
+# Counts dbt's macro calls while it compiles the selected tests; prints them as JSON on the last line.
+DRIVER = """\
+import collections, json, sys
+from dbt_common.clients import jinja
+calls = collections.Counter()
+call_macro = jinja.BaseMacroGenerator.call_macro
+def counted(self, *args, **kwargs):
+    calls[self.get_name()] += 1
+    return call_macro(self, *args, **kwargs)
+jinja.BaseMacroGenerator.call_macro = counted
+from dbt.cli.main import dbtRunner
+result = dbtRunner().invoke(sys.argv[1:])
+print(json.dumps({"success": result.success, "calls": dict(calls)}))
+"""
+
+
+def schema_yml() -> str:
+    """One model: the 20 rules as one data_quality_scan (tag scan) and as 20 per-rule tests (tag per_rule),
+    the column rules declared under their columns."""
+    scan_rules: list[dict[str, Any]] = []
+    model_tests: list[dict[str, Any]] = []
+    columns: dict[str, list[dict[str, Any]]] = {}
+    for i, (rule_type, column, fields, common) in enumerate(RULES):
+        scan_rules.append({"name": f"r{i:02d}", **({"column": column} if column else {}), **common, rule_type: fields})
+        test = {
+            f"dataplex_dq.{rule_type}": {
+                "name": f"p{i:02d}",
+                "arguments": {**fields, **common},
+                "config": {"tags": ["per_rule"]},
+            }
+        }
+        (columns.setdefault(column, []) if column else model_tests).append(test)
+    scan = {
+        "dataplex_dq.data_quality_scan": {
+            "name": "work_scan",
+            "arguments": {"rules": scan_rules},
+            "config": {"tags": ["scan"]},
+        }
+    }
+    model = {
+        "name": "events",
+        "data_tests": [scan, *model_tests],
+        "columns": [{"name": c, "data_tests": tests} for c, tests in columns.items()],
+    }
+    return json.dumps({"version": 2, "models": [model]})
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("compile_work")
+    proj = write_project(
+        tmp,
+        "compile_work",
+        {"models/events.sql": MODEL, "models/schema.yml": schema_yml()},
+        env={"DBT_DUCKDB_PATH": str(tmp / "work.duckdb")},
+    )
+    res = proj.run("run", "--select", "events")
+    assert res.success, res.output[-3000:]
+    assert proj.run("parse").success  # the compiles below read this partial parse, as `dbt test` would
+    return proj
+
+
+def compile_calls(proj, tag: str) -> dict[str, int]:
+    """{macro name: calls} of one fresh `dbt compile --select tag:<tag>` process."""
+    cmd = [
+        sys.executable,
+        "-c",
+        DRIVER,
+        "compile",
+        "--select",
+        f"tag:{tag}",
+        "--project-dir",
+        str(proj.project_dir),
+        "--profiles-dir",
+        str(proj.profiles_dir),
+        "--target-path",
+        str(proj.target_path),
+    ]
+    env = {**os.environ, **proj.env, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+    out = subprocess.run(cmd, cwd=proj.project_dir, env=env, capture_output=True, text=True, check=False)
+    last = json.loads(out.stdout.strip().splitlines()[-1])
+    assert last["success"], "\n".join(line for line in out.stdout.splitlines() if "dataplex_dq:" in line)[-3000:]
+    return last["calls"]
+
+
+def test_scan_compiles_with_fewer_macro_calls(project) -> None:
+    calls = compile_calls(project, "scan")
+    # the declared rules are read with key maps built once per scan, not once per key
+    assert calls.get("camel_case", 0) <= 20, calls.get("camel_case")
+    assert calls["scan_rule_keys"] == 1
+    # the registry is read once per rule or less, not for each of its facts
+    assert calls["rule_types"] <= 2 * len(RULES), calls["rule_types"]  # 140 before
+    # the metrics columns' types and the rule types' SQL pieces once per scan
+    assert calls["metrics_column_types"] == 1
+    assert calls["rule_sql_pieces"] <= 9, calls["rule_sql_pieces"]  # at most once per rule type
+    assert "incremental_window" not in calls  # no incremental setting: no window to compute
+    assert calls["scan_rule_name"] == len(RULES)  # once per rule (60 before)
+    assert sum(calls.values()) <= 1450, sum(calls.values())  # 2,573 before issue 32
+
+
+def test_per_rule_tests_compile_with_fewer_macro_calls(project) -> None:
+    calls = compile_calls(project, "per_rule")
+    assert calls["rule_test"] == len(RULES)
+    # a rule's registry facts once for its validation and once for its SQL pieces
+    assert calls["rule_types"] <= 2 * len(RULES) + 5, calls["rule_types"]
+    # no meta.dataplex_dq: the data source's settings are not checked key by key
+    assert "validate_scope_settings" not in calls
+    assert "validate_post_scan_actions" not in calls
+    # a sibling scan's rule names are read as given, not derived again for each test (400 calls before)
+    assert "scan_rule_name" not in calls
+    assert sum(calls.values()) <= 2000, sum(calls.values())  # 2,547 before issue 32
