@@ -3,7 +3,7 @@
 
     python integration_tests/benchmarks/bench_report.py [--rules 10000] [--sources 20] [--form scan] [--repeat 3]
         [--one-source 1000] [--one-source-repeat 1] [--skip-synthetic] [--keep]
-        [--wide 1000] [--wide-rules 1000] [--wide-repeat 3]
+        [--wide 1000] [--wide-rules 1000] [--wide-repeat 3] [--variant NAME=CODE[,MANIFEST] ...]
 
 1. A recorded invocation of --rules rules on --sources data sources: a dbt project of --sources seeds,
    each with its share of the rules (--form scan: one named data_quality_scan per seed, at most 1,000
@@ -24,6 +24,10 @@
    (rule i on column i mod N, a mix of rule types, about 1 in 10 failing), built once with `dbt build`; then
    --wide-repeat fresh processes of the whole report with --html (failing-row samples on), as in 1, and the
    HTML page's size in bytes.
+--variant NAME=CODE[,MANIFEST] (twice or more): compare checkouts on the same projects in alternating rounds (each
+   variant going first in turn): each round runs each variant's report with its checkout's python/ and, when given,
+   its manifest.json (the package macros it renders, e.g. one written by the older checkout's `dbt build`) copied
+   into the project's target/ first; the project's own manifest.json is put back at the end.
 
 The load average is printed before and after: on a shared machine every time is an upper bound.
 """
@@ -479,6 +483,31 @@ def wide(work: Path, columns: int, rules: int, repeat: int, *, code: Path, given
     print_reports("dataplex-dq report --html", r)
 
 
+def compare(
+    proj: Path, variants: list[tuple[str, Path, Path | None]], repeat: int, rules: int, html: Path | None = None
+) -> dict[str, dict[str, list[float]]]:
+    """``repeat`` rounds; in each, every variant's report once, the order rotated by one each round."""
+    manifest = proj / "target" / "manifest.json"
+    saved = manifest.read_bytes()
+    out: dict[str, dict[str, list[float]]] = {}
+    try:
+        for round_ in range(repeat):
+            k = round_ % len(variants)
+            for name, code, own in variants[k:] + variants[:k]:
+                manifest.write_bytes(own.read_bytes() if own else saved)
+                for key, values in run_reports(proj, 1, rules, code, html=html).items():
+                    out.setdefault(name, {}).setdefault(key, []).extend(values)
+    finally:
+        manifest.write_bytes(saved)
+    return out
+
+
+def parse_variant(text: str) -> tuple[str, Path, Path | None]:
+    name, _, rest = text.partition("=")
+    code, _, manifest = rest.partition(",")
+    return name, Path(code), Path(manifest) if manifest else None
+
+
 # ----------------------------------------------------------------------------------------- main
 
 
@@ -503,6 +532,13 @@ def main() -> int:
     ap.add_argument("--wide-rules", type=int, default=1000, help="rules of the wide table's scan")
     ap.add_argument("--wide-repeat", type=int, default=3, help="fresh report processes on the wide table")
     ap.add_argument("--wide-project", help="reuse the wide project of an earlier --keep run")
+    ap.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME=CODE[,MANIFEST]",
+        help="compare checkouts in alternating rounds (give two or more)",
+    )
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--child-html", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -516,12 +552,26 @@ def main() -> int:
         if not args.skip_synthetic:
             given = args.synthetic_project
             proj = Path(given) if given else synthetic(work, args.rules, args.sources, args.form)
-            r = run_reports(proj, args.repeat, args.rules, Path(args.code))
-            print(f"\n{args.rules} rules on {args.sources} data sources ({load()}), code of {args.code}")
-            print_reports("dataplex-dq report", r)
+            if args.variant:
+                for name, r in compare(proj, [parse_variant(v) for v in args.variant], args.repeat, args.rules).items():
+                    print(f"\n{args.rules} rules on {args.sources} data sources ({load()}), variant {name}")
+                    print_reports(f"dataplex-dq report, {name}", r)
+            else:
+                r = run_reports(proj, args.repeat, args.rules, Path(args.code))
+                print(f"\n{args.rules} rules on {args.sources} data sources ({load()}), code of {args.code}")
+                print_reports("dataplex-dq report", r)
         if args.one_source:
             one_source(work, args.one_source, args.one_source_repeat)
-        if args.wide:
+        if args.wide and args.variant:
+            proj = Path(args.wide_project) if args.wide_project else wide_project(work, args.wide, args.wide_rules)
+            page = proj / "target" / "dataplex_dq" / "index.html"
+            variants = [parse_variant(v) for v in args.variant]
+            for name, r in compare(proj, variants, args.wide_repeat, args.wide_rules, html=page).items():
+                print(
+                    f"\n{args.wide_rules} rules in one scan over {args.wide} columns, --html ({load()}), variant {name}"
+                )
+                print_reports(f"dataplex-dq report --html, {name}", r)
+        elif args.wide:
             wide(work, args.wide, args.wide_rules, args.wide_repeat, code=Path(args.code), given=args.wide_project)
     finally:
         print(f"\n{load()} at the end")
