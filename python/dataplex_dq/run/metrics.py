@@ -260,7 +260,7 @@ class RuleMetrics:
         return tuple(f.name for f in dataclasses.fields(cls))
 
     @classmethod
-    def from_row(cls, row: Mapping[str, Any] | _RowLike, *, strict: bool = False) -> Self:
+    def from_row(cls, row: Mapping[str, Any] | _RowLike, *, strict: bool = False, lower_case: bool = False) -> Self:
         """Build from one row as any DB driver returns it (a dict, an ``agate.Row``, ...).
 
         Column names are matched case-insensitively; columns outside the contract are ignored;
@@ -271,7 +271,8 @@ class RuleMetrics:
         """
         if not hasattr(row, "items"):
             raise TypeError(f"expected a mapping, got {type(row).__name__}")
-        values = {str(key).lower(): value for key, value in row.items()}
+        # ``lower_case``: the caller's dict already has lower-case names (run/recorded.py builds it so)
+        values = row if lower_case and isinstance(row, dict) else {str(k).lower(): v for k, v in row.items()}
         if strict:
             missing = [name for name in cls.columns() if name not in values]
             if missing:

@@ -188,7 +188,8 @@ def outcome_of(
             "incremental_field": config.get("incremental_column") if isinstance(config, dict) else None,
             "incremental_start": quality.get("incremental_start") if isinstance(quality, dict) else None,
             "incremental_end": quality.get("incremental_end") if isinstance(quality, dict) else None,
-        }
+        },
+        lower_case=True,
     )
     # parsed above: not parsed again from the metrics' text (a value that is no JSON object is, and raises there)
     return RuleOutcome.from_metrics(
@@ -301,6 +302,16 @@ def score_card(
     )
 
 
+def _test_costs(job_rows: Sequence[Mapping[str, Any]]) -> dict[str, QueryCost]:
+    """Per test, the cost dbt recorded (dbt_test_cost: the same in every row of the test, read once per test)."""
+    costs: dict[str, QueryCost | None] = {}
+    for r in job_rows:
+        test = str(r["dbt_test_unique_id"])
+        if test not in costs:
+            costs[test] = QueryCost.from_json(r.get("dbt_test_cost"))
+    return {test: cost for test, cost in costs.items() if cost is not None}
+
+
 def job_first_row(job_rows: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
     """The row of a job that carries the job's own columns: the one the read query marked ``dq_job_first``
     (macros/results/results_table.sql, results_of_invocation_sql), else (rows read another way) the first."""
@@ -353,11 +364,7 @@ def recorded_jobs(
             notification_result=_json(first.get("job_notification_result")) or None,
             target=first.get("dbt_target"),
             declared_rules=_declared_rules(first.get("job_declared_rules")),
-            test_costs={
-                str(r["dbt_test_unique_id"]): cost
-                for r in job_rows
-                if (cost := QueryCost.from_json(r.get("dbt_test_cost"))) is not None
-            },
+            test_costs=_test_costs(job_rows),
         )
         known = declared or {}
         parsed = {"data_quality_job_configuration": config, "job_quality_result": quality}  # read once per job
