@@ -237,7 +237,10 @@
   } -%}
   {%- set sql = dataplex_dq.scan_with_anomaly_checks(dataplex_dq.scan_metrics_sql(rules, ctx, column_types.data_types), declared.args, declared.meta_settings, source_node, scan_where, dict(ctx, row_filter=declared.row_filter), rules | length) -%}
   {{ dataplex_dq.check_statement_size(sql, scan_where, rules | length) }}
-  {{ dataplex_dq.bytes_billed_guard(node, source_node, sql, scan_where) }}
+  {#- (a test without meta.dataplex_dq has no cap to check: no call, as in rule_test) -#}
+  {%- if ((node.get('config') or {}).get('meta') or {}).get('dataplex_dq') or (node.get('meta') or {}).get('dataplex_dq') -%}
+    {{ dataplex_dq.bytes_billed_guard(node, source_node, sql, scan_where) }}
+  {%- endif -%}
   {{ return(dataplex_dq.scan_session_prefix(rules, column_types.data_types, source_node) ~ sql) }}
 {% endmacro %}
 
