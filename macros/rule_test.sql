@@ -189,10 +189,26 @@
     {%- set clash = rule.name in names -%}
     {%- set count = names | length -%}
   {%- else -%}
-    {#- without deriving, the names and their count come from the data source's index (rules_of_source) -#}
-    {%- set index = dataplex_dq.rules_of_source(source_node.unique_id) -%}
-    {%- set clash = (index.named.get(rule.name) or []) | reject('equalto', this_node.unique_id) | list | length > 0 -%}
-    {%- set count = index.count - (index.by_node.get(this_node.unique_id) or 0) -%}
+    {#- without deriving: the data source's dataplex_dq tests picked by filters (Python's loops, not a
+        Jinja loop over each sibling: a data source's tests are read by each of its tests); a scan's
+        rules are read one by one, each other test holds one rule named as the test -#}
+    {%- set tests = graph.nodes.values() | selectattr('attached_node', 'equalto', source_node.unique_id)
+                      | selectattr('resource_type', 'equalto', 'test')
+                      | selectattr('test_metadata.namespace', 'equalto', 'dataplex_dq') | list -%}
+    {%- set scans = tests | selectattr('test_metadata.name', 'equalto', 'data_quality_scan') | list -%}
+    {%- set others = tests | rejectattr('test_metadata.name', 'equalto', 'data_quality_scan')
+                           | rejectattr('unique_id', 'equalto', this_node.unique_id) | list -%}
+    {%- set acc = {'clash': others | selectattr('name', 'equalto', rule.name) | list | length > 0, 'count': others | length} -%}
+    {%- for scan in scans if scan.unique_id != this_node.unique_id -%}
+      {%- set scan_rules = (scan.test_metadata.kwargs or {}).get('rules') or [] -%}
+      {%- if scan_rules is iterable and scan_rules is not string and scan_rules is not mapping -%}
+        {%- do acc.update({'count': acc.count + (scan_rules | length)}) -%}
+        {%- for r in scan_rules if not acc.clash -%}
+          {%- if (r['name'] if r is mapping and r.get('name') else dataplex_dq.scan_rule_name(r, loop.index0)) == rule.name -%}{%- do acc.update({'clash': true}) -%}{%- endif -%}
+        {%- endfor -%}
+      {%- endif -%}
+    {%- endfor -%}
+    {%- set clash, count = acc.clash, acc.count -%}
   {%- endif -%}
   {%- if clash -%}
     {{ dataplex_dq.raise_rule_error(where, 'name', "another rule on the same data source is also named '" ~ rule.name ~ "'; rule names must be unique per data source") }}

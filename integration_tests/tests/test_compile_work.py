@@ -170,4 +170,34 @@ def test_per_rule_tests_compile_with_fewer_macro_calls(project) -> None:
     assert "validate_post_scan_actions" not in calls
     # a sibling scan's rule names are read as given, not derived again for each test (400 calls before)
     assert "scan_rule_name" not in calls
+    # the data source's tests are picked by filters, not indexed by a Jinja loop over each of them in
+    # every test (rules_of_source: O(tests per data source) per test, 20 calls before)
+    assert "rules_of_source" not in calls
     assert sum(calls.values()) <= 2000, sum(calls.values())  # 2,547 before issue 32
+
+
+def test_a_per_rule_test_checks_its_name_and_count_against_a_sibling_scan(tmp_path) -> None:
+    """The per-data-source checks read the data source's tests through filters (rule_test.sql,
+    validate_rules_of_source): a per-rule test named as a rule of a 1,000-rule scan on the same model
+    clashes with it, and the data source then holds 1,001 rules, over Dataplex's 1,000."""
+    rules = [{"name": f"n{i:04d}", "column": "id", "non_null_expectation": {}} for i in range(1000)]
+    model = {
+        "name": "events",
+        "data_tests": [{"dataplex_dq.data_quality_scan": {"name": "big_scan", "arguments": {"rules": rules}}}],
+        "columns": [
+            {"name": "id", "data_tests": [{"dataplex_dq.non_null_expectation": {"name": "n0005"}}]},
+            {"name": "email", "data_tests": [{"dataplex_dq.non_null_expectation": {"name": "other-name"}}]},
+        ],
+    }
+    files = {"models/events.sql": MODEL, "models/schema.yml": json.dumps({"version": 2, "models": [model]})}
+    proj = write_project(tmp_path, "sibling_scan", files, env={"DBT_DUCKDB_PATH": str(tmp_path / "s.duckdb")})
+    assert proj.run("run", "--select", "events").success
+    res = proj.run("compile", "--select", "n0005", check=False)
+    assert not res.success
+    assert "rule 'n0005'" in res.output
+    assert "another rule on the same data source is also named 'n0005'" in res.output
+    assert "the data source has 1002 rules; Dataplex allows at most 1000 per data source" in res.output
+    res = proj.run("compile", "--select", "other-name", check=False)
+    assert "rule 'other-name'" in res.output
+    assert "the data source has 1002 rules" in res.output
+    assert "also named" not in res.output
