@@ -4,15 +4,10 @@ The macro is rendered with plain Jinja: it only needs `modules.re`."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-from typing import Any
-
 import duckdb
-import jinja2
 import pytest
 
-MACROS = Path(__file__).resolve().parents[2] / "macros" / "regex_check.sql"
+from dataplex_dq.spec.validate import regex_check_macros
 
 PATTERNS = [
     # valid RE2 the old check refused or might refuse
@@ -146,38 +141,17 @@ def re2_error(pattern: str) -> str | None:
         return str(exc)
 
 
-class _Return(Exception):
-    def __init__(self, value: Any):
-        self.value = value
-
-
-def _return(value: Any) -> None:
-    raise _Return(value)
-
-
-class _Namespace:
-    module: Any = None
-
-    def __getattr__(self, name: str) -> Any:
-        macro = getattr(self.module, name)
-
-        def call(*args: Any) -> Any:
-            try:
-                macro(*args)
-            except _Return as r:
-                return r.value
-            return None
-
-        return call
+@pytest.fixture(scope="module")
+def check_macros():
+    """macros/regex_check.sql of this checkout, read as import-spec reads it (spec/validate.py)."""
+    macros = regex_check_macros(None)
+    assert macros is not None
+    return macros
 
 
 @pytest.fixture(scope="module")
-def regex_problem():
-    env = jinja2.Environment(extensions=["jinja2.ext.do"])
-    ns = _Namespace()
-    env.globals.update({"return": _return, "modules": type("M", (), {"re": re})(), "dataplex_dq": ns})
-    ns.module = env.from_string(MACROS.read_text()).module
-    return ns.regex_problem
+def regex_problem(check_macros):
+    return check_macros.regex_problem
 
 
 def test_the_table_is_large_and_has_both_kinds():
@@ -195,14 +169,8 @@ def test_the_check_agrees_with_re2(regex_problem, pattern):
         assert problem, f"{pattern!r} is refused by RE2 ({expected}), but the check accepts it"
 
 
-def test_every_unicode_class_name_is_known_to_re2(regex_problem):
-    env = jinja2.Environment(extensions=["jinja2.ext.do"])
-    env.globals.update({"return": _return})
-    module = env.from_string(MACROS.read_text()).module
-    try:
-        module.re2_unicode_classes()
-    except _Return as r:
-        names = r.value
+def test_every_unicode_class_name_is_known_to_re2(check_macros):
+    names = check_macros.re2_unicode_classes()
     assert len(names) > 150
     assert [n for n in names if re2_error(rf"\p{{{n}}}")] == []
 

@@ -99,9 +99,9 @@ def package_macros(project_dir: Path | None) -> Path | None:
     return None
 
 
-def regex_check(project_dir: Path | None) -> RegexCheck | None:
-    """The package's RE2 check (macros/regex_check.sql, `regex_problem`) as a function, or None when the
-    package cannot be found."""
+def regex_check_macros(project_dir: Path | None) -> Any | None:
+    """The macros of the package's macros/regex_check.sql as Python callables (`regex_problem`,
+    `re2_unicode_classes`, ...), or None when the package cannot be found."""
     import jinja2
 
     macros = package_macros(project_dir)
@@ -111,7 +111,16 @@ def regex_check(project_dir: Path | None) -> RegexCheck | None:
     ns = _Macros()
     env.globals.update({"return": _return, "modules": type("Modules", (), {"re": re})(), _PACKAGE: ns})
     ns.module = env.from_string((macros / "regex_check.sql").read_text(encoding="utf-8")).module
-    check: RegexCheck = ns.regex_problem
+    return ns
+
+
+def regex_check(project_dir: Path | None) -> RegexCheck | None:
+    """The package's RE2 check (macros/regex_check.sql, `regex_problem`) as a function, or None when the
+    package cannot be found."""
+    macros = regex_check_macros(project_dir)
+    if macros is None:
+        return None
+    check: RegexCheck = macros.regex_problem
     return check
 
 
