@@ -156,11 +156,9 @@ def build_venv(cell: Cell) -> tuple[Path, float]:
     constraints = venv / "constraints.txt"
     constraints.write_text(cell_constraints(cell), encoding="utf-8")
     pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    commands = [[*pip, "-c", str(constraints), "-e", str(REPO_ROOT)]]
-    for command in commands:
-        proc = subprocess.run(command, capture_output=True, text=True, check=False)
-        if proc.returncode != 0:
-            break
+    proc = subprocess.run(
+        [*pip, "-c", str(constraints), "-e", str(REPO_ROOT)], capture_output=True, text=True, check=False
+    )
     if proc.returncode != 0:
         errors = "\n".join(line for line in proc.stderr.splitlines() if "is ignored" not in line)
         raise RuntimeError(f"pip install failed:\n{errors[-4000:]}")
