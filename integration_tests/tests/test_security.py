@@ -45,19 +45,18 @@ def _rows(project: DbtProject) -> list[dict]:
 
 
 def _plant(project: DbtProject, statement: str) -> str:
-    """Copy the newest recorded row as a newer invocation whose debug query is `statement`; its invocation id."""
+    """Copy a recorded row as a later job of a new invocation whose debug query is `statement`; its invocation id."""
     planted = "planted-invocation-0001"
     rows = _rows(project)
     assert rows, "the build recorded no row"
-    cols = [c for c in rows[0] if c not in ("debug_queries",)]
-    select_cols = ", ".join(
-        "'" + planted + "'"
-        if c == "dbt_invocation_id"
-        else "'planted-job'"
-        if c == "data_quality_job_id"
-        else _quote(project, c)
-        for c in cols
-    )
+    cols = [c for c in rows[0] if c != "debug_queries"]
+    later = {
+        "duckdb": "job_start_time + interval 1 hour",
+        "postgres": "job_start_time + interval '1 hour'",
+        "bigquery": "timestamp_add(job_start_time, interval 1 hour)",
+    }[project.warehouse]
+    overrides = {"dbt_invocation_id": f"'{planted}'", "data_quality_job_id": "'planted-job'", "job_start_time": later}
+    select_cols = ", ".join(overrides.get(c, _quote(project, c)) for c in cols)
     col_list = ", ".join(_quote(project, c) for c in cols)
     if project.warehouse == "bigquery":
         debug = (
@@ -74,12 +73,6 @@ def _plant(project: DbtProject, statement: str) -> str:
     else:
         payload = [{"description": "planted", "sql_statement": statement, "debug_query_results": []}]
         debug = f"cast({_sql_string(project, json.dumps(payload))} as jsonb)"
-    later = {
-        "duckdb": "job_start_time + interval 1 hour",
-        "postgres": "job_start_time + interval '1 hour'",
-        "bigquery": "timestamp_add(job_start_time, interval 1 hour)",
-    }[project.warehouse]
-    select_cols = select_cols.replace(_quote(project, "job_start_time"), f"{later} as job_start_time", 1)
     sql = (
         f"insert into {_results(project)} ({col_list}, debug_queries) "
         f"select {select_cols}, {debug} from {_results(project)} limit 1"
