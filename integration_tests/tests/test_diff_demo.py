@@ -1,5 +1,5 @@
 """`dataplex-dq diff` on two runs of the demo, the second with a planted regression, the way the
-README's CI example runs it: production builds the demo (target prod); a pull request drops the
+docs/CI.md's example runs it: production builds the demo (target prod); a pull request drops the
 upper-casing of country codes in stg_customers and adds a rule; CI clones production's database into
 its own target (dev), builds the changed model and what depends on it there, and diffs -- against production's JSON
 artifacts and against production's results table. The Markdown is checked line by line."""
