@@ -6,6 +6,7 @@
       'attributes': 'attributes',
       'bigqueryExport': 'bigquery_export',
       'bigquery_export': 'bigquery_export',
+      'capabilities': 'capabilities',
       'catalogPublishingEnabled': 'catalog_publishing_enabled',
       'catalog_publishing_enabled': 'catalog_publishing_enabled',
       'column': 'column',
@@ -23,6 +24,8 @@
       'data_quality_spec': 'data_quality_spec',
       'debugQueries': 'debug_queries',
       'debug_queries': 'debug_queries',
+      'defaultValue': 'default_value',
+      'default_value': 'default_value',
       'description': 'description',
       'dimension': 'dimension',
       'displayName': 'display_name',
@@ -36,10 +39,13 @@
       'field': 'field',
       'ignoreNull': 'ignore_null',
       'ignore_null': 'ignore_null',
+      'inputParameters': 'input_parameters',
+      'input_parameters': 'input_parameters',
       'jobEndTrigger': 'job_end_trigger',
       'jobFailureTrigger': 'job_failure_trigger',
       'job_end_trigger': 'job_end_trigger',
       'job_failure_trigger': 'job_failure_trigger',
+      'key': 'key',
       'labels': 'labels',
       'maxValue': 'max_value',
       'max_value': 'max_value',
@@ -54,12 +60,15 @@
       'on_demand': 'on_demand',
       'postScanActions': 'post_scan_actions',
       'post_scan_actions': 'post_scan_actions',
+      'query': 'query',
       'rangeExpectation': 'range_expectation',
       'range_expectation': 'range_expectation',
       'recipients': 'recipients',
       'regex': 'regex',
       'regexExpectation': 'regex_expectation',
       'regex_expectation': 'regex_expectation',
+      'resolvedSql': 'resolved_sql',
+      'resolved_sql': 'resolved_sql',
       'resource': 'resource',
       'resultsTable': 'results_table',
       'results_table': 'results_table',
@@ -67,6 +76,8 @@
       'rowFilter': 'row_filter',
       'row_condition_expectation': 'row_condition_expectation',
       'row_filter': 'row_filter',
+      'ruleTemplate': 'rule_template',
+      'rule_template': 'rule_template',
       'rules': 'rules',
       'samplingPercent': 'sampling_percent',
       'sampling_percent': 'sampling_percent',
@@ -78,9 +89,11 @@
       'setExpectation': 'set_expectation',
       'set_expectation': 'set_expectation',
       'sqlAssertion': 'sql_assertion',
+      'sqlCollection': 'sql_collection',
       'sqlExpression': 'sql_expression',
       'sqlStatement': 'sql_statement',
       'sql_assertion': 'sql_assertion',
+      'sql_collection': 'sql_collection',
       'sql_expression': 'sql_expression',
       'sql_statement': 'sql_statement',
       'state': 'state',
@@ -94,6 +107,8 @@
       'suspended': 'suspended',
       'tableConditionExpectation': 'table_condition_expectation',
       'table_condition_expectation': 'table_condition_expectation',
+      'templateReference': 'template_reference',
+      'template_reference': 'template_reference',
       'threshold': 'threshold',
       'trigger': 'trigger',
       'type': 'type',
@@ -102,12 +117,13 @@
       'uniqueness_expectation': 'uniqueness_expectation',
       'updateTime': 'update_time',
       'update_time': 'update_time',
+      'value': 'value',
       'values': 'values',
   }) }}
 {% endmacro %}
 
 {#- Non-repeated message fields: Terraform's state holds each as a list of one element ([] = unset). -#}
-{% macro spec_singular_messages() %}{{ return(['bigquery_export', 'data', 'data_quality_spec', 'execution_spec', 'job_end_trigger', 'job_failure_trigger', 'non_null_expectation', 'notification_report', 'on_demand', 'post_scan_actions', 'range_expectation', 'recipients', 'regex_expectation', 'row_condition_expectation', 'schedule', 'score_threshold_trigger', 'set_expectation', 'sql_assertion', 'statistic_range_expectation', 'table_condition_expectation', 'trigger', 'uniqueness_expectation']) }}{% endmacro %}
+{% macro spec_singular_messages() %}{{ return(['bigquery_export', 'data', 'data_quality_spec', 'execution_spec', 'job_end_trigger', 'job_failure_trigger', 'non_null_expectation', 'notification_report', 'on_demand', 'post_scan_actions', 'range_expectation', 'recipients', 'regex_expectation', 'row_condition_expectation', 'rule_template', 'schedule', 'score_threshold_trigger', 'set_expectation', 'sql_assertion', 'statistic_range_expectation', 'table_condition_expectation', 'template_reference', 'trigger', 'uniqueness_expectation', 'value']) }}{% endmacro %}
 
 {#- Mappings whose keys are the user's, never field names. -#}
-{% macro spec_free_keys() %}{{ return(['attributes', 'labels']) }}{% endmacro %}
+{% macro spec_free_keys() %}{{ return(['attributes', 'labels', 'values', 'input_parameters']) }}{% endmacro %}

@@ -33,6 +33,8 @@
                                       'display_name': 'Table condition', 'evaluation_type': 'Aggregate'},
       'sql_assertion': {'params': ['sql_statement'], 'row_level': false, 'ignore_null': false, 'needs_column': false,
                         'display_name': 'SQL assertion', 'evaluation_type': 'Aggregate'},
+      'template_reference': {'params': ['name', 'values'], 'row_level': false, 'ignore_null': false, 'needs_column': false,
+                             'display_name': 'Template reference', 'evaluation_type': 'Aggregate'},
   }) }}
 {% endmacro %}
 

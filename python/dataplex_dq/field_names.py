@@ -39,8 +39,9 @@ DATASCAN_FIELDS = (
 DATASCAN_SUB_FIELDS = ("entity", "resource", "field", "trigger", "on_demand", "schedule", "cron")
 #: DataQualityRule fields Google's current API has and the given proto lacks (kept as extensions).
 RULE_EXTENSIONS = ("attributes",)
-#: Mappings whose keys are the user's, never field names.
-FREE_KEYS = ("attributes", "labels")
+#: Mappings whose keys are the user's, never field names (a template's parameters: `values`,
+#: `input_parameters`; `values` of a set_expectation is a list of scalars, left as it is either way).
+FREE_KEYS = ("attributes", "labels", "values", "input_parameters")
 
 
 def camel(name: str) -> str:

@@ -28,7 +28,7 @@ __all__ = [
     "rule_type_keys",
 ]
 
-ArgumentKind = Literal["str", "bool", "list", "enum"]
+ArgumentKind = Literal["str", "bool", "list", "enum", "map", "message"]
 
 
 @dataclass(frozen=True)
@@ -62,10 +62,13 @@ _FACTS: dict[str, tuple[bool, bool, bool, str]] = {
     "row_condition_expectation": (True, False, False, "Row condition"),
     "table_condition_expectation": (False, False, False, "Table condition"),
     "sql_assertion": (False, False, False, "SQL assertion"),
+    "template_reference": (False, False, False, "Template reference"),
 }
 
 
 def _kind(field: FieldDescriptor) -> ArgumentKind:
+    if field.message_type is not None and field.message_type.GetOptions().map_entry:
+        return "map"
     if is_repeated(field):
         return "list"
     if field.type == FieldDescriptor.TYPE_ENUM:
@@ -74,6 +77,8 @@ def _kind(field: FieldDescriptor) -> ArgumentKind:
         return "bool"
     if field.type == FieldDescriptor.TYPE_STRING:
         return "str"
+    if field.type == FieldDescriptor.TYPE_MESSAGE:
+        return "message"
     raise TypeError(f"DataQualityRule.{field.full_name}: a field type the registry does not know")
 
 

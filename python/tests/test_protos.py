@@ -60,7 +60,7 @@ def test_generated_code_is_up_to_date(tmp_path: Path) -> None:
     committed = {p.name: p.read_bytes() for p in sorted(PROTO_OUT.glob("*_pb2.py*"))}
     assert set(fresh) == {
         f"{name}_pb2{suffix}"
-        for name in ("data_quality", "datascans_common", "processing")
+        for name in ("data_quality", "data_quality_rule_template", "datascans_common", "processing")
         for suffix in (".py", ".pyi")
     }
     stale = sorted(name for name in fresh.keys() | committed.keys() if fresh.get(name) != committed.get(name))
@@ -326,3 +326,39 @@ def test_coexists_and_is_wire_compatible_with_google_cloud_dataplex(order: str) 
     assert got["dimensions"] == [["VALIDITY", False, 0.0], ["COMPLETENESS", True, 100.0]]
     assert got["column"] == ["amount", False, "VALIDITY"]
     assert got["back_equal"] is True
+
+
+# --------------------------------------------------------------------------- (d) template_reference (issue 36)
+
+
+def test_template_reference_is_wire_compatible_with_google_cloud_dataplex() -> None:
+    """A rule with template_reference serialized by our code parses with google-cloud-dataplex's
+    (which has Google's current proto), every field equal, and back."""
+    dataplex = pytest.importorskip("google.cloud.dataplex_v1")
+    ours = DataQualityRule(
+        name="amount-positive",
+        column="amount",
+        dimension="VALIDITY",
+        template_reference=DataQualityRule.TemplateReference(
+            name="projects/p/locations/us/entryGroups/g/entries/value-positive",
+            values={"column": DataQualityRule.TemplateReference.ParameterValue(value="amount")},
+            resolved_sql="SELECT * FROM t WHERE amount <= 0",
+        ),
+    )
+    ours.template_reference.rule_template.dimension = "VALIDITY"
+    ours.template_reference.rule_template.sql_collection.add(query="SELECT * FROM ${data()} WHERE ${column} <= 0")
+    ours.template_reference.rule_template.input_parameters["column"].description = "a numeric column"
+    theirs = dataplex.DataQualityRule.deserialize(ours.SerializeToString())
+    ref = theirs.template_reference
+    assert ref.name == "projects/p/locations/us/entryGroups/g/entries/value-positive"
+    assert {k: v.value for k, v in ref.values.items()} == {"column": "amount"}
+    assert ref.resolved_sql == "SELECT * FROM t WHERE amount <= 0"
+    assert ref.rule_template.dimension == "VALIDITY"
+    assert [q.query for q in ref.rule_template.sql_collection] == ["SELECT * FROM ${data()} WHERE ${column} <= 0"]
+    assert ref.rule_template.input_parameters["column"].description == "a numeric column"
+    assert (theirs.name, theirs.column, theirs.dimension) == ("amount-positive", "amount", "VALIDITY")
+    back = DataQualityRule.FromString(dataplex.DataQualityRule.serialize(theirs))
+    assert back == ours
+    numbers = {f.name: f.number for f in DataQualityRule.TemplateReference.DESCRIPTOR.fields}
+    assert numbers == {"name": 1, "values": 5, "resolved_sql": 3, "rule_template": 4}
+    assert DataQualityRule.DESCRIPTOR.fields_by_name["template_reference"].number == 5

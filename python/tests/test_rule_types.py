@@ -21,6 +21,7 @@ def test_the_registry_is_the_oneof_in_proto_order() -> None:
         "row_condition_expectation",
         "table_condition_expectation",
         "sql_assertion",
+        "template_reference",
     ]
 
 
@@ -61,7 +62,17 @@ def test_facts_the_proto_does_not_say() -> None:
         "row_condition_expectation",
         "table_condition_expectation",
         "sql_assertion",
+        "template_reference",
     }
+    template = RULE_TYPES["template_reference"]
+    assert template.arguments == ("name", "values", "resolved_sql", "rule_template")
+    assert dict(template.argument_kinds) == {
+        "name": "str",
+        "values": "map",
+        "resolved_sql": "str",
+        "rule_template": "message",
+    }
+    assert template.evaluation_type == "Aggregate"
     assert RULE_TYPES["range_expectation"].display_name == "Range Check"
     assert RULE_TYPES["non_null_expectation"].display_name == "Null check"
     assert RULE_TYPES["regex_expectation"].evaluation_type == "Per row"

@@ -1,5 +1,6 @@
 from google.api import field_behavior_pb2 as _field_behavior_pb2
 from google.api import resource_pb2 as _resource_pb2
+from dataplex_dq.proto import data_quality_rule_template_pb2 as _data_quality_rule_template_pb2
 from dataplex_dq.proto import datascans_common_pb2 as _datascans_common_pb2
 from dataplex_dq.proto import processing_pb2 as _processing_pb2
 from google.protobuf.internal import containers as _containers
@@ -174,7 +175,7 @@ class DataQualityDimension(_message.Message):
     def __init__(self, name: _Optional[str] = ...) -> None: ...
 
 class DataQualityRule(_message.Message):
-    __slots__ = ("range_expectation", "non_null_expectation", "set_expectation", "regex_expectation", "uniqueness_expectation", "statistic_range_expectation", "row_condition_expectation", "table_condition_expectation", "sql_assertion", "column", "ignore_null", "dimension", "threshold", "name", "description", "suspended", "debug_queries")
+    __slots__ = ("range_expectation", "non_null_expectation", "set_expectation", "regex_expectation", "uniqueness_expectation", "statistic_range_expectation", "row_condition_expectation", "table_condition_expectation", "sql_assertion", "template_reference", "column", "ignore_null", "dimension", "threshold", "name", "description", "suspended", "debug_queries")
     class RangeExpectation(_message.Message):
         __slots__ = ("min_value", "max_value", "strict_min_enabled", "strict_max_enabled")
         MIN_VALUE_FIELD_NUMBER: _ClassVar[int]
@@ -247,6 +248,29 @@ class DataQualityRule(_message.Message):
         description: str
         sql_statement: str
         def __init__(self, description: _Optional[str] = ..., sql_statement: _Optional[str] = ...) -> None: ...
+    class TemplateReference(_message.Message):
+        __slots__ = ("name", "values", "resolved_sql", "rule_template")
+        class ParameterValue(_message.Message):
+            __slots__ = ("value",)
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            value: str
+            def __init__(self, value: _Optional[str] = ...) -> None: ...
+        class ValuesEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: DataQualityRule.TemplateReference.ParameterValue
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[DataQualityRule.TemplateReference.ParameterValue, _Mapping]] = ...) -> None: ...
+        NAME_FIELD_NUMBER: _ClassVar[int]
+        VALUES_FIELD_NUMBER: _ClassVar[int]
+        RESOLVED_SQL_FIELD_NUMBER: _ClassVar[int]
+        RULE_TEMPLATE_FIELD_NUMBER: _ClassVar[int]
+        name: str
+        values: _containers.MessageMap[str, DataQualityRule.TemplateReference.ParameterValue]
+        resolved_sql: str
+        rule_template: _data_quality_rule_template_pb2.DataQualityRuleTemplate
+        def __init__(self, name: _Optional[str] = ..., values: _Optional[_Mapping[str, DataQualityRule.TemplateReference.ParameterValue]] = ..., resolved_sql: _Optional[str] = ..., rule_template: _Optional[_Union[_data_quality_rule_template_pb2.DataQualityRuleTemplate, _Mapping]] = ...) -> None: ...
     RANGE_EXPECTATION_FIELD_NUMBER: _ClassVar[int]
     NON_NULL_EXPECTATION_FIELD_NUMBER: _ClassVar[int]
     SET_EXPECTATION_FIELD_NUMBER: _ClassVar[int]
@@ -256,6 +280,7 @@ class DataQualityRule(_message.Message):
     ROW_CONDITION_EXPECTATION_FIELD_NUMBER: _ClassVar[int]
     TABLE_CONDITION_EXPECTATION_FIELD_NUMBER: _ClassVar[int]
     SQL_ASSERTION_FIELD_NUMBER: _ClassVar[int]
+    TEMPLATE_REFERENCE_FIELD_NUMBER: _ClassVar[int]
     COLUMN_FIELD_NUMBER: _ClassVar[int]
     IGNORE_NULL_FIELD_NUMBER: _ClassVar[int]
     DIMENSION_FIELD_NUMBER: _ClassVar[int]
@@ -273,6 +298,7 @@ class DataQualityRule(_message.Message):
     row_condition_expectation: DataQualityRule.RowConditionExpectation
     table_condition_expectation: DataQualityRule.TableConditionExpectation
     sql_assertion: DataQualityRule.SqlAssertion
+    template_reference: DataQualityRule.TemplateReference
     column: str
     ignore_null: bool
     dimension: str
@@ -281,7 +307,7 @@ class DataQualityRule(_message.Message):
     description: str
     suspended: bool
     debug_queries: _containers.RepeatedCompositeFieldContainer[DataQualityRule.DebugQuery]
-    def __init__(self, range_expectation: _Optional[_Union[DataQualityRule.RangeExpectation, _Mapping]] = ..., non_null_expectation: _Optional[_Union[DataQualityRule.NonNullExpectation, _Mapping]] = ..., set_expectation: _Optional[_Union[DataQualityRule.SetExpectation, _Mapping]] = ..., regex_expectation: _Optional[_Union[DataQualityRule.RegexExpectation, _Mapping]] = ..., uniqueness_expectation: _Optional[_Union[DataQualityRule.UniquenessExpectation, _Mapping]] = ..., statistic_range_expectation: _Optional[_Union[DataQualityRule.StatisticRangeExpectation, _Mapping]] = ..., row_condition_expectation: _Optional[_Union[DataQualityRule.RowConditionExpectation, _Mapping]] = ..., table_condition_expectation: _Optional[_Union[DataQualityRule.TableConditionExpectation, _Mapping]] = ..., sql_assertion: _Optional[_Union[DataQualityRule.SqlAssertion, _Mapping]] = ..., column: _Optional[str] = ..., ignore_null: _Optional[bool] = ..., dimension: _Optional[str] = ..., threshold: _Optional[float] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., suspended: _Optional[bool] = ..., debug_queries: _Optional[_Iterable[_Union[DataQualityRule.DebugQuery, _Mapping]]] = ...) -> None: ...
+    def __init__(self, range_expectation: _Optional[_Union[DataQualityRule.RangeExpectation, _Mapping]] = ..., non_null_expectation: _Optional[_Union[DataQualityRule.NonNullExpectation, _Mapping]] = ..., set_expectation: _Optional[_Union[DataQualityRule.SetExpectation, _Mapping]] = ..., regex_expectation: _Optional[_Union[DataQualityRule.RegexExpectation, _Mapping]] = ..., uniqueness_expectation: _Optional[_Union[DataQualityRule.UniquenessExpectation, _Mapping]] = ..., statistic_range_expectation: _Optional[_Union[DataQualityRule.StatisticRangeExpectation, _Mapping]] = ..., row_condition_expectation: _Optional[_Union[DataQualityRule.RowConditionExpectation, _Mapping]] = ..., table_condition_expectation: _Optional[_Union[DataQualityRule.TableConditionExpectation, _Mapping]] = ..., sql_assertion: _Optional[_Union[DataQualityRule.SqlAssertion, _Mapping]] = ..., template_reference: _Optional[_Union[DataQualityRule.TemplateReference, _Mapping]] = ..., column: _Optional[str] = ..., ignore_null: _Optional[bool] = ..., dimension: _Optional[str] = ..., threshold: _Optional[float] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., suspended: _Optional[bool] = ..., debug_queries: _Optional[_Iterable[_Union[DataQualityRule.DebugQuery, _Mapping]]] = ...) -> None: ...
 
 class DataQualityColumnResult(_message.Message):
     __slots__ = ("column", "score", "passed", "dimensions")

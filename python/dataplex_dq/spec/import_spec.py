@@ -34,7 +34,7 @@ from dataplex_dq.spec.reader import (
     rule_type_of,
 )
 from dataplex_dq.spec.transpile import DIALECTS, bigquery_tables, transpile
-from dataplex_dq.spec.validate import RegexCheck, regex_check, spec_problems
+from dataplex_dq.spec.validate import RegexCheck, TemplateCheck, regex_check, rule_template_check, spec_problems
 
 if TYPE_CHECKING:
     from ruamel.yaml import YAML
@@ -277,6 +277,29 @@ def declared_rules(entry: Any) -> tuple[list[Declared], list[Any]]:
     return rules, scans
 
 
+def declared_kinds(entry: Any) -> set[tuple[str, str | None]]:
+    """(rule type, lower-case column or None) of every dataplex_dq rule the entry declares: per-rule tests
+    (under a column, or with a `column` argument) and the rules of its data_quality_scans."""
+    kinds: set[tuple[str, str | None]] = set()
+
+    def add(rule_type: str | None, column: Any) -> None:
+        if rule_type:
+            kinds.add((rule_type, str(column).lower() if column else None))
+
+    holders = [(entry, None), *[(c, c.get("name")) for c in entry.get("columns") or [] if isinstance(c, dict)]]
+    for holder, column in holders:
+        for key in TEST_KEYS:
+            for item in holder.get(key) or [] if isinstance(holder.get(key), list) else []:
+                test, body = _test_of(item)
+                if test == "data_quality_scan":
+                    for rule in _arguments(body).get("rules") or []:
+                        if isinstance(rule, dict):
+                            add(rule_type_of(rule), rule.get("column"))
+                elif test is not None:
+                    add(test, column or _arguments(body).get("column"))
+    return kinds
+
+
 # ---------------------------------------------------------------- the import
 
 
@@ -313,6 +336,8 @@ def rule_count(entry: Any) -> int:
 #: replaced test (config, severity, tags, meta, ...) is the user's and --force keeps it.
 def _rule_keys(test: str) -> set[str]:
     known = RULE_TYPES.get(test)
+    if test == "template_reference":
+        return {"name", "description", "arguments", "column", "template_reference", *COMMON_ARGUMENTS}
     return {"name", "description", "arguments", "column", *COMMON_ARGUMENTS, *(known.arguments if known else ())}
 
 
@@ -369,6 +394,16 @@ def _ordered_rule(rule: Mapping[str, Any]) -> dict[str, Any]:
     return {k: rule[k] for k in order if k in rule} | {k: v for k, v in rule.items() if k not in order}
 
 
+def template_reference_arguments(ref: Mapping[str, Any]) -> dict[str, Any]:
+    """A template_reference as a per-rule test's argument: {name, values: {parameter: text}} (Dataplex's
+    {value: text} written as the text alone; the test takes both)."""
+    out: dict[str, Any] = {"name": ref.get("name")}
+    values = ref.get("values") or {}
+    if values:
+        out["values"] = {k: (v.get("value", "") if isinstance(v, Mapping) else v) for k, v in values.items()}
+    return out
+
+
 def _test_item(rule: Mapping[str, Any], label: str) -> tuple[str | None, dict[str, Any]]:
     """(column to put it under or None for the model, the tests-list item) of a per-rule test."""
     rt = rule_type_of(rule)
@@ -380,7 +415,10 @@ def _test_item(rule: Mapping[str, Any], label: str) -> tuple[str | None, dict[st
             raise ImportSpecError(f"{label}: a {rt} needs a column")
     elif column:
         args["column"] = column
-    args.update(rule[rt])
+    if rt == "template_reference":
+        args["template_reference"] = template_reference_arguments(rule[rt])
+    else:
+        args.update(rule[rt])
     args.update({k: rule[k] for k in COMMON_ARGUMENTS if k in rule})
     body: dict[str, Any] = {}
     for key in ("name", "description"):
@@ -482,6 +520,7 @@ def merge_spec(
     force: bool,
     result: ImportResult,
     regex: RegexCheck | None = None,
+    templates: TemplateCheck | None = None,
 ) -> None:
     """Merge ``spec`` (normalized, SQL already converted) into the round-trip document ``doc``."""
     entry = _entry(doc, section, model)
@@ -503,7 +542,7 @@ def merge_spec(
             f"({result.path}); "
             "nothing was written. Pass --force to replace them, or rename them in the spec"
         )
-    problems = spec_problems(spec, regex=regex, other_rules=rule_count(entry) - len(clashes))
+    problems = spec_problems(spec, regex=regex, other_rules=rule_count(entry) - len(clashes), templates=templates)
     if problems:
         more = f" (and {len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})" if len(problems) > 1 else ""
         raise ImportSpecError(
@@ -675,6 +714,7 @@ def import_spec(
         force=force,
         result=result,
         regex=regex_check(Path(project_dir)),
+        templates=rule_template_check(Path(project_dir)),
     )
     text = dump_properties(doc, yaml)
     target.path.parent.mkdir(parents=True, exist_ok=True)

@@ -229,9 +229,32 @@ def _block(value: Any, path: str) -> Any:
     return value
 
 
+def _map_value(value: Any, f: FD, path: str) -> Any:
+    """A proto map (TemplateReference.values): {key: value}; a message value with one field (Dataplex's
+    ParameterValue, {value: text}) may be given as that field's value alone."""
+    value = _block(value, path)
+    if not isinstance(value, Mapping):
+        raise SpecError(f"{path}: expected a mapping, got {_type_name(value)}")
+    entry = f.message_type.fields_by_name["value"]
+    out: dict[str, Any] = {}
+    for k, v in value.items():
+        item_path = f"{path}.{k}"
+        if v is None:
+            raise SpecError(f"{item_path}: null in a mapping")
+        if entry.type == FD.TYPE_MESSAGE:
+            inner = entry.message_type.fields
+            given = {inner[0].name: v} if not isinstance(v, (Mapping, list)) and len(inner) == 1 else v
+            out[str(k)] = normalize_message(given, entry.message_type, item_path)
+        else:
+            out[str(k)] = _scalar(v, entry, item_path)
+    return out if out else _UNSET
+
+
 def _field_value(value: Any, f: FD, path: str) -> Any:
     if value is None:
         return _UNSET
+    if f.message_type is not None and f.message_type.GetOptions().map_entry:
+        return _map_value(value, f, path)
     if f.is_repeated:
         if not isinstance(value, (list, tuple)):
             raise SpecError(f"{path}: expected a list, got {_type_name(value)}")
@@ -276,6 +299,10 @@ def _attributes(value: Any, path: str) -> Any:
     return out if out else _UNSET
 
 
+#: TemplateReference's output-only fields (a result's resolved SQL and template), left out of a spec.
+_TEMPLATE_RESULT_FIELDS = ("resolved_sql", "rule_template")
+
+
 def normalize_message(value: Any, desc: _descriptor.Descriptor, path: str = "") -> dict[str, Any]:
     """``value`` (a mapping in either casing) as proto JSON with snake_case names and only set fields.
 
@@ -305,6 +332,8 @@ def normalize_message(value: Any, desc: _descriptor.Descriptor, path: str = "") 
             close = difflib.get_close_matches(key, known + [f.name for f in desc.fields], n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(known)})"
             raise SpecError(f"unknown field '{sub}' in {desc.name}{hint}")
+        elif desc.name == "TemplateReference" and f.name in _TEMPLATE_RESULT_FIELDS:
+            continue  # output only: what Dataplex resolved for a result, never part of a spec
         else:
             name, v = f.name, _field_value(item, f, sub)
         if name in seen:

@@ -124,6 +124,46 @@ def regex_check(project_dir: Path | None) -> RegexCheck | None:
     return check
 
 
+# ---------------------------------------------------------------- the package's rule templates
+
+TemplateCheck = Callable[[Mapping[str, Any]], "list[tuple[str, str]]"]
+
+
+def project_rule_templates(project_dir: Path | None) -> Any:
+    """The project's rule templates: `vars: dataplex_dq_rule_templates` of its dbt_project.yml (as written;
+    None when there is none)."""
+    import yaml
+
+    path = Path(project_dir or ".") / "dbt_project.yml"
+    try:
+        project = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    variables = project.get("vars") if isinstance(project, dict) else None
+    return variables.get("dataplex_dq_rule_templates") if isinstance(variables, dict) else None
+
+
+def rule_template_check(project_dir: Path | None) -> TemplateCheck | None:
+    """The package's template resolution (macros/rule_templates.sql, `rule_template_resolve`) over the
+    package's and the project's templates, as a function of a template_reference returning its problems
+    [(field, message)]; None when the package (or its rule_templates.sql) cannot be found."""
+    import jinja2
+
+    macros = package_macros(project_dir)
+    if macros is None or not (macros / "rule_templates.sql").is_file():
+        return None
+    env = jinja2.Environment(extensions=["jinja2.ext.do"])
+    ns = _Macros()
+    env.globals.update({"return": _return, "modules": type("Modules", (), {"re": re})(), _PACKAGE: ns})
+    ns.module = env.from_string((macros / "rule_templates.sql").read_text(encoding="utf-8")).module
+    templates = ns.rule_templates_of(project_rule_templates(project_dir))
+
+    def check(params: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return [(str(f), str(m)) for f, m in ns.rule_template_resolve(dict(params), templates)["problems"]]
+
+    return check
+
+
 # ---------------------------------------------------------------- the checks (macros/validation.sql)
 
 
@@ -140,7 +180,9 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def rule_problems(rule: Mapping[str, Any], index: int, regex: RegexCheck | None = None) -> list[Problem]:
+def rule_problems(
+    rule: Mapping[str, Any], index: int, regex: RegexCheck | None = None, templates: TemplateCheck | None = None
+) -> list[Problem]:
     """What compile's validate_rule would report for one normalized rule (spec.reader's snake_case shape)."""
     out: list[Problem] = []
     rule_type = next((t for t in RULE_TYPES if t in rule), None)
@@ -216,6 +258,9 @@ def rule_problems(rule: Mapping[str, Any], index: int, regex: RegexCheck | None 
             problem("sql_statement", "is required (a SELECT returning the rows in an invalid state)")
         elif ";" in str(statement):
             problem("sql_statement", "must not contain a semicolon")
+    if rule_type == "template_reference" and templates is not None:
+        for field, message in templates(params):
+            problem(field, message)
     # validate_debug_queries
     for i, query in enumerate(rule.get("debug_queries") or []):
         field = f"debug_queries[{i}]"
@@ -254,7 +299,13 @@ def setting_problems(spec: Mapping[str, Any]) -> list[Problem]:
     return out
 
 
-def spec_problems(spec: Mapping[str, Any], *, regex: RegexCheck | None = None, other_rules: int = 0) -> list[Problem]:
+def spec_problems(
+    spec: Mapping[str, Any],
+    *,
+    regex: RegexCheck | None = None,
+    other_rules: int = 0,
+    templates: TemplateCheck | None = None,
+) -> list[Problem]:
     """Every problem compile would report in a normalized spec, in rule order; ``other_rules``: the rules the
     data source keeps besides these (the limit counts them all)."""
     rules = list(spec.get("rules") or [])
@@ -272,5 +323,5 @@ def spec_problems(spec: Mapping[str, Any], *, regex: RegexCheck | None = None, o
         )
         return out  # the rules themselves are not checked one by one past the limit
     for i, rule in enumerate(rules):
-        out.extend(rule_problems(rule, i, regex))
+        out.extend(rule_problems(rule, i, regex, templates))
     return out
