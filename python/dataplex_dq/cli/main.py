@@ -10,7 +10,9 @@ import click
 from dataplex_dq import __version__
 from dataplex_dq.cli.build import build
 from dataplex_dq.cli.console import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
+from dataplex_dq.cli.profile import profile
 from dataplex_dq.cli.report import report
+from dataplex_dq.cli.suggest import suggest
 from dataplex_dq.spec.diff import diff_command
 from dataplex_dq.spec.export_spec import export_spec_command
 from dataplex_dq.spec.import_spec import import_spec_command
@@ -22,7 +24,7 @@ def main() -> None:
     """Dataplex auto data quality for dbt: scores, results and reports of the rules dbt ran."""
 
 
-for _command in (report, build, import_spec_command, export_spec_command, diff_command):
+for _command in (report, build, import_spec_command, export_spec_command, diff_command, profile, suggest):
     main.add_command(_command)
 
 
