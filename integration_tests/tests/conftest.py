@@ -367,16 +367,38 @@ HEAVY: dict[str, float] = {
 }
 
 
+def _unit_of_path(path: str) -> str:
+    """The work unit of a test file (its path relative to the root): its group, else the file."""
+    return GROUPS.get(path.rsplit("/", 1)[-1], path)
+
+
 def _unit(item) -> str:
-    name = item.path.name
-    return GROUPS.get(name, str(item.path.relative_to(item.config.rootpath)))
+    return _unit_of_path(str(item.path.relative_to(item.config.rootpath)))
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the xdist_group marks
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadgroup`: a work unit is a file or a group of GROUPS, handed to one worker whole.
+
+    pytest-xdist 3.8's own loadgroup reads the `xdist_group` mark through a node id suffix that pytest 9.2 no longer
+    reads (`Node.nodeid` is computed), so every test became its own unit and a module's builds ran on both workers.
+    This is xdist's load-scope scheduler with the unit taken from the file's path."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FileGroupScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _unit_of_path(nodeid.split("::", 1)[0])
+
+    return FileGroupScheduling(config, log)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own reordering by fixture parameters, which this keeps per unit
 def pytest_collection_modifyitems(config, items) -> None:
-    if config.pluginmanager.hasplugin("xdist") and getattr(config.option, "dist", "no") != "no":
-        for item in items:
-            item.add_marker(pytest.mark.xdist_group(_unit(item)))
+    # on a worker (xdist sets `dist` to "no" there and `loadgroup` to whether the run is --dist loadgroup): order the
+    # units longest first, so that the scheduler (which keeps the collection order with --no-loadscope-reorder)
+    # hands them out in that order
+    if config.pluginmanager.hasplugin("xdist") and getattr(config.option, "loadgroup", False):
         files: dict[str, set[str]] = {}
         for item in items:
             files.setdefault(_unit(item), set()).add(item.path.name)
