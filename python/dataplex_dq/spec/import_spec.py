@@ -33,6 +33,7 @@ from dataplex_dq.spec.reader import (
     normalize_message,
     rule_type_of,
 )
+from dataplex_dq.spec.targets import find_by_resource, source_file, split_source
 from dataplex_dq.spec.transpile import DIALECTS, bigquery_tables, transpile
 from dataplex_dq.spec.validate import RegexCheck, TemplateCheck, regex_check, rule_template_check, spec_problems
 
@@ -315,6 +316,7 @@ class ImportResult:
     sql_changes: list[tuple[str, str, str]] = field(default_factory=list)  # (where, before, after)
     sql_problems: list[tuple[str, str]] = field(default_factory=list)  # (where, why)
     table_hints: list[tuple[str, str]] = field(default_factory=list)  # (where, table)
+    target_name: str = ""  # the model, seed, snapshot or source table (NAME.TABLE) that got the rules
 
 
 def rule_count(entry: Any) -> int:
@@ -453,6 +455,18 @@ def _get_either(mapping: Any, key: str) -> tuple[str | None, Any]:
 def _entry(doc: Any, section: str, name: str) -> Any:
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+    if section == "sources":  # NAME.TABLE: the table's entry in the source's `tables`
+        source, table = split_source(name)
+        if not isinstance(doc.get("sources"), list):
+            doc["sources"] = CommentedSeq()
+        holder = next((e for e in doc["sources"] if isinstance(e, dict) and e.get("name") == source), None)
+        if holder is None:
+            holder = CommentedMap()
+            holder["name"] = source
+            doc["sources"].append(holder)
+        if not isinstance(holder.get("tables"), list):
+            holder["tables"] = CommentedSeq()
+        return _entry({"tables": holder["tables"]}, "tables", table)
     if not isinstance(doc.get(section), list):
         doc[section] = CommentedSeq()
     for e in doc[section]:
@@ -685,22 +699,77 @@ def _drop_emptied(entry: Any, emptied: list[Any]) -> None:
                 del holder[key]
 
 
+def resolve_target(
+    project_dir: Path,
+    *,
+    model: str | None,
+    source: str | None,
+    schema_file: Path | None,
+    data_resource: str | None,
+    notes: list[str],
+) -> tuple[Target, str]:
+    """(the properties file and section, the model or NAME.TABLE) the rules go to: --model, --source, or
+    the source or model that reads the spec's BigQuery table (said in `notes`)."""
+    if model and source:
+        raise ImportSpecError("pass --model or --source, not both")
+    if not model and not source:
+        if not data_resource:
+            raise ImportSpecError("the spec names no table (data.resource): pass --model or --source")
+        found = find_by_resource(project_dir, data_resource)
+        notes.append(f"the spec's table {data_resource} is {found.kind} '{found.name}' (found in {found.how})")
+        model, source = (found.name, None) if found.kind == "model" else (None, found.name)
+    if source:
+        name, table = split_source(source)
+        path = schema_file or source_file(project_dir, name, table)
+        return Target(path, "sources"), source
+    assert model is not None
+    return find_target(project_dir, model, schema_file), model
+
+
 def import_spec(
     spec_file: Path,
-    model: str,
+    model: str | None,
     *,
     form: str = "tests",
     dialect: str = "bigquery",
     schema_file: Path | None = None,
     force: bool = False,
     project_dir: Path = Path("."),
+    source: str | None = None,
 ) -> ImportResult:
-    """Read ``spec_file`` and merge its rules into ``model``'s properties file; returns what was done."""
+    """Read ``spec_file`` and merge its rules into ``model``'s (or source table ``source``'s, NAME.TABLE)
+    properties file; with neither, into the source or model reading the spec's table. Returns what was done."""
+    loaded = load_spec_file(spec_file)
+    return import_loaded(
+        loaded, model, form=form, dialect=dialect, schema_file=schema_file, force=force,
+        project_dir=project_dir, source=source,
+    )  # fmt: skip
+
+
+def import_loaded(
+    loaded: LoadedSpec,
+    model: str | None,
+    *,
+    form: str = "tests",
+    dialect: str = "bigquery",
+    schema_file: Path | None = None,
+    force: bool = False,
+    project_dir: Path = Path("."),
+    source: str | None = None,
+) -> ImportResult:
+    """:func:`import_spec` of a spec already read (import-contract builds one from a data contract)."""
     import copy
 
-    loaded = load_spec_file(spec_file)
-    target = find_target(Path(project_dir), model, Path(schema_file) if schema_file else None)
-    result = ImportResult(target.path, target.section, form, notes=list(loaded.notes))
+    notes = list(loaded.notes)
+    target, model = resolve_target(
+        Path(project_dir),
+        model=model,
+        source=source,
+        schema_file=Path(schema_file) if schema_file else None,
+        data_resource=loaded.data_resource,
+        notes=notes,
+    )
+    result = ImportResult(target.path, target.section, form, notes=notes, target_name=model)
     spec = copy.deepcopy(loaded.spec)
     _convert_sql(spec, dialect, result)
     doc, yaml = load_properties(target.path)
@@ -757,7 +826,14 @@ def target_dialect(project_dir: Path, profiles_dir: Path | None, target: str | N
 
 @click.command("import-spec")
 @click.argument("spec_file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--model", "model", required=True, help="the model (or seed, snapshot) that gets the rules")
+@click.option("--model", "model", default=None, help="the model (or seed, snapshot) that gets the rules")
+@click.option(
+    "--source",
+    "source",
+    default=None,
+    metavar="NAME.TABLE",
+    help="the source table that gets the rules (default, without --model: the one reading the spec's table)",
+)
 @click.option(
     "--form",
     type=click.Choice(["tests", "scan"]),
@@ -784,7 +860,8 @@ def target_dialect(project_dir: Path, profiles_dir: Path | None, target: str | N
 def import_spec_command(
     *,
     spec_file: Path,
-    model: str,
+    model: str | None,
+    source: str | None,
     form: str,
     dialect: str | None,
     schema_file: Path | None,
@@ -810,12 +887,19 @@ def import_spec_command(
                 "GoogleSQL (pass --dialect to transpile)"
             )
         result = import_spec(
-            spec_file, model, form=form, dialect=chosen, schema_file=schema_file, force=force, project_dir=project_dir
+            spec_file,
+            model,
+            form=form,
+            dialect=chosen,
+            schema_file=schema_file,
+            force=force,
+            project_dir=project_dir,
+            source=source,
         )
     except DataplexDqError as exc:
         console.print(f"[red]dataplex-dq import-spec failed:[/red] {escape(str(exc))}")
         raise SystemExit(2) from None
-    print_import(result, model, chosen, console)
+    print_import(result, result.target_name, chosen, console)
 
 
 def print_import(result: ImportResult, model: str, dialect: str, console: Any) -> None:
