@@ -201,4 +201,4 @@ def outcome_lines(report: Report) -> list[tuple[str, str]]:
                     f"{label}: catalog publishing {c.state.lower()}: {c.message}",
                 )
             )
-    return lines
+    return lines + list(report.alert_lines)  # outputs/alerts.py

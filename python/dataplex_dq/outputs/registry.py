@@ -3,6 +3,7 @@ protos), then the result files, then the HTML report. Adding an output: docs/ARC
 
 from __future__ import annotations
 
+from dataplex_dq.outputs.alerts import Alerts
 from dataplex_dq.outputs.base import Output
 from dataplex_dq.outputs.catalog import CatalogPublishing
 from dataplex_dq.outputs.files import ResultFiles
@@ -10,4 +11,11 @@ from dataplex_dq.outputs.html_data import HtmlReport
 from dataplex_dq.outputs.notifications import Notifications
 from dataplex_dq.outputs.results_copy import ResultsCopy
 
-OUTPUTS: tuple[Output, ...] = (ResultsCopy(), CatalogPublishing(), Notifications(), ResultFiles(), HtmlReport())
+OUTPUTS: tuple[Output, ...] = (
+    ResultsCopy(),
+    CatalogPublishing(),
+    Notifications(),
+    Alerts(),
+    ResultFiles(),
+    HtmlReport(),
+)

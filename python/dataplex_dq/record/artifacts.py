@@ -30,6 +30,7 @@ class DataSource:
     schema: str | None
     identifier: str | None
     settings: dict[str, Any] = field(default_factory=dict)  # meta.dataplex_dq
+    owners: tuple[str, ...] = ()  # dbt's meta.owner, else its group's owner (outputs/owners.py)
 
     @property
     def label(self) -> str:
@@ -56,6 +57,8 @@ class RuleTest:
     severity: str = "ERROR"  # dbt's test severity: a failed rule of a WARN test is a warning
     identity: Any = None  # config.meta[IDENTITY_KEY]: its rules as the package recorded them (declared.py)
     tags: tuple[str, ...] = ()  # dbt tags (the HTML report's tag filter)
+    owners: tuple[str, ...] = ()  # the test's meta.owner (outputs/owners.py)
+    alert_suppression_interval: Any = None  # the test's meta.dataplex_dq.alert_suppression_interval (alerts)
 
 
 @dataclass(frozen=True)
@@ -156,7 +159,26 @@ def no_tests_message(path: Path, command: str | None, results: int) -> str:
     )
 
 
-def _data_source(node: dict[str, Any]) -> DataSource:
+def owners_of(node: dict[str, Any], groups: dict[str, Any] | None = None) -> tuple[str, ...]:
+    """dbt's owner of a node: `meta.owner` (or `config.meta.owner`), a name or a list of names; else, with
+    ``groups`` (manifest.json's), the owner (name, else email) of the node's `group`."""
+    config: dict[str, Any] = node["config"] if isinstance(node.get("config"), dict) else {}
+    for meta in (config.get("meta"), node.get("meta")):
+        owner = meta.get("owner") if isinstance(meta, dict) else None
+        if isinstance(owner, str) and owner.strip():
+            return (owner.strip(),)
+        if isinstance(owner, list) and owner:
+            return tuple(str(o).strip() for o in owner if str(o).strip())
+    group = config.get("group") or node.get("group")
+    for g in (groups or {}).values():
+        if isinstance(g, dict) and group and g.get("name") == group:
+            group_owner: dict[str, Any] = g["owner"] if isinstance(g.get("owner"), dict) else {}
+            who = group_owner.get("name") or group_owner.get("email")
+            return (str(who),) if who else ()
+    return ()
+
+
+def _data_source(node: dict[str, Any], groups: dict[str, Any] | None = None) -> DataSource:
     config_meta = (node.get("config") or {}).get("meta") or {}
     meta = node.get("meta") or {}
     settings = snake_keys(config_meta.get(PACKAGE) or meta.get(PACKAGE) or {})  # either casing, as the macros
@@ -172,6 +194,7 @@ def _data_source(node: dict[str, Any]) -> DataSource:
         schema=node.get("schema"),
         identifier=node.get("alias") or node.get("identifier") or node.get("name"),
         settings=settings if isinstance(settings, dict) else {},
+        owners=owners_of(node, groups),
     )
 
 
@@ -220,6 +243,16 @@ def scan_settings(kwargs: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _test_setting(node: dict[str, Any], key: str) -> Any:
+    """A test's `meta.dataplex_dq.<key>` (or `config.meta`)."""
+    config: dict[str, Any] = node["config"] if isinstance(node.get("config"), dict) else {}
+    for meta in (config.get("meta"), node.get("meta")):
+        ours = meta.get(PACKAGE) if isinstance(meta, dict) else None
+        if isinstance(ours, dict) and ours.get(key) is not None:
+            return ours[key]
+    return None
+
+
 def _test_kwargs(meta: dict[str, Any]) -> dict[str, Any]:
     given = meta.get("kwargs")
     kwargs: dict[str, Any] = given if isinstance(given, dict) else {}
@@ -258,6 +291,8 @@ def manifest_rules(manifest: dict[str, Any]) -> tuple[dict[str, RuleTest], dict[
             severity=str((node.get("config") or {}).get("severity") or "ERROR").upper(),
             identity=((node.get("config") or {}).get("meta") or {}).get(IDENTITY_KEY),
             tags=tuple(str(t) for t in node.get("tags") or ()) if isinstance(node.get("tags"), list) else (),
+            owners=owners_of(node),
+            alert_suppression_interval=_test_setting(node, "alert_suppression_interval"),
         )
 
     data_sources: dict[str, DataSource] = {}
@@ -265,7 +300,7 @@ def manifest_rules(manifest: dict[str, Any]) -> tuple[dict[str, RuleTest], dict[
         for uid in wanted_sources:
             node = manifest.get(collection, {}).get(uid)
             if node is not None:
-                data_sources[uid] = _data_source(node)
+                data_sources[uid] = _data_source(node, manifest.get("groups"))
     for test in tests.values():
         if test.test_name == "data_quality_scan" and test.data_source_id in data_sources:
             source = data_sources[test.data_source_id]

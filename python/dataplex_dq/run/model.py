@@ -57,6 +57,9 @@ class Report:
     results_tables: dict[str, Any] = field(default_factory=dict)
     severity: dict[str, str] = field(default_factory=dict)  # test unique_id -> dbt severity (ERROR / WARN)
     tags: dict[str, tuple[str, ...]] = field(default_factory=dict)  # test unique_id -> its dbt tags
+    owners: dict[str, tuple[str, ...]] = field(default_factory=dict)  # test unique_id -> its meta.owner (alerts)
+    alert_intervals: dict[str, Any] = field(default_factory=dict)  # test unique_id -> its alert_suppression_interval
+    alert_lines: list[tuple[str, str]] = field(default_factory=list)  # (style, line): why each alert was (not) sent
 
     def failed_rules(self, severity: str) -> list[tuple[SourceReport, RuleOutcome]]:
         """Failed rules of tests of this dbt severity (a WARN test's failure is a warning, as in dbt)."""

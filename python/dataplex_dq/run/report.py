@@ -195,6 +195,12 @@ def _report(
         invocation,
         severity={uid: t.severity for uid, t in where.tests.items()},
         tags={uid: t.tags for uid, t in where.tests.items() if t.tags},
+        owners={uid: t.owners for uid, t in where.tests.items() if t.owners},
+        alert_intervals={
+            uid: t.alert_suppression_interval
+            for uid, t in where.tests.items()
+            if t.alert_suppression_interval is not None
+        },
     )
     report.export_relation = str(relation)
     report.default_relation = relation
