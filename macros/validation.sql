@@ -236,9 +236,10 @@
 
 {#- Scan-level settings of a data source (meta.dataplex_dq, or a scan test's arguments). -#}
 {#- Settings of the scan lifecycle (incremental scans, catalog publishing; macros/incremental.sql,
-    python/dataplex_dq/outputs/catalog.py), accepted in meta.dataplex_dq and the scan's arguments, either casing. -#}
+    python/dataplex_dq/outputs/catalog.py; failing-row samples' keys and mask: outputs/sample_keys.py), accepted in
+    meta.dataplex_dq and the scan's arguments, either casing. -#}
 {% macro lifecycle_setting_keys() %}
-  {{ return(['incremental_field', 'incrementalField', 'incremental_lookback', 'incrementalLookback', 'catalog_publishing_enabled', 'catalogPublishingEnabled']) }}
+  {{ return(['incremental_field', 'incrementalField', 'incremental_lookback', 'incrementalLookback', 'catalog_publishing_enabled', 'catalogPublishingEnabled', 'sample_keys', 'sampleKeys', 'sample_mask', 'sampleMask']) }}
 {% endmacro %}
 
 {% macro validate_scope_settings(settings, where, allowed_keys) %}

@@ -319,12 +319,13 @@ class _FakeWarehouse:
             "A", (), {"connections": type("M", (), {"get_thread_connection": staticmethod(lambda: conn)})()}
         )()
 
-    def macro(self, name: str, **kwargs: Any) -> list[str]:
+    def macro(self, name: str, **kwargs: Any) -> dict[str, Any]:
         # sample_rows_sqls: each item's query, or its columns' query (macros/report_samples.sql)
-        return [
+        sqls = [
             f"select {', '.join(i['columns'])} from ({i['query']})" if i["columns"] else i["query"]
             for i in kwargs["items"]
         ]
+        return {"max_rows": 10, "samples": [{"sql": q, "error": None} for q in sqls]}
 
     def query(self, sql: str) -> list[dict[str, Any]]:
         from dataplex_dq.errors import WarehouseError

@@ -1,6 +1,7 @@
 """What the HTML report reads besides this run's results: the results table's recent history, a bounded
-sample of each failing rule's failing rows, and the tests' dbt tags; then it writes the page
-(:func:`write_html_report`). The SQL is in macros/results/report_history.sql."""
+sample of each failing rule's failing rows (key columns first, ``sample_mask`` columns masked in the SQL:
+outputs/sample_keys.py, macros/report_samples.sql), and the tests' dbt tags; then it writes the page
+(:func:`write_html_report`). The history SQL is in macros/results/report_history.sql."""
 
 from __future__ import annotations
 
@@ -27,11 +28,12 @@ from dataplex_dq.outputs.html_report import (
     render_html,
     value_of,
 )
+from dataplex_dq.outputs.sample_keys import SamplePlan, read_manifest, sample_plans
 from dataplex_dq.run.metrics import RuleStatus
 from dataplex_dq.run.model import Report
 from dataplex_dq.warehouse.connection import Warehouse
 
-SAMPLE_ROWS = 10  # failing rows shown per rule
+SAMPLE_ROWS = 10  # failing rows shown per rule unless the var dataplex_dq_sample_rows says otherwise
 SAMPLE_CELL_CHARS = 200  # longer values are shortened
 SAMPLE_RULE_BYTES = 16_000  # text of one rule's sample
 SAMPLE_TOTAL_BYTES = 1_000_000  # text of all samples of the page
@@ -162,18 +164,30 @@ def _cell(v: Any) -> tuple[str, bool]:
     return text, False
 
 
-def shown_columns(columns: Sequence[str], rule_column: str | None, max_columns: int = SAMPLE_COLUMNS) -> list[str]:
-    """The columns a sample shows: all when they are at most ``max_columns``; else the rule's column first (matched
-    as the warehouse folds an unquoted name: exactly, else ignoring case), then the others in order."""
-    if len(columns) <= max_columns:
-        return list(columns)
-    folded = (rule_column or "").lower()
-    first = next((c for c in columns if c == rule_column), None) or next(
-        (c for c in columns if rule_column and c.lower() == folded), None
+def _match(columns: Sequence[str], name: str | None) -> str | None:
+    """``name`` among ``columns`` as the warehouse folds an unquoted name: exactly, else ignoring case."""
+    if not name:
+        return None
+    return next((c for c in columns if c == name), None) or next(
+        (c for c in columns if c.lower() == name.lower()), None
     )
-    if first is None:
-        return list(columns[:max_columns])
-    return [first, *[c for c in columns[:max_columns] if c != first][: max_columns - 1]]
+
+
+def shown_columns(
+    columns: Sequence[str],
+    rule_column: str | None,
+    max_columns: int = SAMPLE_COLUMNS,
+    keys: Sequence[str] = (),
+) -> list[str]:
+    """The columns a sample shows: the data source's key columns first (those the rows have), then all the others
+    when they are at most ``max_columns``; else the rule's column, then the others in order, ``max_columns`` in all."""
+    first = [m for m in dict.fromkeys(_match(columns, k) for k in keys) if m is not None]
+    if len(columns) > max_columns:
+        rule = _match(columns, rule_column)
+        if rule is not None and rule not in first:
+            first.append(rule)
+    rest = [c for c in columns if c not in first]
+    return [*first, *rest][: max(max_columns, len(first))]
 
 
 def sample_from_rows(
@@ -183,13 +197,16 @@ def sample_from_rows(
     *,
     rule_column: str | None = None,
     total_columns: int | None = None,
+    plan: SamplePlan | None = None,
 ) -> Sample:
-    """At most ``max_rows`` rows as text, at most SAMPLE_COLUMNS columns (:func:`shown_columns`), values shortened,
-    stopping before ``max_bytes``; pure. ``total_columns``: the failing rows' columns when ``rows`` hold only those
-    shown (a wide data source's sample query read just these), for the caption."""
+    """At most ``max_rows`` rows as text, at most SAMPLE_COLUMNS columns (:func:`shown_columns`: the ``plan``'s key
+    columns first), values shortened, stopping before ``max_bytes``; pure. ``total_columns``: the failing rows'
+    columns when ``rows`` hold only those shown (a wide data source's sample query read just these), for the
+    caption. The ``plan``'s masked columns were replaced by the query; the sample names those it shows."""
     if not rows:
         return Sample()
-    columns = tuple(shown_columns([str(c) for c in rows[0]], rule_column))
+    plan = plan or SamplePlan()
+    columns = tuple(shown_columns([str(c) for c in rows[0]], rule_column, keys=plan.keys))
     total = total_columns if total_columns is not None else len(rows[0])
     out: list[tuple[str, ...]] = []
     size, truncated = sum(len(c) for c in columns), False
@@ -202,7 +219,15 @@ def sample_from_rows(
             truncated = True
             break
         out.append(line)
-    return Sample(columns, tuple(out), truncated, total_columns=total if total > len(columns) else 0)
+    masked = {m.lower() for m in plan.mask}
+    return Sample(
+        columns,
+        tuple(out),
+        truncated,
+        total_columns=total if total > len(columns) else 0,
+        keys=tuple(c for c in columns if any(c == _match(columns, k) for k in plan.keys)),
+        masked=tuple(c for c in columns if c.lower() in masked),
+    )
 
 
 @dataclass(frozen=True)
@@ -213,55 +238,106 @@ class _Candidate:
     rule_name: str
     column: str | None
     query: str
+    plan: SamplePlan
+    relation: dict[str, str | None]
 
 
-def _sample_sqls(wh: Warehouse, items: Sequence[tuple[str, Sequence[str] | None]]) -> list[str]:
-    """The sample queries of (failing-rows query, columns or None: all), rendered by one macro call."""
+@dataclass(frozen=True)
+class _Rendered:
+    """The sample queries of one macro call (None where an item got an error instead) and N."""
+
+    sqls: list[str | None]
+    errors: list[str | None]
+    max_rows: int
+
+
+def _sample_sqls(wh: Warehouse, items: Sequence[tuple[_Candidate, Sequence[str] | None]]) -> _Rendered:
+    """The sample queries of (candidate, columns or None: all), rendered by one macro call."""
     rendered = wh.macro(
         "sample_rows_sqls",
-        items=[{"query": q, "columns": list(cols) if cols else None} for q, cols in items],
-        max_rows=SAMPLE_ROWS,
+        items=[
+            {
+                "query": c.query,
+                "columns": list(cols) if cols else None,
+                "mask": list(c.plan.mask),
+                "relation": c.relation,
+            }
+            for c, cols in items
+        ],
     )
-    return [str(sql) for sql in rendered]
+    samples = list(rendered["samples"])
+    return _Rendered(
+        [None if s["sql"] is None else str(s["sql"]) for s in samples],
+        [None if s["error"] is None else str(s["error"]) for s in samples],
+        int(rendered["max_rows"]),
+    )
 
 
 def fetch_samples(wh: Warehouse, report: Report) -> tuple[dict[tuple[str, str], Sample], list[str]]:
-    """Up to SAMPLE_ROWS failing rows of each failing row-level rule, bounded in rules, bytes and columns read
-    (SAMPLE_MAX_RULES, SAMPLE_TOTAL_BYTES, SAMPLE_READ_COLUMNS). Every query is rendered up front by one macro
-    call; a wide data source's later samples (its first showed more than SAMPLE_COLUMNS columns) read only the
-    columns shown, rendered by one more call."""
-    candidates = [
-        _Candidate(s.data_source.unique_id, o.rule_name, o.column, o.metrics.failing_rows_query)
+    """Up to N failing rows (var dataplex_dq_sample_rows, default SAMPLE_ROWS) of each failing row-level rule, its
+    data source's key columns first and its ``sample_mask`` columns masked by the query (outputs/sample_keys.py),
+    bounded in rules, bytes and columns read (SAMPLE_MAX_RULES, SAMPLE_TOTAL_BYTES, SAMPLE_READ_COLUMNS). Every
+    query is rendered up front by one macro call; a wide data source's later samples (its first showed more than
+    SAMPLE_COLUMNS columns) read only the columns shown, rendered by one more call. Returns the samples by
+    (data source id, rule name) and notes for the reader."""
+    failing = [
+        (s, o)
         for s in sorted(report.sources, key=lambda s: s.data_source.unique_id)
         for o in s.outcomes
         if o.metrics and o.status == RuleStatus.FAILED and o.is_row_level and o.metrics.failing_rows_query
     ]
     samples: dict[tuple[str, str], Sample] = {}
     notes: list[str] = []
+    if not failing:
+        return samples, notes
+    plans = sample_plans(report, read_manifest(getattr(wh, "manifest_path", None)))
+    candidates = [
+        _Candidate(
+            s.data_source.unique_id,
+            o.rule_name,
+            o.column,
+            str(o.metrics.failing_rows_query),
+            plans[s.data_source.unique_id],
+            {
+                "database": s.data_source.database,
+                "schema": s.data_source.schema,
+                "identifier": s.data_source.identifier,
+            },
+        )
+        for s, o in failing
+        if o.metrics
+    ]
     taken = candidates[:SAMPLE_MAX_RULES]
     skipped = len(candidates) - len(taken)
-    if not taken:
-        return samples, notes
     try:
-        plain = _sample_sqls(wh, [(c.query, None) for c in taken])
+        plain = _sample_sqls(wh, [(c, None) for c in taken])
     except DataplexDqError as exc:
         failed = Sample(error=first_line(exc, 500))
         return {(c.source_id, c.rule_name): failed for c in taken}, notes
     narrow: dict[int, tuple[str, int]] = {}  # candidate -> (its query of the columns shown, the source's columns)
     wide_done: set[str] = set()
+    unmasked: dict[str, set[str]] = {}  # data source -> sample_mask names none of its samples had
     total = read = 0
     for i, c in enumerate(taken):
         if total >= SAMPLE_TOTAL_BYTES or read >= SAMPLE_READ_COLUMNS:
             skipped += 1
             continue
-        sql, width = narrow.get(i, (plain[i], None))
+        refused = c.plan.error or plain.errors[i]
+        plain_sql = plain.sqls[i]
+        if refused or plain_sql is None:
+            samples[(c.source_id, c.rule_name)] = Sample(error=refused or "no sample query")
+            continue
+        sql, width = narrow.get(i, (plain_sql, None))
         rows, error = _query(wh, sql)
         if rows is None and width is not None:  # the columns' query failed: the failing rows query as it is
-            (rows, error), width = _query(wh, plain[i]), None
+            (rows, error), width = _query(wh, plain_sql), None
         if rows is None:
             samples[(c.source_id, c.rule_name)] = Sample(error=error)
             continue
-        sample = sample_from_rows(rows, rule_column=c.column, total_columns=width)
+        if rows and width is None:
+            have = {str(k).lower() for k in rows[0]}
+            unmasked.setdefault(c.source_id, {m for m in c.plan.mask if m.lower() not in have})
+        sample = sample_from_rows(rows, max_rows=plain.max_rows, rule_column=c.column, total_columns=width, plan=c.plan)
         read += width if width is not None else (len(rows[0]) if rows else 0)
         total += sum(len(v) for row in sample.rows for v in row)
         samples[(c.source_id, c.rule_name)] = sample
@@ -269,6 +345,12 @@ def fetch_samples(wh: Warehouse, report: Report) -> tuple[dict[tuple[str, str], 
             wide_done.add(c.source_id)
             room = (SAMPLE_READ_COLUMNS - read) // sample.total_columns + 1  # samples the budget still allows
             narrow.update(_narrow_queries(wh, taken, i, list(rows[0]), width=sample.total_columns, room=room))
+    for source_id, names in sorted(unmasked.items()):
+        if names:
+            notes.append(
+                f"sample_mask of {source_id} names columns its failing rows do not have: {', '.join(sorted(names))} "
+                "(check the spelling: nothing of that name was masked)."
+            )
     if skipped:
         notes.append(
             f"Failing-row samples were fetched for the first {len(samples)} failing rules only ({skipped} more left "
@@ -294,10 +376,10 @@ def _narrow_queries(
     source = taken[after].source_id
     later = [(j, c) for j, c in enumerate(taken) if j > after and c.source_id == source][:room]
     try:
-        sqls = _sample_sqls(wh, [(c.query, shown_columns(columns, c.column)) for _, c in later])
+        rendered = _sample_sqls(wh, [(c, shown_columns(columns, c.column, keys=c.plan.keys)) for _, c in later])
     except DataplexDqError:
         return {}
-    return {j: (sql, width) for (j, _), sql in zip(later, sqls, strict=True)}
+    return {j: (sql, width) for (j, _), sql in zip(later, rendered.sqls, strict=True) if sql is not None}
 
 
 def write_html_report(

@@ -82,6 +82,8 @@ class Sample:
     truncated: bool = False
     error: str | None = None
     total_columns: int = 0  # the failing rows' columns when more than those shown (0: all shown)
+    keys: tuple[str, ...] = ()  # the columns shown that are the data source's key columns (listed first)
+    masked: tuple[str, ...] = ()  # the columns shown whose values the query replaced (meta.dataplex_dq.sample_mask)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from dataplex_dq.outputs.catalog import CatalogPublishing
 from dataplex_dq.outputs.files import ResultFiles
 from dataplex_dq.outputs.html_data import HtmlReport
 from dataplex_dq.outputs.notifications import Notifications
+from dataplex_dq.outputs.openlineage import OpenLineageEvents
 from dataplex_dq.outputs.results_copy import ResultsCopy
 
 OUTPUTS: tuple[Output, ...] = (
@@ -18,4 +19,5 @@ OUTPUTS: tuple[Output, ...] = (
     Alerts(),
     ResultFiles(),
     HtmlReport(),
+    OpenLineageEvents(),
 )
