@@ -115,6 +115,8 @@ def test_vars_owners_and_routes():
         ({"routes": [{"name": "x", "format": "discord", "url": "https://h"}]}, "alert route 'x': format must be"),
         ({"routes": [{"name": "x", "url": "ftp://h"}]}, "alert route 'x': url must be an http(s) URL"),
         ({"routes": [{"name": "x", "url": "https://h", "severity": "fatal"}]}, "severity must be error and/or warn"),
+        ({"routes": [{"name": "x", "format": "email", "url": "https://h"}]}, "an email route has no url"),
+        ({"routes": [{"name": "x", "format": "email", "to": ["a@b.c\nBcc: e@f.g"]}]}, "to must be email addresses"),
     ],
 )
 def test_malformed_vars_are_one_line_naming_the_entry(value, message):

@@ -4,9 +4,11 @@ matches no rule gets nothing, and the state rows written say what was sent."""
 
 from __future__ import annotations
 
+import email
 import json
 import socket
 import threading
+from email import policy
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any
@@ -123,3 +125,47 @@ def test_sent_alert_is_recorded_and_a_suppressed_one_says_why(tmp_path):
     assert len(posts) == 1 and again.written == []
     assert "alert not sent: still failing since" in report.alert_lines[0][1]
     assert report.action_errors == []
+
+
+def test_email_route_goes_to_the_owners_addresses(tmp_path):
+    from aiosmtpd.controller import Controller
+
+    received: list[tuple[list[str], str]] = []
+
+    class Handler:
+        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+            received.append((list(envelope.rcpt_tos), envelope.original_content.decode()))
+            return "250 OK"
+
+    port = _closed_port()
+    controller = Controller(Handler(), hostname="127.0.0.1", port=port)
+    controller.start()
+    wh = StubWarehouse(
+        {
+            "owners": {"alice": {"email": "alice@example.com"}},
+            "routes": [{"name": "mail", "format": "email", "to": ["dq@example.com"]}],
+        },
+        [],
+    )
+    env = {
+        "DATAPLEX_DQ_SMTP_HOST": "127.0.0.1",
+        "DATAPLEX_DQ_SMTP_PORT": str(port),
+        "DATAPLEX_DQ_SMTP_STARTTLS": "false",
+    }
+    report = _report()
+    ctx = OutputContext(wh, report, True, False, "p", "dev", tmp_path, None, env, lambda t: t)  # type: ignore[arg-type]
+    try:
+        Alerts().write(ctx)
+    finally:
+        controller.stop()
+    assert report.action_errors == []
+    [(to, text)] = received
+    assert to == ["dq@example.com", "alice@example.com"]
+    msg = email.message_from_string(text, policy=policy.default)
+    assert msg["Subject"] == "[dataplex-dq] 1 rule failing (p, dev)"
+    body = msg.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert (
+        "- amount-mean on model 'orders': failing (MEAN 12.5, expected <= 10); owner: alice <alice@example.com>" in body
+    )
+    assert "owner: alice &lt;alice@example.com&gt;" in msg.get_body(("html",)).get_content()  # type: ignore[union-attr]
+    assert len(wh.written) == 1

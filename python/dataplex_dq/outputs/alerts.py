@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import smtplib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -22,7 +23,7 @@ from typing import Any
 from dataplex_dq._compat import UTC
 from dataplex_dq.errors import DataplexDqError, OutputError, first_line
 from dataplex_dq.outputs import webhook
-from dataplex_dq.outputs.alert_formats import RECOVERED, Alert, AlertFormat, AlertItem, AlertSample
+from dataplex_dq.outputs.alert_formats import RECOVERED, Alert, AlertFormat, AlertItem, AlertSample, email_alert
 from dataplex_dq.outputs.alert_formats.json_alert import JsonAlert
 from dataplex_dq.outputs.alert_formats.slack import SlackAlert
 from dataplex_dq.outputs.alert_formats.teams import TeamsAlert
@@ -31,6 +32,7 @@ from dataplex_dq.outputs.base import OutputContext
 from dataplex_dq.outputs.deadline import Deadline, DeadlinePassed
 from dataplex_dq.outputs.files import write_atomic
 from dataplex_dq.outputs.notifications import measured_statistic
+from dataplex_dq.outputs.notify import SmtpSettings, send_email
 from dataplex_dq.outputs.owners import AlertRoute, AlertSettings, parse_interval, rule_alert_setting, rule_owners
 from dataplex_dq.run.model import Report, SourceReport
 from dataplex_dq.run.outcomes import RuleOutcome
@@ -184,9 +186,18 @@ class Alerts:
         items = [i for _, i in chosen]
         alert = Alert(route.name, ctx.report.invocation_id, ctx.project, ctx.target, iso(now), tuple(items))
         try:
-            payload = formats()[route.format].payload(alert)
-            webhook.post(route.url, payload, deadline=deadline, allow_http=route.allow_http, resolver=self.resolver)
-        except (OSError, ValueError, http.client.HTTPException, DeadlinePassed) as exc:
+            if route.format == "email":
+                smtp = SmtpSettings.from_env(ctx.env)
+                to = email_alert.recipients(alert, route.to)
+                if not to:
+                    raise ValueError("no recipient: no owner of its rules has an email in dataplex_dq_owners, no `to`")
+                send_email(smtp, email_alert.compose(alert, smtp.sender, to), to, deadline)
+            else:
+                payload = formats()[route.format].payload(alert)
+                webhook.post(
+                    str(route.url), payload, deadline=deadline, allow_http=route.allow_http, resolver=self.resolver
+                )
+        except (OSError, ValueError, http.client.HTTPException, smtplib.SMTPException, DeadlinePassed) as exc:
             reason = f"{route.name}: {first_line(exc)}"
             ctx.report.action_errors.append(f"alerts: route {reason}")
             for p in pending:

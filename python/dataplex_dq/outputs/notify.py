@@ -55,7 +55,7 @@ class NotificationSpec:
         emails = spec_field(recipients, "emails") if isinstance(recipients, Mapping) else None
         if emails is None:
             emails = []
-        if isinstance(emails, str) or not isinstance(emails, list) or not all(_is_address(e) for e in emails):
+        if isinstance(emails, str) or not isinstance(emails, list) or not all(is_address(e) for e in emails):
             raise ValueError(
                 "post_scan_actions.notification_report.recipients.emails must be a list of email addresses, got "
                 f"{emails!r}"
@@ -91,7 +91,7 @@ class NotificationSpec:
         )
 
 
-def _is_address(value: object) -> bool:
+def is_address(value: object) -> bool:
     """One email address (``user@host``), nothing more: no display name, second address or line break."""
     if not isinstance(value, str) or value != value.strip() or one_line(value) != value or "@" not in value:
         return False

@@ -4,7 +4,8 @@ A rule's owners, first found wins: the data source's `meta.dataplex_dq.rule_aler
 per-rule override, for the rules of a data_quality_scan), the test's `meta.owner`, the data source's
 `meta.owner`, the owner of the data source's dbt `group`. The var `dataplex_dq_owners` maps an owner's name to
 its Slack user or group id, Teams mention and email; the var `dataplex_dq_alert_routes` lists the channels, each
-with a `format` (slack, teams, json), a URL and optional filters (tags, severity, data_sources)."""
+with a `format` (slack, teams, json: a URL; email: to the owners' addresses and `to`) and optional filters (tags,
+severity, data_sources)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from datetime import timedelta
 from typing import Any
 
 from dataplex_dq.outputs.escape import one_line
+from dataplex_dq.outputs.notify import is_address
 
-FORMATS = ("slack", "teams", "json")
+FORMATS = ("slack", "teams", "json", "email")
 SEVERITIES = ("error", "warn")
 _SLACK_ID = re.compile(r"^[UWS][A-Z0-9]{2,}$")
 _INTERVAL = re.compile(r"^\s*(\d+)\s*([smhd])\s*$")
@@ -40,8 +42,9 @@ class AlertRoute:
 
     name: str
     format: str
-    url: str
+    url: str | None  # None for format email
     allow_http: bool = False
+    to: tuple[str, ...] = ()  # format email: recipients besides the rules' owners
     tags: tuple[str, ...] = ()
     severities: tuple[str, ...] = ()
     data_sources: tuple[str, ...] = ()  # unique ids or names
@@ -104,7 +107,7 @@ def _owners(value: Any) -> dict[str, Owner]:
         else:
             teams_id, teams_name = _text(teams, f"{where}.teams"), None
         email = _text(entry.get("email"), f"{where}.email")
-        if email is not None and "@" not in email:
+        if email is not None and not is_address(email):
             raise ValueError(f"{where}.email must be an email address, got {email!r}")
         out[str(name)] = Owner(str(name), slack, teams_id, teams_name or (str(name) if teams_id else None), email)
     return out
@@ -132,9 +135,17 @@ def _routes(value: Any) -> tuple[AlertRoute, ...]:
         fmt = str(entry.get("format") or "slack").lower()
         if fmt not in FORMATS:
             raise ValueError(f"{where}: format must be one of {', '.join(FORMATS)}, got {entry.get('format')!r}")
-        url = _text(entry.get("url"), f"{where}: url", required=True) or ""
-        if not url.startswith(("http://", "https://")):
+        url = _text(entry.get("url"), f"{where}: url", required=fmt != "email")
+        if fmt == "email" and url is not None:
+            raise ValueError(f"{where}: an email route has no url (SMTP: the DATAPLEX_DQ_SMTP_* variables)")
+        if url is not None and not url.startswith(("http://", "https://")):
             raise ValueError(f"{where}: url must be an http(s) URL, got {url!r}")
+        to = _names(entry.get("to"), f"{where}: to")
+        if to and fmt != "email":
+            raise ValueError(f"{where}: `to` is for format email only")
+        bad = [a for a in to if not is_address(a)]
+        if bad:
+            raise ValueError(f"{where}: to must be email addresses, got {bad[0]!r}")
         allow_http = entry.get("allow_http", False)
         if not isinstance(allow_http, bool):
             raise ValueError(f"{where}: allow_http must be true or false, got {allow_http!r}")
@@ -147,6 +158,7 @@ def _routes(value: Any) -> tuple[AlertRoute, ...]:
                 format=fmt,
                 url=url,
                 allow_http=allow_http,
+                to=to,
                 tags=_names(entry.get("tags"), f"{where}: tags"),
                 severities=severities,
                 data_sources=_names(entry.get("data_sources"), f"{where}: data_sources"),
