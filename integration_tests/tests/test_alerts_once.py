@@ -159,6 +159,9 @@ def test_first_failure_one_message_per_route_mentioning_the_owner(runs):
     assert slack["blocks"][0]["type"] == "header" and "1 rule failing" in slack["blocks"][0]["text"]["text"]
 
     teams = posts["teams"][0]
+    jsonschema.validate(
+        teams, json.loads((REPO_ROOT / "python" / "tests" / "data" / "teams_alert_message.schema.json").read_text())
+    )
     card = teams["attachments"][0]["content"]
     assert teams["type"] == "message"
     assert teams["attachments"][0]["contentType"] == "application/vnd.microsoft.card.adaptive"

@@ -22,6 +22,8 @@ from dataplex_dq.outputs.owners import AlertSettings, Owner, parse_interval, rul
 from dataplex_dq.record.artifacts import manifest_rules, owners_of
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "schemas" / "alert.schema.json").read_text())
+# the Workflows webhook's message and the Adaptive Card 1.5 elements the Teams format uses (python/tests/data/)
+TEAMS_SHAPE = json.loads((Path(__file__).parent / "data" / "teams_alert_message.schema.json").read_text())
 ALICE = Owner("alice", slack="U0ALICE", teams_id="alice@example.com", teams_name="Alice A", email="alice@example.com")
 TEAM = Owner("data", slack="S0DATA")
 
@@ -217,6 +219,11 @@ def test_slack_mentions_and_keeps_block_kit_limits():
 
 def test_teams_adaptive_card_mentions_and_size_limit():
     body = TeamsAlert().payload(alert(item(), item("r2", owners=(Owner("nobody"),))))
+    jsonschema.validate(body, TEAMS_SHAPE)
+    wrong = json.loads(json.dumps(body))
+    wrong["attachments"][0]["content"]["body"][0]["color"] = "Loud"  # not a TextBlock color
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(wrong, TEAMS_SHAPE)
     attachment = body["attachments"][0]
     assert body["type"] == "message" and attachment["contentType"] == "application/vnd.microsoft.card.adaptive"
     card = attachment["content"]
@@ -233,6 +240,7 @@ def test_teams_adaptive_card_mentions_and_size_limit():
     big = AlertSample(tuple(f"c{i}" for i in range(20)), tuple(tuple("v" * 150 for _ in range(20)) for _ in range(10)))
     many = TeamsAlert().payload(alert(*(item(f"rule-{i}", sample=big) for i in range(30))))
     assert size(many) <= MAX_BYTES
+    jsonschema.validate(many, TEAMS_SHAPE)
     last = many["attachments"][0]["content"]["body"][-2]["text"]
     assert "more rules not shown (Teams' message limit of about 28 KB)" in last
 
@@ -253,6 +261,7 @@ def test_hostile_names_are_escaped_in_every_format(payload):
         if b["type"] == "section":
             assert b["text"]["text"].count("```") <= 2  # the sample's own fence, no other
     teams = TeamsAlert().payload(alert(hostile))
+    jsonschema.validate(teams, TEAMS_SHAPE)
     card = teams["attachments"][0]["content"]
     assert card["msteams"]["entities"] == []
     assert "<at>" not in json.dumps(card["body"])  # no mention from data
