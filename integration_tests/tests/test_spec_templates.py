@@ -72,6 +72,7 @@ class Built:
     rows: dict[str, dict[str, dict[str, Any]]]  # seed -> rule -> metrics row
     results: dict[str, dict[str, Any]]  # seed -> its DataQualityResult file (proto JSON)
     report_rc: int
+    report_output: str
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +112,7 @@ def built(dbt_target, tmp_path_factory):
             for seed in by_seed:
                 if seed in path.name:
                     results[seed] = data
-        yield Built(dbt_target, project, build, imports, by_seed, results, report.returncode)
+        yield Built(dbt_target, project, build, imports, by_seed, results, report.returncode, report.stdout + report.stderr)
     finally:
         drop_target_schemas(dbt_target, env)
 
@@ -140,7 +141,7 @@ def test_every_template_rule_builds_with_its_counts(built: Built) -> None:
 
 
 def test_the_report_carries_the_template_names(built: Built) -> None:
-    assert built.report_rc == 0
+    assert built.report_rc == 0, built.report_output[-3000:]
     assert set(built.results) == {"orders_tests", "orders_scan"}
     for seed, result in built.results.items():
         rules = {r["rule"]["name"]: r for r in result["rules"]}

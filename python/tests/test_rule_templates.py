@@ -159,3 +159,32 @@ def test_import_refuses_a_missing_parameter(tmp_path: Path) -> None:
         """))  # fmt: skip
     with pytest.raises(ImportSpecError, match=r"field 'template_reference.values.max_value': missing: rule template"):
         import_spec(spec, "orders", project_dir=root, dialect="duckdb")
+
+
+def test_a_template_rule_spec_becomes_the_proto_rule() -> None:
+    """The report builds DataQualityRule.template_reference (a map of messages) from a metrics row's rule_spec."""
+    from dataplex_dq.run.assemble import build_rule
+    from dataplex_dq.run.outcomes import RuleOutcome
+
+    spec = {
+        "name": "amount-positive",
+        "dimension": "VALIDITY",
+        "template_reference": {
+            "name": "projects/p/locations/us/entryGroups/g/entries/positive",
+            "values": {"col": {"value": "amount"}},
+            "resolved_sql": "select * from ${data()} where amount <= 0",
+        },
+    }
+    outcome = RuleOutcome(
+        rule_name="amount-positive",
+        rule_type="template_reference",
+        data_source="seed.shop.orders",
+        test_unique_id="test.shop.t",
+        rule_spec=spec,
+        status="ERROR",
+    )
+    rule = build_rule(outcome)
+    assert rule.WhichOneof("rule_type") == "template_reference"
+    assert rule.template_reference.name == "projects/p/locations/us/entryGroups/g/entries/positive"
+    assert {k: v.value for k, v in rule.template_reference.values.items()} == {"col": "amount"}
+    assert rule.template_reference.resolved_sql == "select * from ${data()} where amount <= 0"

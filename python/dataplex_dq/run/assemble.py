@@ -100,7 +100,9 @@ def _fields(message: Any) -> dict[str, _Field]:
         return known
     out: dict[str, _Field] = {}
     for f in message.DESCRIPTOR.fields:
-        if f.message_type is not None:
+        if f.message_type is not None and f.message_type.GetOptions().map_entry:
+            kind = "map"  # TemplateReference.values
+        elif f.message_type is not None:
             kind = "message"
         elif f.enum_type is not None:
             kind = "enum"
@@ -164,6 +166,15 @@ def _fill(message: Any, spec: Mapping[str, Any], where: str) -> None:
             sub = getattr(message, name)
             sub.SetInParent()
             _fill(sub, value, f"{where}.{name}")
+        elif kind == "map":
+            if not isinstance(value, Mapping):
+                raise AssembleError(f"{where}.{name}: expected an object, got {value!r}")
+            target = getattr(message, name)
+            for k, v in value.items():
+                if isinstance(v, Mapping):
+                    _fill(target[str(k)], v, f"{where}.{name}.{k}")
+                else:
+                    target[str(k)] = v
         elif type(value) is not list:
             raise AssembleError(f"{where}.{name}: expected a list, got {value!r}")
         elif kind != "message":
