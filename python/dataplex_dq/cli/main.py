@@ -14,7 +14,9 @@ from dataplex_dq.cli.profile import profile
 from dataplex_dq.cli.report import report
 from dataplex_dq.cli.suggest import suggest
 from dataplex_dq.spec.diff import diff_command
+from dataplex_dq.spec.export_contract import export_contract_command
 from dataplex_dq.spec.export_spec import export_spec_command
+from dataplex_dq.spec.import_contract import import_contract_command
 from dataplex_dq.spec.import_spec import import_spec_command
 
 
@@ -24,7 +26,17 @@ def main() -> None:
     """Dataplex auto data quality for dbt: scores, results and reports of the rules dbt ran."""
 
 
-for _command in (report, build, import_spec_command, export_spec_command, diff_command, profile, suggest):
+for _command in (
+    report,
+    build,
+    import_spec_command,
+    export_spec_command,
+    diff_command,
+    profile,
+    suggest,
+    import_contract_command,
+    export_contract_command,
+):
     main.add_command(_command)
 
 
