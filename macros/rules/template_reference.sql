@@ -1,6 +1,6 @@
 {#- dataplex_dq.template_reference: Aggregate: the rule template's SQL (macros/rule_templates.sql), its
     parameters replaced by `template_reference.values`, returns no rows; its row count is `assertion_row_count`.
-    Arguments: template_reference ({name, values}), column, dimension, threshold, ignore_null, suspended, debug_queries, attributes. See docs/SEMANTICS.md#rule-templates. -#}
+    Arguments: template_reference ({name, values}), column, dimension, threshold, ignore_null, suspended, debug_queries, attributes. See docs/SEMANTICS.md#18-rule-templates-and-data-contracts-odcs. -#}
 {% test template_reference(model, column_name=none, template_reference=none, column=none, dimension=none, threshold=none, ignore_null=none, suspended=none, debug_queries=none, attributes=none) %}
   {%- set ref = template_reference if template_reference is mapping else {'name': template_reference} -%}
   {{ dataplex_dq.rule_test('template_reference', model, column_name, {'name': ref.get('name'), 'values': ref.get('values'), 'column': column, 'dimension': dimension, 'threshold': threshold, 'ignore_null': ignore_null, 'suspended': suspended, 'debug_queries': debug_queries, 'attributes': attributes}, kwargs) }}

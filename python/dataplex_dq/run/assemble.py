@@ -227,7 +227,7 @@ def _rule_result(outcome: RuleOutcome, debug_results: Sequence[Sequence[DebugVal
             result.failing_rows_query = metrics.failing_rows_query
     if metrics.null_count is not None:
         result.null_count = metrics.null_count
-    if outcome.rule_type == "sql_assertion" and metrics.assertion_row_count is not None:
+    if outcome.rule_type in ("sql_assertion", "template_reference") and metrics.assertion_row_count is not None:
         result.assertion_row_count = metrics.assertion_row_count
     for result_set in debug_results or ():
         out_set = result.debug_queries_result_sets.add()
