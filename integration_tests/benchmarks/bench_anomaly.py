@@ -236,6 +236,7 @@ MACRO = """
   {%- set history = "select series_id, t, case when '" ~ seasonality ~ "' = 'none' then null else cast(t % 7 as integer) end as season, value from bench_history where family = '" ~ family ~ "'" -%}
   {%- set flag = 'true' if family == 'volume' else 'false' -%}
   {%- set targets = history.replace(' value from', ' value, ' ~ flag ~ ' as dq_log, ' ~ flag ~ ' as dq_trend from') ~ " and checked" -%}
+  {%- set history = history.replace(' value from', ' value, ' ~ dataplex_dq.anomaly_history_plain_columns() ~ ' from') -%}
   {%- set cfg = {'training_buckets': training, 'min_training_buckets': 7, 'sensitivity': sensitivity,
                  'direction': 'both', 'seasonality': seasonality} -%}
   {%- set sql = dataplex_dq.anomaly_detector_sql(history, targets, cfg) -%}
@@ -373,7 +374,9 @@ def detectors_for(ours: dict[float, dict[tuple[str, int], bool]]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument(
+        "--seed", type=int, default=None, help=f"default: {EVALUATION_SEED} (issue suite), 42 (families suite)"
+    )
     parser.add_argument(
         "--seeds",
         type=int,
@@ -388,8 +391,22 @@ def main() -> None:
         default=[3.5],
         help="further sensitivities to run our detector with (default: 3.5)",
     )
+    parser.add_argument(
+        "--suite",
+        choices=["issue", "families"],
+        default="issue",
+        help="issue (default): issue 33's row-count series, replayed day by day, its table; families: the 220 series "
+        "of four families, precision and recall",
+    )
+    parser.add_argument("--quick", action="store_true", help="issue suite: the defaults row and the baseline only")
+    parser.add_argument("--verbose", action="store_true", help="issue suite: each series' judged days")
     args = parser.parse_args()
-    seeds = args.seeds or [args.seed]
+    if args.suite == "issue":
+        main_issue(
+            EVALUATION_SEED if args.seed is None else args.seed, args.quick, args.keep, SENSITIVITY, args.verbose
+        )
+        return
+    seeds = args.seeds or [42 if args.seed is None else args.seed]
     per_seed: dict[int, list[Series]] = {}
     for seed in seeds:
         per_seed[seed] = generate(seed)
@@ -413,7 +430,7 @@ def main() -> None:
     checks = len(series) * CHECKED
     labels = np.concatenate([s.labels[DAYS - CHECKED :] for s in series])
     print(
-        f"{len(series)} series ({', '.join(f'{n} {f}' for f, n in FAMILIES.items())}), seed {args.seed}, "
+        f"{len(series)} series ({', '.join(f'{n} {f}' for f, n in FAMILIES.items())}), seed {seeds[0]}, "
         f"{checks} checks: {int((labels == ANOMALY).sum())} anomalous, {int((labels == NORMAL).sum())} normal, "
         f"{int((labels == IGNORE).sum())} not scored; detector SQL on DuckDB: {seconds:.1f}s for {4 * len(ours)} dbt "
         "run-operations"
@@ -475,6 +492,359 @@ def print_seeds(per_seed: dict[int, list[Series]], detectors: dict, seconds: flo
         arr = np.array(values)
         for label, agg in (("mean", arr.mean(axis=0)), ("min", arr.min(axis=0)), ("max", arr.max(axis=0))):
             print(f"{label:>10s} {name:34s} {agg[0]:9.3f} {agg[1]:7.3f} {agg[2]:7.2f}")
+
+
+# ------------------------------------------------------------------ the issue-33 suite (the default)
+
+ISSUE_DAYS = 120  # daily buckets per series
+ISSUE_JUDGED = 30  # the last 30 days are judged
+ISSUE_REPLAY_FROM = 35  # verdicts are given day by day from here on, so the judged days train on judged buckets
+POINT_KINDS = {"-50%": 0.5, "-80%": 0.2, "+100%": 2.0, "+300%": 4.0, "zero rows": 0.0}
+PER_KIND = 9
+ISSUE_COUNTS = {"point": 16, "drift": 8, "shift": 8}
+TUNING_SEED = 1  # the detector's settings were chosen on this seed
+EVALUATION_SEED = 2026  # and are reported on this one, never tuned on
+BEFORE = "e5e41e9"  # the commit before issue 33: its detector, for comparison
+
+
+@dataclass
+class IssueSeries:
+    series_id: str
+    group: str  # point | drift | shift
+    values: np.ndarray
+    labels: list[str]  # per day: normal, holiday, a POINT_KINDS key, or change (drift/shift on and after its start)
+    change_day: int = -1
+    note: str = ""
+
+
+def _issue_base(rng: np.random.Generator) -> tuple[np.ndarray, float, list[int], str]:
+    """Expected rows per day (weekly pattern, slow trend), the log-normal noise sd, the holidays, the pattern."""
+    t = np.arange(ISSUE_DAYS)
+    level = float(np.exp(rng.uniform(np.log(200), np.log(50000))))
+    pattern = str(rng.choice(["weekday-heavy", "weekend-heavy", "flat"]))
+    if pattern == "weekday-heavy":
+        week = np.array([1.0, 1.0, 1.0, 1.0, 1.0, rng.uniform(0.35, 0.7), rng.uniform(0.35, 0.7)])
+    elif pattern == "weekend-heavy":
+        week = np.array([1.0, 1.0, 1.0, 1.0, 1.0, rng.uniform(1.3, 2.0), rng.uniform(1.3, 2.0)])
+    else:
+        week = np.ones(7)
+    week = week * rng.uniform(0.97, 1.03, 7)
+    trend = rng.uniform(-0.004, 0.006)
+    sd = float(rng.uniform(0.03, 0.12))
+    holidays = sorted(int(d) for d in rng.choice(np.arange(28, ISSUE_DAYS), size=2, replace=False))
+    expected = level * week[t % 7] * np.exp(trend * t)
+    for d in holidays:
+        expected[d] *= rng.uniform(0.3, 0.6)
+    return expected, sd, holidays, pattern
+
+
+def _issue_values(rng: np.random.Generator, expected: np.ndarray, sd: float) -> np.ndarray:
+    return rng.poisson(np.maximum(expected * np.exp(rng.normal(0, sd, ISSUE_DAYS)), 0)).astype(float)
+
+
+def generate_issue(seed: int) -> list[IssueSeries]:
+    """16 point-anomaly series (9 each of -50%, -80%, +100%, +300% and zero-row days in the last 30 days), 8 with a
+    compounding drift of +-3..6% a day and 8 with a permanent level shift (x0.4..0.6 or x1.6..2.5), all with a
+    weekday-heavy, weekend-heavy or flat week, a slow trend, log-normal noise (sd 3..12%) and 2 holidays."""
+    rng = np.random.default_rng(seed)
+    first = ISSUE_DAYS - ISSUE_JUDGED
+    out: list[IssueSeries] = []
+    events = [k for k in POINT_KINDS for _ in range(PER_KIND)]
+    rng.shuffle(events)
+    bases = [_issue_base(rng) for _ in range(ISSUE_COUNTS["point"])]
+    taken: list[list[int]] = [list(b[2]) for b in bases]
+    placed: list[dict[int, str]] = [{} for _ in bases]
+    for n, kind in enumerate(events):
+        i = n % len(bases)
+        for _ in range(1000):
+            d = int(rng.integers(first, ISSUE_DAYS))
+            if all(abs(d - x) >= 5 for x in taken[i]):
+                break
+        else:
+            raise RuntimeError("no room for an event")
+        taken[i].append(d)
+        placed[i][d] = kind
+    for i, (expected, sd, holidays, pattern) in enumerate(bases):
+        values = _issue_values(rng, expected, sd)
+        labels = ["holiday" if d in holidays else "normal" for d in range(ISSUE_DAYS)]
+        for d, kind in placed[i].items():
+            values[d] = np.round(values[d] * POINT_KINDS[kind])
+            labels[d] = kind
+        out.append(IssueSeries(f"point-{i}", "point", values, labels, note=f"{pattern}, noise {sd:.2f}"))
+    for i in range(ISSUE_COUNTS["drift"]):
+        expected, sd, holidays, pattern = _issue_base(rng)
+        start = int(rng.integers(first, first + 11))
+        rate = float(rng.uniform(0.03, 0.06)) * float(rng.choice([-1, 1]))
+        k = np.arange(ISSUE_DAYS) - start + 1
+        expected = expected * np.where(k > 0, (1 + rate) ** np.maximum(k, 0), 1.0)
+        values = _issue_values(rng, expected, sd)
+        labels = ["change" if d >= start else ("holiday" if d in holidays else "normal") for d in range(ISSUE_DAYS)]
+        out.append(
+            IssueSeries(f"drift-{i}", "drift", values, labels, start, f"{pattern}, {rate:+.3f}/day, noise {sd:.2f}")
+        )
+    for i in range(ISSUE_COUNTS["shift"]):
+        expected, sd, holidays, pattern = _issue_base(rng)
+        start = int(rng.integers(first, first + 16))
+        factor = float(rng.choice([rng.uniform(0.4, 0.6), rng.uniform(1.6, 2.5)]))
+        expected = expected * np.where(np.arange(ISSUE_DAYS) >= start, factor, 1.0)
+        values = _issue_values(rng, expected, sd)
+        labels = ["change" if d >= start else ("holiday" if d in holidays else "normal") for d in range(ISSUE_DAYS)]
+        out.append(
+            IssueSeries(f"shift-{i}", "shift", values, labels, start, f"{pattern}, x{factor:.2f}, noise {sd:.2f}")
+        )
+    return out
+
+
+def elementary_issue(s: IssueSeries, days_back: int = 14, sensitivity: float = 3.0) -> dict[int, bool]:
+    """Elementary's z-score method with seasonality day_of_week, as its SQL computes it
+    (dbt-data-reliability 0.25.1, macros/edr/data_monitoring/anomaly_detection/get_anomaly_scores_query.sql):
+    the training set is the buckets of the same weekday whose end lies within days_back x 7 days (get_days_back.sql)
+    of the detection end, the judged bucket included (the window is `rows between unbounded preceding and current
+    row`); anomaly_score = (value - avg) / stddev; anomalous when |score| > anomaly_sensitivity (3); a stddev of 0
+    scores 0 and a training set of one value scores nothing. Nothing is left out of training (the default)."""
+    out = {}
+    for d in range(ISSUE_DAYS - ISSUE_JUDGED, ISSUE_DAYS):
+        days = [x for x in range(max(0, d - days_back * 7 + 1), d + 1) if x % 7 == d % 7]
+        train = s.values[days]
+        if len(train) < 2:
+            out[d] = False
+            continue
+        std = train.std(ddof=1)
+        out[d] = bool(std > 0 and abs(s.values[d] - train.mean()) / std > sensitivity)
+    return out
+
+
+ISSUE_MACRO = """
+{% macro bench_issue_replay(name, detector, seasonality, sensitivity, first, last, forget) %}
+  {%- set hist = "select series_id, t, " ~ ("cast(null as integer)" if seasonality == 'none' else "cast(t % 7 as integer)") ~ " as season, value from bench_issue_history" -%}
+  {%- set table = "bench_issue_verdicts_" ~ name -%}
+  {%- do run_query("create or replace table " ~ table ~ " (series_id varchar, t bigint, value double, expected double, lower_bound double, upper_bound double, training boolean, anomalous boolean, drift boolean, seasonality varchar, level_shift double, shift_start bigint)") -%}
+  {%- set cfg = {'training_buckets': 28, 'min_training_buckets': 7, 'sensitivity': sensitivity, 'direction': 'both',
+                 'seasonality': seasonality, 'season_name': 'day_of_week'} -%}
+  {%- if env_var('BENCH_LEVEL_FACTOR', '') -%}{%- do cfg.update({'level_factor': env_var('BENCH_LEVEL_FACTOR') | float}) -%}{%- endif -%}
+  {%- for d in range(first, last + 1) -%}
+    {%- if forget -%}
+      {%- set history = dataplex_dq.anomaly_judged_history_sql(hist, "select series_id, t, value, expected, anomalous, level_shift, shift_start from " ~ table ~ " where t < " ~ d) -%}
+    {%- else -%}
+      {%- set history = hist.replace(' value from', ' value, ' ~ dataplex_dq.anomaly_history_plain_columns() ~ ' from') -%}
+    {%- endif -%}
+    {%- set targets = "select series_id, t, season, value, true as dq_log, true as dq_trend from (" ~ hist ~ ") x where t = " ~ d -%}
+    {%- if detector == 'before' -%}
+      {%- set sql = bench_old_anomaly_detector_sql(history, targets, cfg) -%}
+      {%- do run_query("insert into " ~ table ~ " select series_id, t, value, expected, lower_bound, upper_bound, training, anomalous, drift, case when seasonal then 'day_of_week' else 'none' end, null, null from (" ~ sql ~ ") v") -%}
+    {%- else -%}
+      {%- set sql = dataplex_dq.anomaly_detector_sql(history, targets, cfg) -%}
+      {%- do run_query("insert into " ~ table ~ " select series_id, t, value, expected, lower_bound, upper_bound, training, anomalous, drift, seasonality, level_shift, shift_start from (" ~ sql ~ ") v") -%}
+    {%- endif -%}
+  {%- endfor -%}
+{% endmacro %}
+"""  # noqa: E501 - embedded SQL kept as written
+
+# name: (detector, seasonality, forget); the detectors "before" are the commit BEFORE's SQL, without verdict memory
+ISSUE_CONFIGS = {
+    "defaults": ("now", "auto", True),
+    "day_of_week": ("now", "day_of_week", True),
+    "before_defaults": ("before", "none", False),
+    "before_day_of_week": ("before", "day_of_week", False),
+}
+ISSUE_LABELS = {
+    "defaults": "dataplex_dq, defaults",
+    "day_of_week": "dataplex_dq, `seasonality: day_of_week`",
+    "before_defaults": f"dataplex_dq before issue 33 ({BEFORE}), defaults",
+    "before_day_of_week": f"dataplex_dq before issue 33 ({BEFORE}), `seasonality: day_of_week`",
+}
+
+
+def _old_detector_macro() -> str | None:
+    """The detector of commit BEFORE, its macros renamed bench_old_* (its helpers are called as dataplex_dq.*)."""
+    proc = subprocess.run(
+        ["git", "show", f"{BEFORE}:macros/anomaly/detector.sql"], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    if proc.returncode != 0:
+        return None
+    return proc.stdout.replace("{% macro anomaly_", "{% macro bench_old_anomaly_")
+
+
+def run_issue(
+    series: list[IssueSeries], work: Path, configs: list[str], sensitivity: float
+) -> tuple[dict[str, dict[tuple[str, int], dict]], float]:
+    import duckdb
+    import pandas as pd
+
+    db = work / "bench.duckdb"
+    (work / "macros").mkdir(parents=True, exist_ok=True)
+    (work / "macros" / "bench_issue.sql").write_text(ISSUE_MACRO)
+    old = _old_detector_macro()
+    if old is None:
+        configs = [c for c in configs if ISSUE_CONFIGS[c][0] != "before"]
+    else:
+        (work / "macros" / "bench_old_detector.sql").write_text(old)
+    (work / "dbt_project.yml").write_text(
+        "name: bench_anomaly\nversion: '1.0'\nconfig-version: 2\nprofile: bench_anomaly\n"
+    )
+    (work / "packages.yml").write_text(f"packages:\n  - local: {REPO}\n")
+    (work / "profiles.yml").write_text(
+        f"bench_anomaly:\n  target: duckdb\n  outputs:\n    duckdb:\n      type: duckdb\n      path: {db}\n      "
+        "threads: 1\n"
+    )
+    frame = pd.DataFrame(
+        {
+            "series_id": [s.series_id for s in series for _ in range(ISSUE_DAYS)],
+            "t": np.tile(np.arange(ISSUE_DAYS, dtype=np.int64), len(series)),
+            "value": np.concatenate([s.values for s in series]).astype(float),
+        }
+    )
+    con = duckdb.connect(str(db))
+    con.register("bench_frame", frame)
+    con.execute("create or replace table bench_issue_history as select * from bench_frame")
+    con.close()
+    dbt = str(Path(sys.executable).parent / "dbt")
+    env = {**os.environ, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+    common = ["--project-dir", str(work), "--profiles-dir", str(work)]
+    subprocess.run([dbt, "deps", *common], check=True, capture_output=True, env=env, cwd=work)
+    started = time.monotonic()
+    for name in configs:
+        detector, seasonality, forget = ISSUE_CONFIGS[name]
+        args = json.dumps(
+            {
+                "name": name,
+                "detector": detector,
+                "seasonality": seasonality,
+                "sensitivity": sensitivity,
+                "first": ISSUE_REPLAY_FROM,
+                "last": ISSUE_DAYS - 1,
+                "forget": forget,
+            }
+        )
+        proc = subprocess.run(
+            [dbt, "run-operation", "bench_issue_replay", "--args", args, *common],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=work,
+            check=False,
+        )
+        if proc.returncode != 0:
+            sys.exit(f"dbt run-operation failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
+    seconds = time.monotonic() - started
+    con = duckdb.connect(str(db))
+    out: dict[str, dict[tuple[str, int], dict]] = {}
+    for name in configs:
+        rows = con.execute(
+            f"select series_id, t, anomalous, seasonality, drift, level_shift from bench_issue_verdicts_{name}"
+        ).fetchall()
+        out[name] = {
+            (sid, int(t)): {"anomalous": bool(a), "seasonality": se, "drift": bool(dr), "shift": ls}
+            for sid, t, a, se, dr, ls in rows
+        }
+    con.close()
+    return out, seconds
+
+
+@dataclass
+class IssueRow:
+    point: dict[str, tuple[int, int]]
+    drift_caught: int
+    drift_total: int
+    drift_delays: list[int]
+    false_alarms: int
+    normal_days: int
+    shift_alarm_days: list[int]
+
+    def cells(self) -> list[str]:
+        delays = f" (median {float(np.median(self.drift_delays)):g} days)" if self.drift_delays else ""
+        fa = 100 * self.false_alarms / self.normal_days if self.normal_days else float("nan")
+        return [
+            *(f"{hit}/{n}" for hit, n in self.point.values()),
+            f"{self.drift_caught}/{self.drift_total}{delays}",
+            f"{fa:.1f}",
+            f"{sum(self.shift_alarm_days)} (max {max(self.shift_alarm_days, default=0)})",
+        ]
+
+
+def score_issue(series: list[IssueSeries], flagged) -> IssueRow:
+    """flagged(series, day) -> bool over the judged days. Drift caught: an alarm within 7 days of its start."""
+    first = ISSUE_DAYS - ISSUE_JUDGED
+    point = {k: [0, 0] for k in POINT_KINDS}
+    row = IssueRow({}, 0, 0, [], 0, 0, [])
+    for s in series:
+        for d in range(first, ISSUE_DAYS):
+            label = s.labels[d]
+            if label in POINT_KINDS:
+                point[label][1] += 1
+                point[label][0] += flagged(s, d)
+            elif label == "normal":
+                row.normal_days += 1
+                row.false_alarms += flagged(s, d)
+        if s.group == "drift":
+            row.drift_total += 1
+            alarms = [d for d in range(s.change_day, ISSUE_DAYS) if flagged(s, d)]
+            if alarms and alarms[0] - s.change_day < 7:
+                row.drift_caught += 1
+                row.drift_delays.append(alarms[0] - s.change_day + 1)
+        if s.group == "shift":
+            row.shift_alarm_days.append(sum(flagged(s, d) for d in range(s.change_day, ISSUE_DAYS)))
+    row.point = {k: (v[0], v[1]) for k, v in point.items()}
+    return row
+
+
+ISSUE_HEADER = (
+    "| | −50% | −80% | +100% | +300% | zero rows | drift series caught | false alarms / 100 normal days "  # noqa: RUF001
+    "| alarm days after a level shift |"
+)
+
+
+def main_issue(seed: int, quick: bool, keep: bool, sensitivity: float, verbose: bool) -> None:
+    series = generate_issue(seed)
+    configs = ["defaults"] if quick else list(ISSUE_CONFIGS)
+    work = Path(tempfile.mkdtemp(prefix="bench_anomaly_issue_"))
+    try:
+        ours, seconds = run_issue(series, work, configs, sensitivity)
+    finally:
+        if not keep:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            print(f"kept {work}")
+    normal = sum(1 for s in series for d in range(ISSUE_DAYS - ISSUE_JUDGED, ISSUE_DAYS) if s.labels[d] == "normal")
+    print(
+        f"issue-33 suite, seed {seed}{' (the tuning seed)' if seed == TUNING_SEED else ''}: {len(series)} daily "
+        "row-count "
+        f"series of {ISSUE_DAYS} days ({ISSUE_COUNTS['point']} with point anomalies, {ISSUE_COUNTS['drift']} drifts, "
+        f"{ISSUE_COUNTS['shift']} level shifts), replayed day by day from day {ISSUE_REPLAY_FROM}, the last "
+        f"{ISSUE_JUDGED} judged ({normal} normal days); sensitivity {sensitivity:g}; detector SQL on DuckDB: "
+        f"{seconds:.1f}s for {len(ours)} replays"
+    )
+    print(f"\n{ISSUE_HEADER}\n|---|---|---|---|---|---|---|---|---|")
+    for name, verdicts in ours.items():
+        row = score_issue(series, lambda s, d, v=verdicts: v[(s.series_id, d)]["anomalous"])
+        print(f"| {ISSUE_LABELS[name]} | " + " | ".join(row.cells()) + " |")
+    elem = {s.series_id: elementary_issue(s) for s in series}
+    row = score_issue(series, lambda s, d: elem[s.series_id][d])
+    print("| Elementary's method, day_of_week | " + " | ".join(row.cells()) + " |")
+    if "defaults" in ours:
+        v = ours["defaults"]
+        first = ISSUE_DAYS - ISSUE_JUDGED
+        chosen = [v[(s.series_id, d)]["seasonality"] for s in series for d in range(first, ISSUE_DAYS)]
+        weekly = sum(1 for c in chosen if c == "day_of_week")
+        print(f"\ndefaults: seasonality day_of_week chosen on {weekly} of {len(chosen)} judged days")
+        if verbose:
+            for s in series:
+                marks = "".join(
+                    (
+                        "Z"
+                        if s.labels[d] == "zero rows"
+                        else "X"
+                        if s.labels[d] in POINT_KINDS
+                        else "h"
+                        if s.labels[d] == "holiday"
+                        else "c"
+                        if s.labels[d] == "change"
+                        else "."
+                    )
+                    + ("!" if v[(s.series_id, d)]["anomalous"] else " ")
+                    for d in range(first, ISSUE_DAYS)
+                )
+                print(f"{s.series_id:9s} {s.note:42s} {marks}")
 
 
 def _event_kind(s: Series, day: int) -> str:

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -136,6 +135,7 @@ def _project(root: Path, target: str) -> DbtProject:
             "seeds/ad_orders.csv": _orders_csv(),
             "seeds/ad_jobs.csv": "id,amount\n1,5\n2,6\n3,7\n",
             "seeds/schema.yml": schema,
+            "models/ad_detector_cases.sql": _cases_model(),
         },
         env=target_env(target, root, "dq_anomaly"),
         target=target,
@@ -158,6 +158,8 @@ def anomaly_build(request, tmp_path_factory):
     assert project.run("deps").returncode == 0
     seed = project.run("seed")
     assert seed.returncode == 0, seed.output
+    cases = project.run("run", "--select", "ad_detector_cases")
+    assert cases.returncode == 0, cases.output
     first = project.run("test", "--select", "ad_orders", "ad_jobs")
     second = project.run("test", "--select", "ad_orders", "ad_jobs")
     assert second.returncode == 1, second.output  # two anomalies fail the orders test
@@ -190,6 +192,7 @@ def anomaly_build(request, tmp_path_factory):
                 f"select check_name, t, value from {q('dataplex_dq_anomaly_data')} order by check_name, t"
             ),
         }
+        out["cases"] = db.query(f"select * from {q('ad_detector_cases')}")
         rels = {}
         for r in second.run_results["results"]:
             node = second.manifest["nodes"][r["unique_id"]]
@@ -301,9 +304,22 @@ def test_history_from_the_data_is_idempotent(anomaly_build):
     # two builds: the 22 buckets of the window (21 training + the judged one), each once
     assert len(orders) == 22
     assert [r["value"] for r in orders] == [c for week in WEEKS for c in week] + [TARGET_ROWS]
+    # verdicts are idempotent per data source, check and bucket: the second run of the same reference time replaced
+    # the first one's 5 (one per check), per-job verdicts stay one per job (ad_jobs: 2 runs, 2 jobs)
     verdicts = [v for v in anomaly_build["all_verdicts"] if v["data_source"] == "seed.anomaly_checks.ad_orders"]
-    assert len(verdicts) == 10  # 5 checks x 2 invocations
-    assert len({v["dq_invocation_id"] for v in verdicts}) == 2
+    second = anomaly_build["second"].run_results["metadata"]["invocation_id"]
+    assert sorted(v["check_name"] for v in verdicts) == sorted(
+        [
+            "volume-anomaly",
+            "freshness-anomaly",
+            "null-fraction-email-anomaly",
+            "null-fraction-amount-anomaly",
+            "mean-amount-anomaly",
+        ]
+    )
+    assert {v["dq_invocation_id"] for v in verdicts} == {second}
+    jobs = [v for v in anomaly_build["all_verdicts"] if v["data_source"] == "seed.anomaly_checks.ad_jobs"]
+    assert len(jobs) == 2 and len({v["dq_invocation_id"] for v in jobs}) == 2
 
 
 # ------------------------------------------------------------------ declaration errors (DuckDB)
@@ -407,18 +423,116 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
     assert (training["rule_status"], training["rule_passed"]) == ("TRAINING", None)
 
 
-# Two series judged by the detector's SQL (a dbt model calling anomaly_detector_sql on DuckDB; the build test above
-# runs the same SQL on all targets) at t = 28, trained on t = 0..27 (28 buckets, no seasonality, trend on, no log).
-# Their numbers come from _reference below: the detector's formulas (docs/SEMANTICS.md §13) written again in plain
-# Python, independently of the SQL, and checked by hand where they are simple:
-#   base(t) = 100 + 2 t + e(t) with e = +-1 alternating. Pairs of equal parity have slope exactly 2 and |dv - 2 dt| = 0;
-#   pairs of unequal parity have slope 2 -/+ 2 / dt and |dv - 2 dt| = 2. Over t = 0..27 that is 182 equal-parity pairs
-#   of 378 (105 below 2, 91 above): slope 2; the trimmed mean keeps the smallest floor(0.9 x 378) = 340 deviations,
-#   the 182 zeros and 158 twos: s = 1.0757 x 316 / 340 = 0.99976. Over the reference part t = 0..20 (the run test):
-#   100 equal-parity pairs of 210 (55 below, 55 above): slope 2; keeps 189: 100 zeros, 89 twos: s = 1.0757 x 178 / 189.
-#   k: df = 0.86 x (28 - 1 level - 1 trend) = 22.36 (point), 0.86 x (21 - 2) = 16.34 (run).
-#   band: D = mean distance of the 28 values = 14.5, S = sum over t = 0..27 of (t - 13.5)^2 = 1827 (point);
-#   run: D = 18 (the 21 reference values), S = 770 (t = 0..20).
+# ------------------------------------------------------------------ the detector on designed series (issue 33)
+# One dbt model (ad_detector_cases, built with the seeds on every target) runs the detector's SQL three times over
+# designed histories and verdicts: anomaly_judged_history_sql (the verdicts already given: training forgets the
+# anomalies, accepts a confirmed new level) then anomaly_detector_sql. No trend (dq_trend false), sensitivity 3.
+# Each verdict is checked against _reference below: the detector's formulas written again in plain Python.
+#   call N14: training_buckets 14, seasonality none; call N28: training_buckets 28, none; call A14: 14, auto.
+# Patterns: alt(t) = 100 at even t, 102 at odd t; E(t) = 100 + [0, 2, 0, 2, 0, 2, 1][t mod 7] (a weekly pattern:
+# a value minus the value 7 buckets before it is exactly the change of level).
+#   forget (N14)   alt, t = 10 is 160 and was judged anomalous; judged: t = 14, 110. Training leaves t = 10 out: 13
+#                  values (6 x 100, 7 x 102): expected 102; pairs 36 x 0, 42 x 2, the smallest 70 kept: s = 1.0757 x
+#                  68 / 70; k = t(3, 0.86 x 12); half width k s sqrt(1 + 1.571 / 13) = 4.30210: 110 is ANOMALOUS.
+#   remember (N14) the same values without the verdict (what the detector did before): the 13 pairs of 160 are more
+#                  than the trimmed 10%, s = 1.0757 x 258 / 81 = 3.42630, band 102 -/+ 13.76302: 110 is normal.
+#   zero (N14)     alt in rows (counts, dq_log), t = 11 has 0 rows (no verdict: a zero where zero is not usual is
+#                  never a training point), t = 14 has 0 rows: ANOMALOUS whatever the band; 13 training values,
+#                  expected exp(ln 101) - 1 = 100.
+#   shift (N14)    E(t) for t < 14, E(t) + 50 from t = 14; t = 14, 15 were judged anomalous (above); judged: t = 16.
+#                  Third anomaly above in a row, changes over 7 buckets 50, 50, 50: a level shift is confirmed,
+#                  level_shift 50 (their median), shift_start 14; expected 101 (median of E over t = 2..13).
+#   accepted (N14) the same, and t = 16 was the confirmation (level_shift 50 from 14); judged: t = 17, E(17) + 50:
+#                  the buckets before 14 are moved up by 50 and 14..16 train again: expected 151, normal.
+#   drift (N28)    E(t) + (t - 20) from t = 21 (+1 a bucket); judged t = 28, 108: inside the point band (102 -/+
+#                  6.71952) but the mean change of the last 7 buckets over 7 (each capped at the half width) is 4.77701
+#                  above the level test's half width k s sqrt(2 / 7) = 3.49503: ANOMALOUS, drift.
+#   steady (N28)   E(t): changes 0, normal.
+#   weekly (A14)   100 + 30 on seasons 5, 6, + 1 in odd weeks; judged t = 14 (season 0), 100: the same-season scale
+#                  (pairs differ by 0 or 1) is far below 0.8 x the plain one (the 30 swing): seasonality day_of_week,
+#                  expected the median of its season, (100 + 101) / 2 = 100.5.
+#   flat (A14)     alt: same-season pairs 7 apart differ by 2, the plain scale is 1.0757 x 78 / 81: seasonality none,
+#                  expected 101.
+
+E7 = [0, 2, 0, 2, 0, 2, 1]
+
+
+def _alt(t: int) -> float:
+    return 100.0 if t % 2 == 0 else 102.0
+
+
+def _e(t: int) -> float:
+    return 100.0 + E7[t % 7]
+
+
+CASES: dict[str, dict] = {
+    "forget": {"call": "N14", "values": {**{t: _alt(t) for t in range(14)}, 10: 160.0, 14: 110.0}, "target": 14,
+               "verdicts": [(10, 160.0, 101.0, True, None, None)]},
+    "remember": {"call": "N14", "values": {**{t: _alt(t) for t in range(14)}, 10: 160.0, 14: 110.0}, "target": 14},
+    "zero": {"call": "N14", "values": {**{t: _alt(t) for t in range(14)}, 11: 0.0, 14: 0.0}, "target": 14,
+             "log": True},
+    "shift": {"call": "N14", "values": {t: _e(t) + (50 if t >= 14 else 0) for t in range(17)}, "target": 16,
+              "verdicts": [(14, _e(14) + 50, 101.0, True, None, None), (15, _e(15) + 50, 101.0, True, None, None)]},
+    "accepted": {"call": "N14", "values": {t: _e(t) + (50 if t >= 14 else 0) for t in range(18)}, "target": 17,
+                 "verdicts": [(14, _e(14) + 50, 101.0, True, None, None), (15, _e(15) + 50, 101.0, True, None, None),
+                              (16, _e(16) + 50, 101.0, True, 50.0, 14)]},
+    "drift": {"call": "N28", "values": {t: _e(t) + max(t - 20, 0) for t in range(29)}, "target": 28},
+    "steady": {"call": "N28", "values": {t: _e(t) for t in range(29)}, "target": 28},
+    "weekly": {"call": "A14", "values": {t: 100.0 + (30 if t % 7 >= 5 else 0) + (t // 7) % 2 for t in range(15)},
+               "target": 14},
+    "flat": {"call": "A14", "values": {t: _alt(t) for t in range(15)}, "target": 14},
+}  # fmt: skip
+CALLS = {"N14": (14, "none"), "N28": (28, "none"), "A14": (14, "auto")}
+
+
+def _cases_model() -> str:
+    """The model: per call, the designed rows and verdicts as UNION ALL of literals (the same SQL on every target)."""
+    dbl = "{{ dataplex_dq.type_double() }}"
+    big = "{{ dbt.type_bigint() }}"
+    parts = ["{%- set calls = [] -%}"]
+    for call, (n, seasonality) in CALLS.items():
+        rows, verdicts = [], []
+        for name, case in CASES.items():
+            if case["call"] != call:
+                continue
+            log = "true" if case.get("log") else "false"
+            for t, v in sorted(case["values"].items()):
+                season = f"cast({t % 7} as integer)" if seasonality == "auto" else "cast(null as integer)"
+                rows.append(
+                    f"select '{name}' as series_id, cast({t} as {big}) as t, {season} as season, "
+                    f"cast({v} as {dbl}) as value, {log} as dq_log, {'true' if t == case['target'] else 'false'} "
+                    "as dq_target"
+                )
+            for t, v, expected, anomalous, shift, start in case.get("verdicts", []):
+                verdicts.append(
+                    f"select '{name}' as series_id, cast({t} as {big}) as t, cast({v} as {dbl}) as value, "
+                    f"cast({expected} as {dbl}) as expected, {'true' if anomalous else 'false'} as anomalous, "
+                    f"cast({'null' if shift is None else shift} as {dbl}) as level_shift, "
+                    f"cast({'null' if start is None else start} as {big}) as shift_start"
+                )
+        if not verdicts:  # no verdict in this call: one that matches no series
+            verdicts.append(
+                f"select 'none' as series_id, cast(-1 as {big}) as t, cast(0 as {dbl}) as value, cast(0 as {dbl}) "
+                f"as expected, false as anomalous, cast(null as {dbl}) as level_shift, "
+                f"cast(null as {big}) as shift_start"
+            )
+        union = "\n    union all ".join(rows)
+        parts.append(
+            f"{{%- set rows_{call} %}}{union}{{% endset -%}}\n"
+            f"{{%- set verdicts_{call} %}}{' union all '.join(verdicts)}{{% endset -%}}\n"
+            f"{{%- set history = dataplex_dq.anomaly_judged_history_sql('select series_id, t, season, value from (' ~ "
+            f"rows_{call} ~ ') dq_r', verdicts_{call}) -%}}\n"
+            "{%- set targets = 'select series_id, t, season, value, dq_log, false as dq_trend from (' ~ "
+            f"rows_{call} ~ ') dq_r where dq_target' -%}}\n"
+            f"{{%- do calls.append(dataplex_dq.anomaly_detector_sql(history, targets, {{'training_buckets': {n}, "
+            f"'min_training_buckets': 7, 'sensitivity': 3, 'direction': 'both', 'seasonality': '{seasonality}', "
+            "'season_name': 'day_of_week', 'period': 7})) -%}"
+        )
+    parts.append(
+        "select * from ({{ calls[0] }}) dq_c0\nunion all\nselect * from ({{ calls[1] }}) dq_c1\n"
+        "union all\nselect * from ({{ calls[2] }}) dq_c2\n"
+    )
+    return "\n".join(parts) + "\n"
 
 
 def _median(xs: list[float]) -> float:
@@ -426,133 +540,122 @@ def _median(xs: list[float]) -> float:
     return (ys[(len(ys) - 1) // 2] + ys[len(ys) // 2]) / 2
 
 
-def _fit(ts: list[int], vs: list[float]) -> tuple[float, float]:
-    """Theil-Sen slope and the trimmed-mean pairwise scale of one part of the window (no seasons)."""
-    pairs = [(vs[j] - vs[i], ts[j] - ts[i]) for i in range(len(ts)) for j in range(i + 1, len(ts))]
-    slope = _median([dv / dt for dv, dt in pairs])
-    dev = sorted(abs(dv - slope * dt) for dv, dt in pairs)
-    return slope, 1.0757 * sum(dev[: max(9 * len(dev) // 10, 1)]) / max(9 * len(dev) // 10, 1)
-
-
 def _k(z: float, dof: float) -> float:
     d = max(0.86 * dof, 1.0)
     return z + (z**3 + z) / (4 * d) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * d * d)
 
 
-def _reference(values: list[float], target: int = 28, n: int = 28) -> dict[str, float | bool]:
-    """The verdict on values[target] (no seasonality, trend on, no log, sensitivity 3), in plain Python."""
-    ts = list(range(target - n, target))
-    vs = [values[t] for t in ts]
-    ref = n - n // 4
-    b, s = _fit(ts, vs)
-    level = _median([v - b * (t - target) for t, v in zip(ts, vs, strict=True)])
-    ss = sum((t - sum(ts) / n) ** 2 for t in ts)
-    half = _k(3, n - 2) * s * math.sqrt(1 + 1.571 / n + (sum(target - t for t in ts) / n) ** 2 / ss)
-    rb, rs = _fit(ts[:ref], vs[:ref])
-    ref_level = _median([v - rb * (t - target) for t, v in zip(ts[:ref], vs[:ref], strict=True)])
-    rss = sum((t - sum(ts[:ref]) / ref) ** 2 for t in ts[:ref])
-    run_half = _k(1.8, ref - 2) * rs * math.sqrt(1 + 1.571 / ref + (sum(target - t for t in ts[:ref]) / ref) ** 2 / rss)
-    residuals = [values[t] - rb * (t - target) - ref_level for t in (target - 2, target - 1, target)]
-    point = abs(values[target] - level) > half
-    run = min(residuals) > run_half or max(residuals) < -run_half
-    return {
-        "expected": level,
-        "half": half,
-        "ref_expected": ref_level,
-        "run_half": run_half,
-        "point": point,
-        "run": run,
-    }
+def _reference(case: dict) -> dict[str, float | bool]:
+    """The verdict of a non-seasonal case (no trend, sensitivity 3, period 7) in plain Python: training = the window
+    without the buckets judged anomalous (and not accepted) and without zero-row buckets (counts), moved by the level
+    shifts accepted after them; point band; level test; a zero-row bucket."""
+    n = CALLS[case["call"]][0]
+    target, values = case["target"], case["values"]
+    log = case.get("log", False)
+    verdicts = case.get("verdicts", [])
+    shifts = [(start, t, shift) for t, _, _, _, shift, start in verdicts if shift is not None]
+    covered = {x for start, t, _ in shifts for x in range(start, t + 1)}
+    excluded = {t for t, _, _, anomalous, _, _ in verdicts if anomalous} - covered
 
+    def model(t: int) -> float:
+        v = math.log(1 + values[t]) if log else values[t]
+        return v + sum(shift for start, _, shift in shifts if start > t)
 
-def _verdicts_at_28(tmp_path: Path, name: str, series: dict[str, Callable[[int], float]]) -> dict[str, dict]:
-    """The detector's verdicts (anomaly_detector_sql, DuckDB) on t = 28 of each series, trained on t = 0..27
-    (training_buckets 28, min 7, sensitivity 3, no seasonality, trend on, no log), by series id."""
-    rows = ", ".join(f"('{s}', {t}, {value(t)})" for s, value in series.items() for t in range(29))
-    model = (
-        "{% set history %}select series_id, t, cast(null as integer) as season, value\n"
-        f"from (values {rows}) h(series_id, t, value){{% endset %}}\n"
-        '{% set targets = "select series_id, t, season, value, false as dq_log, true as dq_trend from ("'
-        ' ~ history ~ ") x where t = 28" %}\n'
-        "{{ dataplex_dq.anomaly_detector_sql(history, targets, {'training_buckets': 28, 'min_training_buckets': 7,"
-        " 'sensitivity': 3, 'direction': 'both', 'seasonality': 'none'}) }}\n"
+    def usable(t: int) -> bool:
+        return not (log and values[t] == 0)
+
+    kept = [t for t in range(target - n, target) if t in values and t not in excluded and usable(t)]
+    vs = [model(t) for t in kept]
+    expected = _median(vs)
+    dev = sorted(abs(vs[j] - vs[i]) for i in range(len(vs)) for j in range(i + 1, len(vs)))
+    keep = max(9 * len(dev) // 10, 1)
+    k = _k(3, len(vs) - 1)
+    scale = 1.0757 * sum(dev[:keep]) / keep
+    half = k * scale * math.sqrt(1 + 1.571 / len(vs))
+    diffs = []
+    for t in [t for t in kept if t > target - 7] + ([target] if usable(target) else []):
+        lagged = [t - lag for lag in (7, 14) if t - lag in kept]
+        if lagged:
+            diffs.append(max(-half, min(half, model(t) - model(lagged[0]))))
+    value = model(target)
+    level_width = k * scale * math.sqrt(2 / len(diffs))
+    level_mean = sum(diffs) / len(diffs)
+    point = abs(value - expected) > half or (log and values[target] == 0)
+    level = len(diffs) >= 4 and (
+        (level_mean > level_width and value > expected) or (level_mean < -level_width and value < expected)
     )
-    project = write_project(
-        tmp_path,
-        f"{name}_check",
-        {f"models/{name}_verdicts.sql": model},
-        env=target_env("duckdb", tmp_path, f"dq_{name}"),
-        project_config=f"models:\n  {name}_check:\n    +materialized: table\n",
+    return {"expected": expected, "half": half, "training_count": len(vs), "point": point, "level": bool(level),
+            "level_mean": level_mean, "level_width": level_width}  # fmt: skip
+
+
+def _case(build, name):
+    rows = [r for r in build["cases"] if r["series_id"] == name]
+    assert len(rows) == 1, (name, build["cases"])
+    return rows[0]
+
+
+def test_training_forgets_a_judged_anomaly(anomaly_build):
+    forget, remember = _case(anomaly_build, "forget"), _case(anomaly_build, "remember")
+    ref, old = _reference(CASES["forget"]), _reference(CASES["remember"])
+    assert (ref["expected"], round(ref["half"], 5), ref["point"]) == (102, 4.30210, True)
+    assert (old["expected"], round(old["half"], 5), old["point"], old["level"]) == (102, 13.76302, False, False)
+    assert (forget["value"], forget["expected"], forget["training_count"]) == (110, 102, 13)
+    assert forget["upper_bound"] == pytest.approx(102 + ref["half"], abs=1e-9)
+    assert (bool(forget["anomalous"]), bool(forget["drift"]), forget["side"]) == (True, False, 1)
+    assert (remember["training_count"], bool(remember["anomalous"])) == (14, False)
+    assert remember["upper_bound"] == pytest.approx(102 + old["half"], abs=1e-9)
+
+
+def test_a_zero_row_bucket_is_an_anomaly_and_never_a_training_point(anomaly_build):
+    zero = _case(anomaly_build, "zero")
+    ref = _reference(CASES["zero"])
+    assert (ref["training_count"], ref["point"]) == (13, True)
+    assert (zero["value"], zero["training_count"], bool(zero["anomalous"]), zero["side"]) == (0, 13, True, -1)
+    assert zero["expected"] == pytest.approx(100, abs=1e-9)
+    assert zero["lower_bound"] == pytest.approx(math.exp(ref["expected"] - ref["half"]) - 1, abs=1e-9)
+
+
+def test_a_confirmed_level_shift_is_accepted(anomaly_build):
+    shift, accepted = _case(anomaly_build, "shift"), _case(anomaly_build, "accepted")
+    assert (shift["value"], shift["expected"], bool(shift["anomalous"])) == (150, 101, True)
+    assert (shift["level_shift"], shift["shift_start"], shift["side"]) == (50, 14, 1)
+    ref = _reference(CASES["accepted"])
+    assert (ref["expected"], ref["training_count"], ref["point"], ref["level"]) == (151, 14, False, False)
+    assert (accepted["value"], accepted["expected"], accepted["training_count"]) == (152, 151, 14)
+    assert (bool(accepted["anomalous"]), accepted["level_shift"], accepted["shift_start"]) == (False, None, None)
+    assert accepted["upper_bound"] == pytest.approx(151 + ref["half"], abs=1e-9)
+
+
+def test_a_drift_inside_the_point_band_is_found_by_the_level_test(anomaly_build):
+    drift, steady = _case(anomaly_build, "drift"), _case(anomaly_build, "steady")
+    ref = _reference(CASES["drift"])
+    assert (round(ref["half"], 5), round(ref["level_mean"], 5), round(ref["level_width"], 5)) == (
+        6.71952,
+        4.77701,
+        3.49503,
     )
-    assert project.run("run").success
-    return {r["series_id"]: r for r in project.query(f"select * from {project.relation(name + '_verdicts')}")}
-
-
-# A trending series whose last 7 training buckets drift away (+3 a bucket): the point test learns from the whole
-# window, so part of the drift is taken as trend (expected 160.84 instead of 157, a band widened by the drifting pairs)
-# -- and 181 still leaves it; the run test, judged against the reference part t = 0..20 (no drift in it), fires too.
-#   steady: value(t) = base(t) with e = +1 at even t: a_i = v_i - 2 (t_i - 28) = 156 + e_i -> expected 156, normal.
-def test_recent_drift_is_flagged(tmp_path):
-    require_target("duckdb")
-
-    def value(t: int, drift: bool) -> float:
-        return 100 + 2 * t + (1 if t % 2 == 0 else -1) + (3 * (t - 20) if drift and t > 20 else 0)
-
-    series = {s: [value(t, s == "drift") for t in range(29)] for s in ("drift", "steady")}
-    got = _verdicts_at_28(tmp_path, "drift", {s: (lambda t, s=s: series[s][t]) for s in series})
-    ref = {s: _reference(v) for s, v in series.items()}
-    assert ref["steady"]["expected"] == 156 and round(ref["steady"]["half"], 5) == 3.64613
-    assert (round(ref["drift"]["expected"], 5), round(ref["drift"]["half"], 5)) == (160.84028, 14.77539)
-    assert ref["drift"]["point"] and ref["drift"]["run"] and not ref["steady"]["point"] and not ref["steady"]["run"]
-    steady, drift = got["steady"], got["drift"]
-    assert (steady["value"], steady["expected"], bool(steady["anomalous"])) == (157, 156, False)
-    assert (drift["value"], bool(drift["anomalous"]), bool(drift["drift"])) == (181, True, False)
-    assert drift["expected"] == pytest.approx(ref["drift"]["expected"], abs=1e-9)
-    assert drift["lower_bound"] == pytest.approx(ref["drift"]["expected"] - ref["drift"]["half"], abs=1e-9)
-    assert drift["upper_bound"] == pytest.approx(ref["drift"]["expected"] + ref["drift"]["half"], abs=1e-9)
-    assert steady["upper_bound"] == pytest.approx(156 + ref["steady"]["half"], abs=1e-9)
-    assert (drift["training_count"], bool(drift["training"]), bool(drift["seasonal"])) == (28, False, False)
-
-
-# The run test (macros/anomaly/detector.sql, step 6): a gradual drift whose every value stays inside the point band
-# is flagged when the target and the 2 values before it all leave a narrower band around the reference part's
-# forecast. base(t) with e = -1 at even t, +1 at odd t (training t = 0..27; judged: t = 28):
-#   steady: base(t) (judged value 155); drift: base + 4 on t = 26, 27, 28 (judged 159); bump2: base + 4 on t = 27,
-#   28 only (judged 159): a run of two is not a drift.
-# Point test: a_i = v_i - 2 (t_i - 28) = 156 + e_i (+4): drift: 13 x 155, 13 x 157, 159, 161 -> 157; bump2: 14 x 155,
-#   13 x 157, 161 -> 156 (slope still 2); the bumped pairs raise the trimmed scale a little: half widths 4.26920 and
-#   3.94613 (steady 3.64613): 159 - 157 = 2 and 159 - 156 = 3 are inside them -> no point anomaly.
-# Run test: reference forecast = median of the 21 reference a_i (11 x 155 at even t, 10 x 157) = 155; residuals of
-#   t = 26, 27, 28 from 155 - 2 (28 - t): drift 4, 6, 4 -> all above the run half width, k(1.8, 16.34) = 1.92431
-#   x s_ref (1.0757 x 178 / 189) x sqrt(1 + 1.571 / 21 + 18^2 / 770) = 2.38413: ANOMALOUS (drift), reported with
-#   the band it was judged against, 155 -/+ 2.38413; steady -2, 0, -2 and bump2 -2, 4, 4 -> normal.
-def test_gradual_drift_inside_the_point_band_is_flagged_by_the_run(tmp_path):
-    require_target("duckdb")
-
-    def value(t: int, name: str) -> float:
-        bump = {"drift": (26, 27, 28), "bump2": (27, 28)}.get(name, ())
-        return 100 + 2 * t + (-1 if t % 2 == 0 else 1) + (4 if t in bump else 0)
-
-    series = {s: [value(t, s) for t in range(29)] for s in ("drift", "steady", "bump2")}
-    got = _verdicts_at_28(tmp_path, "run", {s: (lambda t, s=s: series[s][t]) for s in series})
-    ref = {s: _reference(v) for s, v in series.items()}
-    assert round(_k(1.8, 19), 5) == 1.92431 and round(ref["drift"]["run_half"], 5) == 2.38413
-    assert [(r["point"], r["run"]) for r in ref.values()] == [(False, True), (False, False), (False, False)]
-    assert (ref["drift"]["expected"], ref["bump2"]["expected"], ref["drift"]["ref_expected"]) == (157, 156, 155)
-    drift, steady, bump2 = got["drift"], got["steady"], got["bump2"]
-    assert (drift["value"], drift["expected"], bool(drift["anomalous"]), bool(drift["drift"])) == (159, 155, True, True)
-    assert drift["lower_bound"] == pytest.approx(155 - ref["drift"]["run_half"], abs=1e-9)
-    assert drift["upper_bound"] == pytest.approx(155 + ref["drift"]["run_half"], abs=1e-9)
+    assert (ref["point"], ref["level"]) == (False, True)
+    assert (drift["value"], bool(drift["anomalous"]), bool(drift["drift"]), drift["side"]) == (108, True, True, 1)
+    # reported: the band the level test judged, centred on the value less the mean change, which it is outside of
+    assert drift["expected"] == pytest.approx(108 - ref["level_mean"], abs=1e-9)
+    assert drift["upper_bound"] == pytest.approx(108 - ref["level_mean"] + ref["level_width"], abs=1e-9)
     assert (steady["value"], steady["expected"], bool(steady["anomalous"]), bool(steady["drift"])) == (
-        155,
-        156,
+        100,
+        101,
         False,
         False,
     )
-    assert (bump2["value"], bump2["expected"], bool(bump2["anomalous"]), bool(bump2["drift"])) == (
-        159,
-        156,
+
+
+def test_seasonality_is_picked_from_the_history(anomaly_build):
+    weekly, flat = _case(anomaly_build, "weekly"), _case(anomaly_build, "flat")
+    assert (weekly["seasonality"], bool(weekly["seasonal"]), weekly["expected"]) == ("day_of_week", True, 100.5)
+    assert (bool(weekly["anomalous"]), weekly["training_count"]) == (False, 14)
+    assert (flat["seasonality"], bool(flat["seasonal"]), flat["expected"], bool(flat["anomalous"])) == (
+        "none",
         False,
+        101,
         False,
     )
-    assert bump2["upper_bound"] == pytest.approx(156 + ref["bump2"]["half"], abs=1e-9)
+    # an explicit setting wins: ad_orders declares seasonality day_of_week
+    assert _verdict(anomaly_build, "volume-anomaly")["seasonality"] == "day_of_week"

@@ -116,7 +116,7 @@
     {%- set lo = T - n -%}
     {%- set start_dt = epoch0 + modules.datetime.timedelta(seconds=lo * bs - shift) -%}
     {%- set end_dt = epoch0 + modules.datetime.timedelta(seconds=(T + 1) * bs - shift) -%}
-    {%- set season = {'day_of_week': 'mod(x.t, 7)', 'hour_of_day': 'mod(x.t, 24)'}.get(cfg.seasonality, 'null') -%}
+    {%- set season = {'day_of_week': 'mod(x.t, 7)', 'hour_of_day': 'mod(x.t, 24)'}.get(dataplex_dq.anomaly_season_name(cfg), 'null') -%}
     {%- set buckets = "select cast(" ~ lo ~ " + rule_index as " ~ dbt.type_bigint() ~ ") as dq_t from " ~ dataplex_dq.scan_rule_index_list(n + 1) -%}
     {%- for kind in ['volume', 'freshness', 'data'] -%}
       {%- set kind_checks = checks | selectattr('kind', 'equalto', kind) | list -%}
@@ -158,7 +158,7 @@ dq_agg as (
     {%- set ref_epoch = (T + 1) * bs - shift -%}
     {%- set bucket_start_sql = dataplex_dq.anomaly_timestamp("v.t * " ~ bs ~ " - " ~ shift) -%}
   {%- else -%}
-    {%- set season_value = {'day_of_week': (now_e // 86400) % 7, 'hour_of_day': (now_e // 3600) % 24}.get(cfg.seasonality, 'null') -%}
+    {%- set season_value = {'day_of_week': (now_e // 86400) % 7, 'hour_of_day': (now_e // 3600) % 24}.get(dataplex_dq.anomaly_season_name(cfg), 'null') -%}
     {%- set aggs = ["count(*) as dq_n"] -%}
     {%- if cfg.freshness -%}{%- do aggs.append("max(" ~ dataplex_dq.anomaly_epoch(adapter.quote(cfg.freshness_column)) ~ ") as dq_max_e") -%}{%- endif -%}
     {%- for kind in ['volume', 'freshness', 'data'] -%}
@@ -210,12 +210,14 @@ dq_agg as (
       {%- set kind_names = [] -%}
       {%- for c in kind_checks -%}{%- if c is mapping -%}{%- do kind_names.append(lit(c.name)) -%}{%- endif -%}{%- endfor -%}
       {%- set base = "select check_name as series_id, t, season, value from " ~ rel[kind] ~ " where data_source = " ~ src ~ " and mode = " ~ lit(mode) ~ " and time_bucket = " ~ lit(cfg.time_bucket) ~ " and check_name in (" ~ (kind_names | join(', ')) ~ ")" -%}
-      {%- do hist.append(base) -%}
+      {#- the history with the verdicts already given (training forgets the anomalies, accepts a new level) -#}
+      {%- set judged = "select check_name as series_id, t, value, expected, anomalous, level_shift, shift_start from " ~ rel.result ~ " where data_source = " ~ src ~ " and mode = " ~ lit(mode) ~ " and time_bucket = " ~ lit(cfg.time_bucket) ~ " and check_name in (" ~ (kind_names | join(', ')) ~ ")" ~ (" and t < " ~ T if mode == 'bucket' else "") -%}
+      {%- do hist.append(dataplex_dq.anomaly_judged_history_sql(base, judged)) -%}
       {%- set flags = "true as dq_log, true as dq_trend" if kind == 'volume' else "false as dq_log, false as dq_trend" -%}
       {%- do targets.append(base.replace("select check_name as series_id, t, season, value from", "select check_name as series_id, t, season, value, " ~ flags ~ " from") ~ " and " ~ target_filter) -%}
     {%- endif -%}
   {%- endfor -%}
-  {%- set detector = dataplex_dq.anomaly_detector_sql(hist | join('\nunion all\n'), targets | join('\nunion all\n'), cfg) -%}
+  {%- set detector = dataplex_dq.anomaly_detector_sql(hist | join('\nunion all\n'), targets | join('\nunion all\n'), dataplex_dq.anomaly_detector_cfg(cfg)) -%}
   {%- set cases = {'rule_index': [], 'check_kind': [], 'column_name': [], 'metric': []} -%}
   {%- for c in checks -%}
     {%- if c is mapping -%}
@@ -225,13 +227,20 @@ dq_agg as (
       {%- do cases.metric.append(" when " ~ lit(c.name) ~ " then " ~ lit(c.metric)) -%}
     {%- endif -%}
   {%- endfor -%}
-  {%- do statements.append(dataplex_dq.anomaly_delete_sql(rel.result, "dq_invocation_id = " ~ inv ~ " and dq_test_unique_id = " ~ test)) -%}
-  {%- do statements.append("insert into " ~ rel.result ~ " (data_source, dq_test_unique_id, dq_invocation_id, rule_index, check_name, check_kind, column_name, metric, mode, time_bucket, t, bucket_start, value, expected, lower_bound, upper_bound, training_count, training, anomalous, seasonal, sensitivity, evaluated_at)\nselect " ~ src ~ ", " ~ test ~ ", " ~ inv
+  {#- idempotent verdicts: one per data source, check and bucket (a re-run of a reference time replaces
+      its verdicts); per job, one per invocation and test -#}
+  {%- if mode == 'bucket' -%}
+    {%- do statements.append(dataplex_dq.anomaly_delete_sql(rel.result, "data_source = " ~ src ~ " and mode = 'bucket' and time_bucket = " ~ lit(cfg.time_bucket) ~ " and check_name in (" ~ (names | join(', ')) ~ ") and t = " ~ T)) -%}
+  {%- else -%}
+    {%- do statements.append(dataplex_dq.anomaly_delete_sql(rel.result, "dq_invocation_id = " ~ inv ~ " and dq_test_unique_id = " ~ test)) -%}
+  {%- endif -%}
+  {%- do statements.append("insert into " ~ rel.result ~ " (data_source, dq_test_unique_id, dq_invocation_id, rule_index, check_name, check_kind, column_name, metric, mode, time_bucket, t, bucket_start, value, expected, lower_bound, upper_bound, training_count, training, anomalous, seasonal, sensitivity, evaluated_at, seasonality, drift, level_shift, shift_start)\nselect " ~ src ~ ", " ~ test ~ ", " ~ inv
       ~ ", cast(case v.series_id" ~ (cases.rule_index | join('')) ~ " end as " ~ dbt.type_int() ~ "), v.series_id"
       ~ ", case v.series_id" ~ (cases.check_kind | join('')) ~ " end"
       ~ ", cast(case v.series_id" ~ (cases.column_name | join('')) ~ " end as " ~ dbt.type_string() ~ ")"
       ~ ", case v.series_id" ~ (cases.metric | join('')) ~ " end, " ~ lit(mode) ~ ", " ~ lit(cfg.time_bucket) ~ ", v.t, " ~ bucket_start_sql
       ~ ", v.value, v.expected, v.lower_bound, v.upper_bound, v.training_count, v.training, v.anomalous, v.seasonal, cast(" ~ cfg.sensitivity ~ " as " ~ d ~ "), " ~ now_sql
+      ~ ", v.seasonality, v.drift, v.level_shift, v.shift_start"
       ~ "\nfrom (\n" ~ detector ~ "\n) v") -%}
   {%- for sql in statements -%}
     {%- do run_query(sql) -%}
@@ -288,7 +297,9 @@ dq_agg as (
         'lower_bound': lower or '', 'upper_bound': upper or '',
         'training_count': (num(v['training_count']) if v else '0') or '0',
         'time_bucket': cfg.time_bucket if cfg.timestamp_column else 'job',
-        'sensitivity': num(cfg.sensitivity), 'seasonality': cfg.seasonality,
+        'sensitivity': num(cfg.sensitivity), 'seasonality': (v['seasonality'] if v and v['seasonality'] else 'none'),
+        'seasonality_setting': cfg.seasonality, 'drift': 'true' if (v is not none and v['drift'] in [true, 1, 'true', 'True']) else 'false',
+        'level_shift_accepted': 'true' if (v is not none and v['level_shift'] is not none) else 'false',
         'bucket_start': (v['bucket_start'] | string) if v else '',
         'result_table': dataplex_dq.anomaly_asset_name(rel.result),
         'volume_intermediate_table': dataplex_dq.anomaly_asset_name(rel.volume),

@@ -53,9 +53,9 @@
   {%- if sensitivity is boolean or sensitivity is not number or sensitivity <= 0 or sensitivity > 100 -%}
     {{ dataplex_dq.raise_rule_error(where, f ~ '.sensitivity', "must be a number above 0 (3.0 by default; higher means fewer alerts), got " ~ sensitivity) }}
   {%- endif -%}
-  {%- set seasonality = get.seasonality if get.seasonality is not none else 'none' -%}
-  {%- if seasonality not in ['none', 'day_of_week', 'hour_of_day'] -%}
-    {{ dataplex_dq.raise_rule_error(where, f ~ '.seasonality', "must be none, day_of_week or hour_of_day, got " ~ seasonality) }}
+  {%- set seasonality = get.seasonality if get.seasonality is not none else 'auto' -%}
+  {%- if seasonality not in ['auto', 'none', 'day_of_week', 'hour_of_day'] -%}
+    {{ dataplex_dq.raise_rule_error(where, f ~ '.seasonality', "must be auto, none, day_of_week or hour_of_day, got " ~ seasonality) }}
   {%- endif -%}
   {%- if ts is not none and seasonality == 'day_of_week' and bucket != 'day' -%}
     {{ dataplex_dq.raise_rule_error(where, f ~ '.seasonality', "day_of_week needs time_bucket: day, got time_bucket: " ~ bucket) }}
@@ -129,6 +129,23 @@
       'min_training_buckets': min_training | int, 'sensitivity': sensitivity, 'seasonality': seasonality,
       'direction': direction, 'volume': has_volume, 'freshness': has_freshness,
       'freshness_column': freshness_column, 'data_columns': columns, 'data_metrics': metrics}) }}
+{% endmacro %}
+
+{#- The season a declaration's history is labelled with: its explicit seasonality, or with auto (the
+    default) the one its buckets can have: day_of_week for daily buckets (and per-job history), hour_of_day
+    for hourly ones, none for weeks. -#}
+{% macro anomaly_season_name(cfg) %}
+  {%- if cfg.seasonality != 'auto' -%}{{ return(cfg.seasonality) }}{%- endif -%}
+  {{ return({'day': 'day_of_week', 'hour': 'hour_of_day'}.get(cfg.time_bucket, 'none')) }}
+{% endmacro %}
+
+{#- The detector's settings of a declaration (macros/anomaly/detector.sql). -#}
+{% macro anomaly_detector_cfg(cfg) %}
+  {%- set name = dataplex_dq.anomaly_season_name(cfg) -%}
+  {%- set seasonality = 'none' if name == 'none' else ('auto' if cfg.seasonality == 'auto' else name) -%}
+  {{ return({'training_buckets': cfg.training_buckets, 'min_training_buckets': cfg.min_training_buckets,
+             'sensitivity': cfg.sensitivity, 'direction': cfg.direction, 'seasonality': seasonality, 'season_name': name,
+             'period': {'day': 7, 'hour': 24, 'week': 4}.get(cfg.time_bucket, 7)}) }}
 {% endmacro %}
 
 {#- The checks of a declaration, in order: [{name, kind (volume|freshness|data), column, metric, dimension}].

@@ -103,15 +103,24 @@ group by {{ k }}
   {{ return(sql) }}
 {% endmacro %}
 
-{#- cfg: training_buckets, min_training_buckets, sensitivity, direction, seasonality (none = no seasons). -#}
+{#- The history columns a caller without verdicts adds (nothing judged before, no level shift). -#}
+{% macro anomaly_history_plain_columns() %}
+  {{ return("false as dq_excluded, 0 as dq_side, cast(0 as " ~ dataplex_dq.type_double() ~ ") as dq_shift") }}
+{% endmacro %}
+
+{#- cfg: training_buckets, min_training_buckets, sensitivity, direction, seasonality (none | day_of_week |
+    hour_of_day | auto; auto: season_name says what the history's season column is, and the seasonal model is
+    used only where it fits the window better). -#}
 {% macro anomaly_detector_sql(history_sql, targets_sql, cfg) %}
   {%- set d = dataplex_dq.type_double() -%}
   {%- set seasonal = cfg.seasonality not in [none, 'none'] -%}
-  {#- part: F = the whole training window (the point test), R = its reference part (the run test) -#}
+  {%- set auto = cfg.seasonality == 'auto' -%}
+  {%- set season_name = cfg.get('season_name', 'day_of_week') if auto else cfg.seasonality -%}
+  {#- part: F = the whole training window (the point test), R = its reference part (the level test) -#}
   {%- set keys = ['series_id', 'target_t', 'part', 'kind'] -%}
   {%- set n = cfg.training_buckets | int -%}
-  {%- set run = 3 -%}
-  {%- set run_z = ((cfg.sensitivity | float) * 0.6) | round(6) -%}
+  {%- set lag = cfg.get('period', 7) | int -%}
+  {%- set level_factor = cfg.get('level_factor', 1.0) -%}
   {%- set sql -%}
 with dq_targets as (
   select series_id, t, season, cast(value as {{ d }}) as raw_value, dq_log, dq_trend,
@@ -121,12 +130,28 @@ with dq_targets as (
 dq_history as (
   {{ history_sql }}
 ),
-dq_train as (
-  select g.series_id, g.t as target_t, g.season as target_season, h.t, h.season,
-    case when g.dq_log then ln(1 + cast(h.value as {{ d }})) else cast(h.value as {{ d }}) end as value
+dq_window as (
+  {#- every history value of the window, in the model's scale, moved by the level shifts accepted after it -#}
+  select g.series_id, g.t as target_t, g.season as target_season, g.dq_log, h.t, h.season, h.dq_excluded, h.dq_side,
+    (g.dq_log and cast(h.value as {{ d }}) = 0) as dq_zero,
+    case when g.dq_log then ln(1 + cast(h.value as {{ d }})) else cast(h.value as {{ d }}) end + coalesce(h.dq_shift, 0) as value
   from dq_targets g
   join dq_history h on h.series_id = g.series_id and h.t < g.t and h.t >= g.t - {{ n }}
   where h.value is not null
+),
+dq_zero as (
+  {#- a zero-row bucket is usual for the target when 2 of its season's values or a quarter of the window are zero -#}
+  select series_id, target_t,
+    (sum(case when dq_zero and season = target_season then 1 else 0 end) >= 2
+      or 4 * sum(case when dq_zero then 1 else 0 end) >= count(*)) as zero_usual
+  from dq_window group by series_id, target_t
+),
+dq_train as (
+  {#- training: the window without the buckets judged anomalous (unless accepted as a new level) and without
+      zero-row buckets where zero is not usual -#}
+  select w.series_id, w.target_t, w.target_season, w.t, w.season, w.value
+  from dq_window w join dq_zero z on z.series_id = w.series_id and z.target_t = w.target_t
+  where not w.dq_excluded and (not w.dq_zero or z.zero_usual)
 ),
 dq_ranked as (
   select tr.*, row_number() over (partition by series_id, target_t order by t desc) as dq_recent,
@@ -134,7 +159,7 @@ dq_ranked as (
   from dq_train tr
 ),
 dq_parts as (
-  {#- F: every training value; R: the reference part, all but the most recent quarter (the run test learns from it) -#}
+  {#- F: every training value; R: the reference part, all but the most recent quarter (the level test learns from it) -#}
   select series_id, target_t, target_season, t, season, value, 'F' as part from dq_ranked
   union all
   select series_id, target_t, target_season, t, season, value, 'R' as part from dq_ranked where dq_recent > floor(dq_n / 4.0)
@@ -159,6 +184,7 @@ dq_slope as (
 dq_dev as (
   select p.series_id, p.target_t, p.part, p.kind, abs(p.dv - s.dq_median * p.dt) as dev
   from dq_pairs p join dq_slope s on s.series_id = p.series_id and s.target_t = p.target_t and s.part = p.part and s.kind = p.kind
+  where p.part = 'F'
 ),
 dq_scale as (
   {#- sigma = 1.0757 x the mean of the smallest 90% of the pairs' |deviations| (see the header, step 3) -#}
@@ -179,42 +205,33 @@ dq_level_in as (
 dq_level as (
   {{ dataplex_dq.anomaly_median_sql('dq_level_in', keys, 'adj') }}
 ),
-dq_ref_level_in as (
-  {#- the run test's forecast: the reference part alone moved to the target's time, per season (kind S) -#}
-  select r.series_id, r.target_t, s.kind, case when s.kind = 'S' then r.season else -1 end as season,
-    r.value - s.dq_median * (r.t - r.target_t) as adj
-  from dq_parts r join dq_slope s on s.series_id = r.series_id and s.target_t = r.target_t and s.part = 'R'
-  where r.part = 'R'
-),
-dq_ref_level as (
-  {{ dataplex_dq.anomaly_median_sql('dq_ref_level_in', ['series_id', 'target_t', 'kind', 'season'], 'adj') }}
-),
-dq_ref_stats as (
-  {#- values behind the target's reference level and their mean distance to the target -#}
-  select series_id, target_t, 'A' as kind, count(*) as m_ref, avg(cast(target_t - t as {{ d }})) as dist_ref
-  from dq_parts where part = 'R' group by series_id, target_t
-  {%- if seasonal %}
+dq_recent as (
+  {#- the level test's values: the buckets of the last season period ({{ lag }} buckets, the target's included) that
+      training keeps, and the run's: the target and the 2 buckets before it, judged anomalous or not -#}
+  select w.series_id, w.target_t, w.t, w.value, w.dq_side, not w.dq_excluded as dq_kept
+  from dq_window w join dq_zero z on z.series_id = w.series_id and z.target_t = w.target_t
+  where w.t > w.target_t - {{ lag }} and (not w.dq_zero or z.zero_usual)
   union all
-  select series_id, target_t, 'S' as kind, count(*) as m_ref, avg(cast(target_t - t as {{ d }})) as dist_ref
-  from dq_parts where part = 'R' and season = target_season group by series_id, target_t
-  {%- endif %}
+  select g.series_id, g.t as target_t, g.t, g.value, 0 as dq_side, true as dq_kept
+  from dq_targets g left join dq_zero z on z.series_id = g.series_id and z.target_t = g.t
+  where not (g.dq_log and g.raw_value = 0 and not coalesce(z.zero_usual, false))
 ),
-dq_run_in as (
-  {#- the run: the target and the {{ run - 1 }} values just before it -#}
-  select series_id, target_t, t, season, value from dq_ranked where dq_recent <= {{ run - 1 }}
-  union all
-  select series_id, t as target_t, t, season, value from dq_targets
+dq_lagged as (
+  {#- the buckets training keeps, as the values a recent value is compared with -#}
+  select w.series_id, w.target_t, w.t, w.value
+  from dq_window w join dq_zero z on z.series_id = w.series_id and z.target_t = w.target_t
+  where not w.dq_excluded and (not w.dq_zero or z.zero_usual)
 ),
-dq_run as (
-  {#- each run value's residual from the reference forecast of its season -#}
-  select u.series_id, u.target_t, l.kind, count(u.value - s.dq_median * (u.t - u.target_t) - l.dq_median) as run_count,
-    min(u.value - s.dq_median * (u.t - u.target_t) - l.dq_median) as run_min,
-    max(u.value - s.dq_median * (u.t - u.target_t) - l.dq_median) as run_max
-  from dq_run_in u
-  join dq_ref_level l on l.series_id = u.series_id and l.target_t = u.target_t
-    and ((l.kind = 'A' and l.season = -1) or (l.kind = 'S' and l.season = u.season))
-  join dq_slope s on s.series_id = u.series_id and s.target_t = u.target_t and s.part = 'R' and s.kind = l.kind
-  group by u.series_id, u.target_t, l.kind
+dq_diff as (
+  {#- each recent value minus the value one season period before it (two periods when that one is not kept), less the
+      reference trend over the distance: what the level moved by, free of the seasonal pattern and of a forecast -#}
+  select u.series_id, u.target_t, u.t, u.dq_side, u.dq_kept,
+    u.value - coalesce(w1.value + {{ lag }} * coalesce(s.dq_median, 0), w2.value + {{ 2 * lag }} * coalesce(s.dq_median, 0)) as diff
+  from dq_recent u
+  left join dq_lagged w1 on w1.series_id = u.series_id and w1.target_t = u.target_t and w1.t = u.t - {{ lag }}
+  left join dq_lagged w2 on w2.series_id = u.series_id and w2.target_t = u.target_t and w2.t = u.t - {{ 2 * lag }}
+  left join dq_slope s on s.series_id = u.series_id and s.target_t = u.target_t and s.part = 'R' and s.kind = '{{ 'S' if seasonal else 'A' }}'
+  where w1.value is not null or w2.value is not null
 ),
 dq_count as (
   select series_id, target_t, count(*) as training_count from dq_train group by series_id, target_t
@@ -246,9 +263,15 @@ dq_model as (
   select
     g.series_id, g.t, g.season, g.value, g.raw_value, g.dq_log,
     coalesce(c.training_count, 0) as training_count,
+    coalesce(z.zero_usual, false) as zero_usual,
     {%- if seasonal %}
-    {%- set use_s = "ls.dq_count >= 2 and ss.dq_count >= 3" %}
-    ({{ use_s }}) as seasonal,
+    {%- if auto %}
+    {#- auto: the seasonal model where the window shows a season (its scale below 0.8 of the plain one) -#}
+    {%- set use_s = "(ls.dq_count >= 2 and ss.dq_count >= 3 and ss.dq_scale < 0.8 * sa.dq_scale)" %}
+    {%- else %}
+    {%- set use_s = "(ls.dq_count >= 2 and ss.dq_count >= 3)" %}
+    {%- endif %}
+    coalesce({{ use_s }}, false) as seasonal,
     case when {{ use_s }} then ls.dq_median else la.dq_median end as expected,
     case when {{ use_s }} then ss.dq_scale else sa.dq_scale end as scale,
     case when {{ use_s }} then ls.dq_count else la.dq_count end as level_count,
@@ -256,16 +279,7 @@ dq_model as (
     case when not g.dq_trend then 0.0
          when {{ use_s }} then dd.dist_season * dd.dist_season / nullif(sd.ss_season, 0)
          else dd.dist_all * dd.dist_all / nullif(sq.ss_all, 0) end as trend_var,
-    case when {{ use_s }} then rss.dq_scale else rsa.dq_scale end as run_scale,
-    case when {{ use_s }} then rdf.n_part - rdf.n_seasons else rdf.n_part - 1 end - case when g.dq_trend then 1 else 0 end as run_dof,
-    case when {{ use_s }} then rls.dq_median else rla.dq_median end as expected_ref,
-    case when {{ use_s }} then rts.m_ref else rta.m_ref end as m_ref,
-    case when not g.dq_trend then 0.0
-         when {{ use_s }} then rts.dist_ref * rts.dist_ref / nullif(rsd.ss_season, 0)
-         else rta.dist_ref * rta.dist_ref / nullif(rsq.ss_all, 0) end as run_trend_var,
-    case when {{ use_s }} then rns.run_count else rna.run_count end as run_count,
-    case when {{ use_s }} then rns.run_min else rna.run_min end as run_min,
-    case when {{ use_s }} then rns.run_max else rna.run_max end as run_max
+    case when {{ use_s }} then 'S' else 'A' end as model_kind
     {%- else %}
     false as seasonal,
     la.dq_median as expected,
@@ -273,69 +287,91 @@ dq_model as (
     la.dq_count as level_count,
     df.n_part - 1 - case when g.dq_trend then 1 else 0 end as dof,
     case when not g.dq_trend then 0.0 else dd.dist_all * dd.dist_all / nullif(sq.ss_all, 0) end as trend_var,
-    rsa.dq_scale as run_scale,
-    rdf.n_part - 1 - case when g.dq_trend then 1 else 0 end as run_dof,
-    rla.dq_median as expected_ref,
-    rta.m_ref as m_ref,
-    case when not g.dq_trend then 0.0 else rta.dist_ref * rta.dist_ref / nullif(rsq.ss_all, 0) end as run_trend_var,
-    rna.run_count, rna.run_min, rna.run_max
+    'A' as model_kind
     {%- endif %}
   from dq_targets g
   left join dq_count c on c.series_id = g.series_id and c.target_t = g.t
+  left join dq_zero z on z.series_id = g.series_id and z.target_t = g.t
   left join dq_dist dd on dd.series_id = g.series_id and dd.target_t = g.t
   left join dq_dof df on df.series_id = g.series_id and df.target_t = g.t and df.part = 'F'
-  left join dq_dof rdf on rdf.series_id = g.series_id and rdf.target_t = g.t and rdf.part = 'R'
   left join dq_spread sd on sd.series_id = g.series_id and sd.target_t = g.t and sd.part = 'F'
-  left join dq_spread rsd on rsd.series_id = g.series_id and rsd.target_t = g.t and rsd.part = 'R'
   left join dq_ss_all sq on sq.series_id = g.series_id and sq.target_t = g.t and sq.part = 'F'
-  left join dq_ss_all rsq on rsq.series_id = g.series_id and rsq.target_t = g.t and rsq.part = 'R'
   left join dq_level la on la.series_id = g.series_id and la.target_t = g.t and la.part = 'F' and la.kind = 'A'
   left join dq_scale sa on sa.series_id = g.series_id and sa.target_t = g.t and sa.part = 'F' and sa.kind = 'A'
-  left join dq_scale rsa on rsa.series_id = g.series_id and rsa.target_t = g.t and rsa.part = 'R' and rsa.kind = 'A'
-  left join dq_ref_level rla on rla.series_id = g.series_id and rla.target_t = g.t and rla.kind = 'A' and rla.season = -1
-  left join dq_ref_stats rta on rta.series_id = g.series_id and rta.target_t = g.t and rta.kind = 'A'
-  left join dq_run rna on rna.series_id = g.series_id and rna.target_t = g.t and rna.kind = 'A'
   {%- if seasonal %}
   left join dq_level ls on ls.series_id = g.series_id and ls.target_t = g.t and ls.part = 'F' and ls.kind = 'S'
   left join dq_scale ss on ss.series_id = g.series_id and ss.target_t = g.t and ss.part = 'F' and ss.kind = 'S'
-  left join dq_scale rss on rss.series_id = g.series_id and rss.target_t = g.t and rss.part = 'R' and rss.kind = 'S'
-  left join dq_ref_level rls on rls.series_id = g.series_id and rls.target_t = g.t and rls.kind = 'S' and rls.season = g.season
-  left join dq_ref_stats rts on rts.series_id = g.series_id and rts.target_t = g.t and rts.kind = 'S'
-  left join dq_run rns on rns.series_id = g.series_id and rns.target_t = g.t and rns.kind = 'S'
   {%- endif %}
 ),
 dq_band as (
   select m.*,
+    {{ dataplex_dq.anomaly_t_quantile(cfg.sensitivity, 'm.dof_eff') }} as k,
     {{ dataplex_dq.anomaly_t_quantile(cfg.sensitivity, 'm.dof_eff') }}
       * m.scale * sqrt(1.0 + 1.571 / m.level_count + coalesce(m.trend_var, 0)) as half_width,
-    {{ dataplex_dq.anomaly_t_quantile(run_z, 'm.run_dof_eff') }}
-      * m.run_scale * sqrt(1.0 + 1.571 / m.m_ref + coalesce(m.run_trend_var, 0)) as run_half_width,
     (m.training_count < {{ cfg.min_training_buckets | int }} or m.expected is null or m.scale is null) as training
   from (
-    select dq_m.*, greatest(dq_m.dof * 0.86, 1.0) as dof_eff, greatest(dq_m.run_dof * 0.86, 1.0) as run_dof_eff
+    select dq_m.*, greatest(dq_m.dof * 0.86, 1.0) as dof_eff
     from dq_model dq_m
   ) m
 ),
+dq_level_test as (
+  {#- the level test: the mean change of the kept recent values, each capped at the point band's half width (one
+      outlier the verdicts have not left out yet moves the mean by at most that / n); the run: the changes of the
+      target and the 2 buckets before it -#}
+  select f.series_id, f.target_t,
+    sum(case when f.dq_kept then 1 else 0 end) as level_n,
+    avg(case when f.dq_kept then least(greatest(f.diff, -b.half_width), b.half_width) end) as level_mean,
+    sum(case when f.t >= f.target_t - 2 then 1 else 0 end) as run_n,
+    sum(case when f.t >= f.target_t - 2 then f.diff else 0 end) as run_sum,
+    min(case when f.t >= f.target_t - 2 then f.diff end) as run_min,
+    max(case when f.t >= f.target_t - 2 then f.diff end) as run_max
+  from dq_diff f join dq_band b on b.series_id = f.series_id and b.t = f.target_t
+  group by f.series_id, f.target_t
+),
+dq_prior as (
+  {#- the sides of the anomalies found on the 2 buckets before the target -#}
+  select series_id, target_t,
+    sum(case when dq_side = 1 then 1 else 0 end) as prior_up,
+    sum(case when dq_side = -1 then 1 else 0 end) as prior_down
+  from dq_window where t >= target_t - 2 group by series_id, target_t
+),
 dq_verdict as (
-  select b.*,
+  select b.*, lt.level_n, lt.level_mean, lt.run_n, lt.run_sum, lt.run_min, lt.run_max,
+    coalesce(p.prior_up, 0) as prior_up, coalesce(p.prior_down, 0) as prior_down,
+    {#- the level test's half width: the mean of n differences of two values has the sd sqrt(2 / n) x scale -#}
+    {{ level_factor }} * b.k * b.scale * sqrt(2.0 / lt.level_n) as level_width,
+    {#- a zero-row bucket where zero is not usual is anomalous whatever the band -#}
     coalesce(not training and value is not null and (
       {%- set tests = [] -%}
       {%- if cfg.direction in ['both', 'spike'] -%}{%- do tests.append("value > expected + half_width") -%}{%- endif -%}
-      {%- if cfg.direction in ['both', 'drop'] -%}{%- do tests.append("value < expected - half_width") -%}{%- endif -%}
+      {%- if cfg.direction in ['both', 'drop'] -%}{%- do tests.append("value < expected - half_width") -%}{%- do tests.append("(dq_log and raw_value = 0 and not zero_usual)") -%}{%- endif -%}
       {{ tests | join(' or ') }}), false) as point_anomalous,
-    coalesce(not training and run_count = {{ run }} and (
+    coalesce(not training and lt.level_n >= {{ [((lag + 1) / 2) | int, 2] | max }} and (
       {%- set tests = [] -%}
-      {%- if cfg.direction in ['both', 'spike'] -%}{%- do tests.append("run_min > run_half_width") -%}{%- endif -%}
-      {%- if cfg.direction in ['both', 'drop'] -%}{%- do tests.append("run_max < -run_half_width") -%}{%- endif -%}
+      {%- if cfg.direction in ['both', 'spike'] -%}{%- do tests.append("(lt.level_mean > " ~ level_factor ~ " * b.k * b.scale * sqrt(2.0 / lt.level_n) and value > expected)") -%}{%- endif -%}
+      {%- if cfg.direction in ['both', 'drop'] -%}{%- do tests.append("(lt.level_mean < -" ~ level_factor ~ " * b.k * b.scale * sqrt(2.0 / lt.level_n) and value < expected)") -%}{%- endif -%}
       {{ tests | join(' or ') }}), false) as run_anomalous
   from dq_band b
+  left join dq_level_test lt on lt.series_id = b.series_id and lt.target_t = b.t
+  left join dq_prior p on p.series_id = b.series_id and p.target_t = b.t
 ),
 dq_reported as (
-  {#- the band the verdict was judged against: the run's when only the run test fired -#}
+  {#- the band the verdict was judged against: the level test's when only it fired (centred on the value less the
+      mean change, which it is outside of); the side of the anomaly -#}
   select v.*, run_anomalous and not point_anomalous as drift,
-    case when run_anomalous and not point_anomalous then expected_ref else expected end as center,
-    case when run_anomalous and not point_anomalous then run_half_width else half_width end as width
+    case when run_anomalous and not point_anomalous then value - level_mean else expected end as center,
+    case when run_anomalous and not point_anomalous then level_width else half_width end as width,
+    case when not (point_anomalous or run_anomalous) then 0 when value >= expected then 1 else -1 end as side
   from dq_verdict v
+),
+dq_shift_verdict as (
+  {#- a level shift is confirmed when the target and the two buckets before it were all judged anomalous on one
+      side and their changes over a season period agree (spread within the band's half width): the new level is
+      accepted, its size the median of the three changes -#}
+  select r.*,
+    coalesce(side <> 0 and run_n >= 2 and ((side = 1 and prior_up = 2) or (side = -1 and prior_down = 2))
+      and run_max - run_min <= half_width, false) as shift_confirmed
+  from dq_reported r
 )
 select
   series_id, t, season, raw_value as value,
@@ -346,8 +382,12 @@ select
   training,
   point_anomalous or run_anomalous as anomalous,
   seasonal,
-  drift
-from dq_reported
+  case when seasonal then '{{ season_name }}' else 'none' end as seasonality,
+  drift,
+  side,
+  case when shift_confirmed and run_n = 3 then run_sum - run_min - run_max when shift_confirmed then run_sum / run_n end as level_shift,
+  case when shift_confirmed then t - 2 end as shift_start
+from dq_shift_verdict
   {%- endset -%}
   {{ return(sql) }}
 {% endmacro %}

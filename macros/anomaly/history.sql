@@ -39,18 +39,56 @@
              ('t', dbt.type_bigint()), ('bucket_start', dbt.type_timestamp()), ('value', d), ('expected', d),
              ('lower_bound', d), ('upper_bound', d), ('training_count', dbt.type_bigint()), ('training', dbt.type_boolean()),
              ('anomalous', dbt.type_boolean()), ('seasonal', dbt.type_boolean()), ('sensitivity', d),
-             ('evaluated_at', dbt.type_timestamp())]) }}
+             ('evaluated_at', dbt.type_timestamp()), ('seasonality', s), ('drift', dbt.type_boolean()),
+             ('level_shift', d), ('shift_start', dbt.type_bigint())]) }}
 {% endmacro %}
 
 {#- Create the tables that do not exist yet (the on-run-start hook creates them all; this covers a run
     without it). -#}
 {% macro anomaly_ensure_tables(relations) %}
-  {%- for kind, relation in relations.items() if adapter.get_relation(relation.database, relation.schema, relation.identifier) is none -%}
+  {%- for kind, relation in relations.items() -%}
     {%- set cols = dataplex_dq.anomaly_result_columns() if kind == 'result' else dataplex_dq.anomaly_history_columns() -%}
-    {%- set defs = [] -%}
-    {%- for name, type in cols -%}{%- do defs.append(name ~ ' ' ~ type) -%}{%- endfor -%}
-    {%- for statement in dataplex_dq.anomaly_create_table_sql(relation, defs, kind) -%}{%- do run_query(statement) -%}{%- endfor -%}
+    {%- if adapter.get_relation(relation.database, relation.schema, relation.identifier) is none -%}
+      {%- set defs = [] -%}
+      {%- for name, type in cols -%}{%- do defs.append(name ~ ' ' ~ type) -%}{%- endfor -%}
+      {%- for statement in dataplex_dq.anomaly_create_table_sql(relation, defs, kind) -%}{%- do run_query(statement) -%}{%- endfor -%}
+    {%- elif kind == 'result' -%}
+      {#- a result table of an older version of the package: the verdict columns added since -#}
+      {%- set existing = adapter.get_columns_in_relation(relation) | map(attribute='name') | map('lower') | list -%}
+      {%- for name, type in cols if name not in existing -%}
+        {%- do run_query("alter table " ~ relation ~ " add column " ~ name ~ " " ~ type) -%}
+      {%- endfor -%}
+    {%- endif -%}
   {%- endfor -%}
+{% endmacro %}
+
+{#- The history of a detector (series_id, t, season, value: `history_sql`) with what the verdicts already
+    given (`verdicts_sql`: series_id, t, value, expected, anomalous, level_shift, shift_start; one per
+    series and t) say about it, the columns the detector reads (macros/anomaly/detector.sql):
+      dq_excluded  the bucket was judged anomalous and is not part of an accepted new level: training leaves
+                   it out, so one bad bucket does not widen the band of the buckets after it;
+      dq_side      the side of that anomaly (1 above, -1 below, 0 none or accepted): three on one side in a
+                   row confirm a level shift;
+      dq_shift     the sum of the level shifts accepted after the bucket (in the model's scale): the old level
+                   moved onto the new one, so the model learns from the whole window at once. -#}
+{% macro anomaly_judged_history_sql(history_sql, verdicts_sql) %}
+  {%- set covered = "max(case when s.shift_start <= h.t and h.t <= s.t then 1 else 0 end)" -%}
+  {%- set sql -%}
+select h.series_id, h.t, h.season, h.value,
+  (coalesce(max(r.judged), 0) = 1 and {{ covered }} = 0) as dq_excluded,
+  case when {{ covered }} = 1 then 0 else coalesce(max(r.side), 0) end as dq_side,
+  coalesce(sum(case when s.shift_start > h.t then s.level_shift end), 0) as dq_shift
+from ({{ history_sql }}) h
+left join (
+  select series_id, t, max(case when anomalous then 1 else 0 end) as judged,
+    max(case when not anomalous then 0 when value > expected then 1 when value < expected then -1 else 0 end) as side
+  from ({{ verdicts_sql }}) dq_v0 group by series_id, t
+) r on r.series_id = h.series_id and r.t = h.t
+left join (select series_id, t, shift_start, level_shift from ({{ verdicts_sql }}) dq_v1 where level_shift is not null) s
+  on s.series_id = h.series_id
+group by h.series_id, h.t, h.season, h.value
+  {%- endset -%}
+  {{ return(sql) }}
 {% endmacro %}
 
 {#- A timestamp literal from a Python datetime (UTC). -#}
