@@ -169,3 +169,26 @@ def test_email_route_goes_to_the_owners_addresses(tmp_path):
     )
     assert "owner: alice &lt;alice@example.com&gt;" in msg.get_body(("html",)).get_content()  # type: ignore[union-attr]
     assert len(wh.written) == 1
+
+
+def test_resend_sends_a_still_failing_rule_again(tmp_path):
+    server, posts = _receiver()
+    url = f"http://127.0.0.1:{server.server_address[1]}/x"
+    earlier = {
+        "alert_key": "model.p.orders/amount-mean",
+        "state": "FAILING",
+        "changed_at": "2026-12-01T00:00:00",
+        "alerted_at": "2026-12-01T00:00:00",
+    }
+    wh = StubWarehouse({"routes": [{"name": "ok", "format": "json", "url": url}]}, [earlier])
+    report = _report()
+    ctx = OutputContext(wh, report, True, True, "p", "dev", tmp_path, None, {}, lambda t: t)  # type: ignore[arg-type]
+    try:
+        Alerts().write(ctx)
+    finally:
+        server.shutdown()
+    assert [a["event"] for a in posts[0]["alerts"]] == ["STILL_FAILING"]
+    assert posts[0]["alerts"][0]["failing_since"] == "2026-12-01T00:00:00"
+    [row] = wh.written
+    assert row["changed_at"] == "2026-12-01T00:00:00" and row["alerted_at"] != row["changed_at"]
+    assert "sent again (--resend)" in report.alert_lines[0][1]

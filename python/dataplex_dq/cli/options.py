@@ -32,7 +32,8 @@ _resend = click.option(
     "--resend",
     is_flag=True,
     default=False,
-    help="send the post-scan notifications again (a job's notification is otherwise sent once)",
+    help="send the post-scan notifications again (a job's notification is otherwise sent once), and the alerts "
+    "of rules still failing (otherwise sent once per failure)",
 )
 
 _html: list[Callable[[F], F]] = [
