@@ -223,3 +223,12 @@ def test_a_transport_failure_is_one_line_naming_the_data_source(monkeypatch, tmp
         ol.OpenLineageEvents().write(_ctx({"OPENLINEAGE__TRANSPORT__TYPE": "file"}))
     text = str(err.value)
     assert "\n" not in text and "model 'orders'" in text and "file transport" in text
+
+
+def test_console_transport_prints_each_event_on_stderr(monkeypatch, tmp_path, capsys):
+    """The console transport logs at INFO, which nothing shows by default: the report shows it on stderr."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("OPENLINEAGE__TRANSPORT__TYPE", "console")
+    ol.OpenLineageEvents().write(_ctx({"OPENLINEAGE__TRANSPORT__TYPE": "console"}))
+    (line,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("{")]
+    validate_event(json.loads(line))

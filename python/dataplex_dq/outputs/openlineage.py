@@ -8,6 +8,8 @@ measured). The event is built from the report alone (:func:`run_event`); the war
 
 from __future__ import annotations
 
+import logging
+import sys
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +29,7 @@ PRODUCER = f"https://pypi.org/project/dbt-dataplex-dq/{__version__}"
 DEFAULT_JOB_NAMESPACE = "dataplex_dq"
 JOB_SUFFIX = ".dataplex_dq"  # job name: the dataset's name plus this, stable per data source
 INSTALL_HINT = "pip install 'dbt-dataplex-dq[openlineage]'"
+CONSOLE_LOGGER = "openlineage.client.transport.console"  # where the console transport writes each event (INFO)
 
 
 def lineage_configured(env: Mapping[str, str], cwd: Path, home: Path) -> str | None:
@@ -200,6 +203,18 @@ def run_event(report: Report, source: SourceReport, *, namespace: str, job_names
     )
 
 
+def _console_shown() -> logging.Handler:
+    """The console transport logs each event at INFO, which nothing shows unless logging is set up: a handler
+    printing them on stderr, one JSON event per line, for the time of the report."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger = logging.getLogger(CONSOLE_LOGGER)
+    logger.addHandler(handler)
+    if logger.getEffectiveLevel() > logging.INFO:
+        logger.setLevel(logging.INFO)
+    return handler
+
+
 def _client(configured_by: str) -> Any:
     try:
         from openlineage.client import OpenLineageClient
@@ -228,6 +243,7 @@ class OpenLineageEvents:
         namespace = dataset_namespace(str(ctx.wh.adapter_type), credentials)
         job_namespace = ctx.env.get("OPENLINEAGE_NAMESPACE") or DEFAULT_JOB_NAMESPACE
         failed: list[str] = []
+        shown = _console_shown() if client.transport.kind == "console" else None
         try:
             for source in sources:
                 try:
@@ -239,6 +255,8 @@ class OpenLineageEvents:
                 client.close(timeout=10.0)
             except Exception as exc:  # noqa: BLE001 - an asynchronous transport that could not flush
                 failed.append(f"closing the {client.transport.kind} transport: {first_line(exc, 300)}")
+            if shown is not None:
+                logging.getLogger(CONSOLE_LOGGER).removeHandler(shown)
         if failed:
             raise OutputError(
                 f"{len(failed)} OpenLineage event(s) not sent through the {client.transport.kind} transport "
