@@ -8,6 +8,7 @@ from __future__ import annotations
 import builtins
 import json
 import uuid
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -43,8 +44,6 @@ def validate_event(event: dict[str, Any]) -> None:
 
 
 def _with_metrics(o, **values):
-    from dataclasses import replace
-
     return replace(o, metrics=replace(o.metrics, **values))
 
 
@@ -232,3 +231,33 @@ def test_console_transport_prints_each_event_on_stderr(monkeypatch, tmp_path, ca
     ol.OpenLineageEvents().write(_ctx({"OPENLINEAGE__TRANSPORT__TYPE": "console"}))
     (line,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("{")]
     validate_event(json.loads(line))
+
+
+def test_a_transport_that_keeps_failing_is_not_tried_for_every_job(monkeypatch, tmp_path):
+    """After MAX_FAILURES failed events the report stops sending (each try waits for the transport's retries)."""
+    report = _report()
+    first = report.sources[0]
+    report.sources = [
+        replace(first, data_source=replace(first.data_source, unique_id=f"model.shop.t{i}", name=f"t{i}"))
+        for i in range(5)
+    ]
+    tries: list[str] = []
+
+    class _Failing:
+        transport = SimpleNamespace(kind="http")
+
+        def emit(self, event):
+            tries.append(event.inputs[0].name)
+            raise ConnectionError("connection refused\nretries exhausted")
+
+        def close(self, timeout):
+            return True
+
+    monkeypatch.setattr(ol, "_client", lambda configured_by: _Failing())
+    with pytest.raises(OutputError) as err:
+        ol.OpenLineageEvents().write(_ctx({"OPENLINEAGE_URL": "http://127.0.0.1:9"}, report))
+    assert len(tries) == ol.MAX_FAILURES == 3
+    assert str(err.value) == (
+        "5 of 5 OpenLineage events not sent through the http transport (OPENLINEAGE_URL), the rest not tried after 3 "
+        "failures: model 't0': connection refused; model 't1': connection refused; model 't2': connection refused"
+    )

@@ -29,6 +29,7 @@ PRODUCER = f"https://pypi.org/project/dbt-dataplex-dq/{__version__}"
 DEFAULT_JOB_NAMESPACE = "dataplex_dq"
 JOB_SUFFIX = ".dataplex_dq"  # job name: the dataset's name plus this, stable per data source
 INSTALL_HINT = "pip install 'dbt-dataplex-dq[openlineage]'"
+MAX_FAILURES = 3  # failed events after which a report stops sending (each waits for the transport's retries)
 CONSOLE_LOGGER = "openlineage.client.transport.console"  # where the console transport writes each event (INFO)
 
 
@@ -243,13 +244,18 @@ class OpenLineageEvents:
         namespace = dataset_namespace(str(ctx.wh.adapter_type), credentials)
         job_namespace = ctx.env.get("OPENLINEAGE_NAMESPACE") or DEFAULT_JOB_NAMESPACE
         failed: list[str] = []
+        unsent = 0  # events not sent: failed, or left out after MAX_FAILURES failures
         shown = _console_shown() if client.transport.kind == "console" else None
         try:
             for source in sources:
+                if len(failed) >= MAX_FAILURES:  # a transport that keeps failing (each try waits for its retries)
+                    unsent += 1
+                    continue
                 try:
                     client.emit(run_event(ctx.report, source, namespace=namespace, job_namespace=job_namespace))
                 except Exception as exc:  # noqa: BLE001 - any transport's failure: reported, the next job still sent
                     failed.append(f"{source.data_source.label}: {first_line(exc, 300)}")
+                    unsent += 1
         finally:
             try:
                 client.close(timeout=10.0)
@@ -258,7 +264,9 @@ class OpenLineageEvents:
             if shown is not None:
                 logging.getLogger(CONSOLE_LOGGER).removeHandler(shown)
         if failed:
+            left = len(failed) >= MAX_FAILURES and unsent > len(failed)
             raise OutputError(
-                f"{len(failed)} OpenLineage event(s) not sent through the {client.transport.kind} transport "
-                f"({configured_by}): " + "; ".join(failed)
+                f"{unsent} of {len(sources)} OpenLineage events not sent through the {client.transport.kind} transport "
+                f"({configured_by}){f', the rest not tried after {MAX_FAILURES} failures' if left else ''}: "
+                + "; ".join(failed)
             )
