@@ -1,8 +1,8 @@
 """Rules suggested from profiles (`dataplex-dq suggest`), as pure functions: the profiles of one data source
 (newest first) in, Dataplex rules (proto JSON, snake_case) with their evidence out. Each rule holds on every
 profile it was learned from: a bound is the observed one (widened by a margin where the data drifts), a
-threshold the lowest share observed, rounded down; a rule on a column whose property changed between the
-profiles (a NULL seen, a duplicate, a value outside the set) is not proposed."""
+threshold the lowest share observed less its binomial spread, rounded down; a rule on a column whose property
+changed between the profiles (a NULL seen, a duplicate, a value outside the set) is not proposed."""
 
 from __future__ import annotations
 
@@ -33,6 +33,8 @@ class SuggestOptions:
     range_margin: float = 0.5  # bounds widened by this fraction of the observed range (never across 0)
     row_count_floor: float = 0.5  # the row-count rule fails below this fraction of the fewest rows seen
     max_null_ratio: float = 0.5  # a completeness threshold is proposed up to this NULL ratio
+    share_sigmas: float = 4.0  # a threshold sits this many binomial standard deviations under the share seen
+    range_threshold: float = 0.995  # a range rule tolerates this share of rows outside (a heavy tail's new max)
 
 
 @dataclass(frozen=True)
@@ -125,25 +127,17 @@ def suggest_field(
 
     # completeness
     max_null = max(f.null_ratio for f in fields)
-    if all(f.non_null_count > 0 for f in fields):
-        if max_null == 0:
-            add(
-                "not-null",
-                "non_null_expectation",
-                {},
-                "COMPLETENESS",
-                f"0 nulls in {_n(k)} ({latest.non_null_count} rows in the latest)",
-            )
-        elif max_null <= options.max_null_ratio and _floor2(1 - max_null) > 0:
-            threshold = _floor2(1 - max_null)
-            add(
-                "mostly-not-null",
-                "non_null_expectation",
-                {},
-                "COMPLETENESS",
-                f"at most {_pct(max_null)} nulls in {_n(k)}",
-                threshold=threshold,
-            )
+    if all(f.non_null_count > 0 for f in fields) and max_null == 0:
+        evidence = f"0 nulls in {_n(k)} ({latest.non_null_count} rows in the latest)"
+        add("not-null", "non_null_expectation", {}, "COMPLETENESS", evidence)
+    elif all(f.non_null_count > 0 for f in fields) and max_null <= options.max_null_ratio:
+        # under the worst share seen by the spread a clean day has (binomial, at the smallest profile's rows)
+        rows = min(f.non_null_count / (1 - f.null_ratio) for f in fields)
+        spread = options.share_sigmas * math.sqrt(max_null * (1 - max_null) / max(rows, 1.0))
+        threshold = _floor2(max(1 - max_null - spread, 0.0))
+        if threshold > 0:
+            evidence = f"at most {_pct(max_null)} nulls in {_n(k)}"
+            add("mostly-not-null", "non_null_expectation", {}, "COMPLETENESS", evidence, threshold=threshold)
     if any(f.non_null_count == 0 for f in fields):
         return out
 
@@ -203,6 +197,7 @@ def suggest_field(
                 f"values from {_number_text(lo, integer)} to {_number_text(hi, integer)} in {_n(k)}; bounds widened "
                 f"by {_pct(options.range_margin)} of that range",
                 ignore_null=True,
+                threshold=options.range_threshold,
             )
     if latest.family == "datetime" and all(f.min_text for f in fields):
         earliest = min(str(f.min_text) for f in fields)
