@@ -94,10 +94,6 @@ def built(dbt_target, tmp_path_factory):
         ]
         build = project.run("build", "--select", "package:templates", "dataplex_dq_results")
         report = project.report("--no-fail-on-rule-failure")
-        rows: dict[str, dict[str, dict[str, Any]]] = {"orders_tests": {}, "orders_scan": {}}
-        for name, row in project.metrics(build).items():
-            seed = "orders_scan" if row["dq_data_source"].endswith("orders_scan") else "orders_tests"
-            rows[seed][name] = row
         # both seeds' rules have the same names: read each seed's relations apart
         by_seed: dict[str, dict[str, dict[str, Any]]] = {"orders_tests": {}, "orders_scan": {}}
         with project.db() as db:
@@ -112,7 +108,9 @@ def built(dbt_target, tmp_path_factory):
             for seed in by_seed:
                 if seed in path.name:
                     results[seed] = data
-        yield Built(dbt_target, project, build, imports, by_seed, results, report.returncode, report.stdout + report.stderr)
+        yield Built(
+            dbt_target, project, build, imports, by_seed, results, report.returncode, report.stdout + report.stderr
+        )
     finally:
         drop_target_schemas(dbt_target, env)
 
