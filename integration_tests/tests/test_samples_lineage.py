@@ -2,7 +2,8 @@
 
 - failing-row samples list the key columns first (a primary-key constraint, a `unique` test, meta sample_keys),
   show N rows (var dataplex_dq_sample_rows: 3), and mask meta.dataplex_dq.sample_mask in the SQL: the rendered
-  sample query never selects the masked column's values and the rows fetched (and the page) hold '***';
+  sample query never selects the masked column's values and the rows fetched, the page and the alert (a JSON
+  route on 127.0.0.1) hold '***';
 - `dataplex-dq report` with OPENLINEAGE_URL on 127.0.0.1 sends one RunEvent per data source, each valid against
   the vendored OpenLineage schemas, one assertion per rule, the metrics the rules measured, and the dataset named as
   dbt-ol names it."""
@@ -143,13 +144,15 @@ class Run:
     report: subprocess.CompletedProcess[str]
     events: list[dict[str, Any]]
     paths: list[str]
+    alerts: list[dict[str, Any]]
     rendered: dict[str, Any]
 
 
-def _types(target: str) -> str:
+def _types(target: str, alert_url: str) -> str:
     i, s = ("int64", "string") if target == "bigquery" else ("integer", "varchar")
+    route = f"{{name: samples-json, format: json, url: '{alert_url}', data_sources: [people_pk]}}"
     return (
-        f"vars: {{dataplex_dq_sample_rows: {N}}}\n"
+        f"vars: {{dataplex_dq_sample_rows: {N}, dataplex_dq_alert_routes: [{route}]}}\n"
         f"seeds:\n  samples_lineage:\n    +column_types: {{id: {i}, name: {s}, email: {s}, score: {i}, code: {s}}}\n"
     )
 
@@ -176,7 +179,7 @@ def run(request, tmp_path_factory) -> Any:
             },
             env=env,
             target=target,
-            project_config=_types(target),
+            project_config=_types(target, receiver.url + "/alert"),
         )
         build = project.run("build")
         assert build.returncode == 1, build.output[-3000:]  # the score rules fail
@@ -234,8 +237,9 @@ def run(request, tmp_path_factory) -> Any:
             build.manifest,
             page.read_text() if page.exists() else "",
             report,
-            list(receiver.events),
-            list(receiver.paths),
+            [e for e, p in zip(receiver.events, receiver.paths, strict=True) if p == "/api/v1/lineage"],
+            [p for p in receiver.paths if p != "/alert"],
+            [e for e, p in zip(receiver.events, receiver.paths, strict=True) if p == "/alert"],
             json.loads(proc.stdout.strip().splitlines()[-1]),
         )
     finally:
@@ -305,6 +309,17 @@ def test_masked_column_never_leaves_the_warehouse(run):
     assert "@x.io" not in _section(run.page, "people_pk")
     _, uq_columns, uq_rows = _sample(run.page, "people_unique")  # no mask there: its emails are shown
     assert all(r[uq_columns.index("email")].endswith("@x.io") for r in uq_rows)
+
+
+def test_alert_sample_has_keys_first_and_masks(run):
+    """The alert (a JSON route on 127.0.0.1) carries the same sample: key first, N rows, the masked column '***'."""
+    (message,) = run.alerts
+    (alert,) = [a for a in message["alerts"] if a["rule"]["name"] == "pk-score-nonneg"]
+    sample = alert["sample"]
+    assert sample["columns"][0] == "name" and len(sample["rows"]) == N, sample
+    email = sample["columns"].index("email")
+    assert {r[email] for r in sample["rows"]} == {"***"}
+    assert "@x.io" not in json.dumps(message)
 
 
 def test_rendered_sample_sql_selects_no_masked_value(run):
