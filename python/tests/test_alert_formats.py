@@ -238,11 +238,15 @@ def test_teams_adaptive_card_mentions_and_size_limit():
     assert [b["type"] for b in card["body"]].count("Table") == 2
 
     big = AlertSample(tuple(f"c{i}" for i in range(20)), tuple(tuple("v" * 150 for _ in range(20)) for _ in range(10)))
-    many = TeamsAlert().payload(alert(*(item(f"rule-{i}", sample=big) for i in range(30))))
+    many = TeamsAlert().payload(alert(*(item(f"rule-{i}", sample=big) for i in range(200))))
     assert size(many) <= MAX_BYTES
     jsonschema.validate(many, TEAMS_SHAPE)
     last = many["attachments"][0]["content"]["body"][-2]["text"]
     assert "more rules not shown (Teams' message limit of about 28 KB)" in last
+    texts = [b.get("text", "") for b in many["attachments"][0]["content"]["body"]]
+    assert "failing rows left out (Teams' message limit of about 28 KB)" in texts  # a rule shown without its rows
+    shown = sum(1 for t in texts if t.startswith("**rule-"))
+    assert 2 <= shown < 200 and f"… and {200 - shown} more rules not shown" in last
 
 
 @pytest.mark.parametrize("payload", PAYLOADS.values(), ids=list(PAYLOADS))

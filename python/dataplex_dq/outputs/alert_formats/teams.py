@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from dataplex_dq.outputs.alert_formats import EVENT_TEXT, RECOVERED, Alert, AlertItem, truncated
@@ -18,6 +19,7 @@ CARD_VERSION = "1.5"
 CONTENT_TYPE = "application/vnd.microsoft.card.adaptive"
 MAX_BYTES = 28_000  # Teams' message limit is ~28 KB
 MAX_TEXT = 2_000  # one text block
+SAMPLE_LEFT_OUT = "failing rows left out (Teams' message limit of about 28 KB)"
 
 
 def mention_text(owner: Owner) -> str:
@@ -117,16 +119,40 @@ class TeamsAlert:
             isSubtle=True,
             size="Small",
         )
-        parts = [item_elements(i) for i in alert.items]
-        shown = len(parts)
-        while True:
-            body = [title, *(e for p in parts[:shown] for e in p)]
-            if shown < len(parts):
+        items = alert.items
+
+        def message(parts: list[list[dict[str, Any]]]) -> dict[str, Any]:
+            body = [title, *(e for p in parts for e in p)]
+            if len(parts) < len(items):
                 body.append(
-                    _text(f"… and {len(parts) - shown} more rules not shown (Teams' message limit of about 28 KB)")
+                    _text(f"… and {len(items) - len(parts)} more rules not shown (Teams' message limit of about 28 KB)")
                 )
             body.append(footer)
-            message = _message(body, [o for i in alert.items[:shown] for o in i.owners])
-            if size(message) <= MAX_BYTES or shown == 0:
-                return message
-            shown -= 1
+            return _message(body, [o for i in items[: len(parts)] for o in i.owners])
+
+        # the rules that fit, each element's size added once (", " between list items), the entity of an
+        # owner mentioned the first time with it; then checked whole, one rule fewer while it does not fit
+        parts: list[list[dict[str, Any]]] = []
+        total = size(message([]))
+        mentioned: set[str] = set()
+        for i in items:
+            mentions = sum(
+                len(json.dumps(_entity(o)).encode()) + 2
+                for o in i.owners
+                if o.teams_id and mention_text(o) not in mentioned
+            )
+            elements = item_elements(i)
+            grow = mentions + sum(len(json.dumps(e).encode()) + 2 for e in elements)
+            if total + grow > MAX_BYTES and i.sample is not None:  # the rule without its failing rows
+                elements = [*item_elements(replace(i, sample=None)), _text(SAMPLE_LEFT_OUT, isSubtle=True)]
+                grow = mentions + sum(len(json.dumps(e).encode()) + 2 for e in elements)
+            if total + grow > MAX_BYTES:
+                break
+            parts.append(elements)
+            total += grow
+            mentioned.update(mention_text(o) for o in i.owners if o.teams_id)
+        result = message(parts)
+        while parts and size(result) > MAX_BYTES:
+            parts.pop()
+            result = message(parts)
+        return result
