@@ -621,7 +621,6 @@ ISSUE_MACRO = """
   {%- do run_query("create or replace table " ~ table ~ " (series_id varchar, t bigint, value double, expected double, lower_bound double, upper_bound double, training boolean, anomalous boolean, drift boolean, seasonality varchar, level_shift double, shift_start bigint)") -%}
   {%- set cfg = {'training_buckets': 28, 'min_training_buckets': 7, 'sensitivity': sensitivity, 'direction': 'both',
                  'seasonality': seasonality, 'season_name': 'day_of_week'} -%}
-  {%- if env_var('BENCH_LEVEL_FACTOR', '') -%}{%- do cfg.update({'level_factor': env_var('BENCH_LEVEL_FACTOR') | float}) -%}{%- endif -%}
   {%- for d in range(first, last + 1) -%}
     {%- if forget -%}
       {%- set history = dataplex_dq.anomaly_judged_history_sql(hist, "select series_id, t, value, expected, anomalous, level_shift, shift_start from " ~ table ~ " where t < " ~ d) -%}

@@ -1,57 +1,54 @@
 {#- The anomaly detector (docs/SEMANTICS.md §13): a robust, seasonal model computed in the warehouse's own SQL.
 
-    Input: `history_sql`, a SELECT with the columns series_id (text), t (integer: bucket index, or
-    job ordinal), season (integer, NULL without seasonality), value (double); `targets_sql`, the same
-    columns plus dq_log (model ln(1 + value): row counts, whose growth and weekly pattern are
-    multiplicative) and dq_trend (fit a trend: row counts grow; a null rate, a mean or a freshness
-    should not, so for them a drift is the anomaly, not a trend to learn).
-    Each target row is judged against the history rows of its series with
-      target.t - training_buckets <= t < target.t   (its training window).
+    Input: `history_sql`, a SELECT with the columns series_id (text), t (integer: bucket index, or job ordinal),
+    season (integer, NULL without seasonality), value (double) and what the verdicts already given say of each
+    bucket (anomaly_judged_history_sql in macros/anomaly/history.sql; anomaly_history_plain_columns without
+    verdicts): dq_excluded (judged anomalous, not part of an accepted new level), dq_side (its side: 1, -1, 0) and
+    dq_shift (the level shifts accepted after it, in the model's scale); `targets_sql`: series_id, t, season,
+    value, dq_log (model ln(1 + value): row counts, whose growth and weekly pattern are multiplicative) and
+    dq_trend (fit a trend: row counts grow; a null rate, a mean or a freshness should not, so for them a drift is
+    the anomaly, not a trend to learn). Each target row is judged against the history rows of its series with
+      target.t - training_buckets <= t < target.t   (its window).
 
-    The model, for one target (n = training values). Two tests learn from two parts of the window: the
-    point test (1-5) from every training value; the run test (6) from the reference part, all but the
-    most recent floor(n / 4) values, which a change building up over the last days (a gradual drift)
-    has not reached yet -- the point test's trend and level follow such a drift, the reference does not.
-      0. scale   with dq_log, every value v is read as ln(1 + v), and the band is mapped back;
+    The model, for one target:
+      0. training  the window's values (in the model's scale, moved by dq_shift) without the buckets judged
+                 anomalous (dq_excluded: one bad bucket does not widen the band of the buckets after it) and, for
+                 counts, without zero-row buckets unless zero is usual (2 of the target's season or a quarter of
+                 the window): a zero is an outage, not an extreme low value to learn from. n = training values;
       1. trend   (dq_trend) b = median of the pairwise slopes (v_j - v_i) / (t_j - t_i) over pairs i < j of the
-                 window (Theil-Sen); with seasonality only pairs of the same season, so the seasonal pattern
-                 cancels out of every slope; b = 0 without dq_trend;
+                 training values (Theil-Sen); with seasonality only pairs of the same season, so the seasonal
+                 pattern cancels out of every slope; b = 0 without dq_trend. The reference part R (all but the
+                 most recent floor(n / 4) values, which a drift building up has not reached yet) has its own, b_R;
       2. level   each training value is moved to the target's time, a_i = v_i - b (t_i - t);
                  expected = median of a_i over the target's season (all values without seasonality);
       3. scale   s = 1.0757 x the mean of the smallest 90% of |(v_j - v_i) - b (t_j - t_i)| over the same pairs
-                 (for normal data that mean is 0.9296 sigma: |N(0, 2 sigma^2)| below its 90% quantile). A
-                 trimmed mean, not the median: with 3-4 values a season the median of the pairs is a noisy
-                 scale (too small a scale is what normal values cross), and the largest 10% -- all the pairs
-                 of one outlier in the window -- never enter it;
+                 (for normal data that mean is 0.9296 sigma: |N(0, 2 sigma^2)| below its 90% quantile);
       4. band    expected -/+ k x s x sqrt(1 + 1.571 / m + D^2 / S), m = values behind the median
                  (pi/2 sigma^2/m is the variance of a median), D their mean distance to the target and
-                 S the sum of squares of t within the seasons (sigma^2/S is the variance of
-                 the slope, so D^2/S that of extrapolating it; 0 without trend): a prediction band.
-                 k is the sensitivity z read as a Student-t quantile: s is estimated from few values,
-                 so a band of z x s is crossed by normal data far more often than the normal tail
-                 promises. k = the Cornish-Fisher expansion
-                 of t_df at z: z + (z^3 + z) / (4 df) + (5 z^5 + 16 z^3 + 3 z) / (96 df^2), with
-                 df = 0.86 x (values - levels fitted (1, or the seasons) - 1 with a trend),
-                 0.86 being the efficiency of a pairwise robust scale (at least 1). So `sensitivity` keeps one
-                 meaning -- the false-alarm rate of a |z| > sensitivity event -- with any history length;
-      5. verdict training when n < min_training_buckets; else anomalous when the value is above the
-                 upper bound (direction both|spike) or below the lower bound (both|drop), or when step 6 fires;
-      6. run     a gradual drift: the band of 4 follows a drift that has entered the window (its level and trend
-                 move with it), so a drift of about one scale a bucket can stay inside it. So the target and the
-                 2 values just before it (the run) are also judged against the reference part alone, with its
-                 own slope, scale and df (1-4 over the reference values): each value's
-                 residual from the reference forecast of its season (the median of the same-season reference
-                 values moved along the reference trend, r_i = v_i - b_ref (t_i - t) - median) must leave a narrower band,
-                 k_run x s_ref x sqrt(1 + 1.571 / m_ref + D_ref^2 / S_ref), on the same side, for all three; k_run is the
-                 t quantile (as in 4) of 0.6 x sensitivity, m_ref the reference values of the target's season
-                 and D_ref their mean distance to the target. Three values beyond 1.8 scales on one side are
-                 rare in normal data (a single spike or a drop is one value: never a run), while a drift of
-                 ~1 scale a bucket fills a run within days. When only the run fires, the reported expected
-                 value and bounds are the run's (the reference forecast -/+ its half width): the band the
-                 value was judged against, which it is outside of.
-    The seasonal model needs two values in the target's season and three same-season pairs in the window
-    (without same-season reference pairs the run test does not fire); until then the target is judged by the
-    non-seasonal model (wider: it includes the seasonal swing).
+                 S the sum of squares of t within the seasons (sigma^2/S is the variance of the slope, so D^2/S
+                 that of extrapolating it; 0 without trend): a prediction band. k is the sensitivity z read as a
+                 Student-t quantile (Cornish-Fisher: z + (z^3 + z) / (4 df) + (5 z^5 + 16 z^3 + 3 z) / (96 df^2)),
+                 df = 0.86 x (values - levels fitted (1, or the seasons) - 1 with a trend), at least 1;
+      5. season  seasonality auto (the default) fits both models and keeps the seasonal one where the window
+                 shows a season: its scale below 0.8 x the plain one's (with two values of the target's season and
+                 three same-season pairs); day_of_week / hour_of_day always use it (with those values), none never;
+                 the verdict says which (seasonality);
+      6. level test (sustained change: a drift, a level shift) each recent value -- the target and the kept
+                 buckets of the season period before it (`period` buckets: 7 days, 24 hours) -- minus the kept
+                 value one period before it (two periods when that one is not kept), less b_R x the distance: the
+                 change of level over a period, free of the seasonal pattern and of any forecast. Each change is
+                 capped at the band's half width (an outlier not yet left out moves the mean by at most that / n);
+                 with at least half a period of changes, their mean beyond k x s x sqrt(2 / n) (the sd of a mean
+                 of n differences of two values), on the target's side of expected, is anomalous: drift (reported
+                 with that band, centred on the value less the mean change, which it is outside of);
+      7. verdict training when n < min_training_buckets; else anomalous when the value is above the upper bound
+                 (direction both|spike) or below the lower bound (both|drop), a zero-row bucket where zero is not
+                 usual (both|drop), or when the level test fires; side = 1 above expected, -1 below;
+      8. level shift when the target and the 2 buckets before it were all judged anomalous on one side and their
+                 changes (step 6, judged or not) agree within the band's half width, the new level is accepted:
+                 level_shift = the median of the changes, shift_start = t - 2; later windows move every bucket before
+                 shift_start by it and train on the three again (anomaly_judged_history_sql), so a shift alarms on 3
+                 buckets, not for a training window.
 
     Why medians: a mean and a standard deviation learn from every training value, so one past outlier
     (a spike, an outage) moves the expected value and inflates the band for the whole training window,
@@ -60,8 +57,9 @@
     (the two macros below): the same SQL on DuckDB, PostgreSQL and BigQuery.
 
     Output columns: series_id, t, season, value, expected, lower_bound, upper_bound (value, expected and
-    bounds in the series' own unit), training_count, training, anomalous, seasonal, drift (the run test
-    alone found it). -#}
+    bounds in the series' own unit), training_count, training, anomalous, seasonal, seasonality (the one used:
+    day_of_week, hour_of_day or none), drift (the level test alone found it), side, level_shift and
+    shift_start (a confirmed level shift, NULL otherwise). -#}
 
 {#- The exact median of `value_expr` per `keys` over `from_sql`, NULL values left out: a SELECT with
     the key columns, dq_median and dq_count. -#}
@@ -110,7 +108,8 @@ group by {{ k }}
 
 {#- cfg: training_buckets, min_training_buckets, sensitivity, direction, seasonality (none | day_of_week |
     hour_of_day | auto; auto: season_name says what the history's season column is, and the seasonal model is
-    used only where it fits the window better). -#}
+    used only where it fits the window better), period (buckets in a season period: the level test's lag; 7 by
+    default). anomaly_detector_cfg (macros/anomaly/declaration.sql) makes it from a declaration. -#}
 {% macro anomaly_detector_sql(history_sql, targets_sql, cfg) %}
   {%- set d = dataplex_dq.type_double() -%}
   {%- set seasonal = cfg.seasonality not in [none, 'none'] -%}
@@ -120,7 +119,6 @@ group by {{ k }}
   {%- set keys = ['series_id', 'target_t', 'part', 'kind'] -%}
   {%- set n = cfg.training_buckets | int -%}
   {%- set lag = cfg.get('period', 7) | int -%}
-  {%- set level_factor = cfg.get('level_factor', 1.0) -%}
   {%- set sql -%}
 with dq_targets as (
   select series_id, t, season, cast(value as {{ d }}) as raw_value, dq_log, dq_trend,
@@ -339,7 +337,7 @@ dq_verdict as (
   select b.*, lt.level_n, lt.level_mean, lt.run_n, lt.run_sum, lt.run_min, lt.run_max,
     coalesce(p.prior_up, 0) as prior_up, coalesce(p.prior_down, 0) as prior_down,
     {#- the level test's half width: the mean of n differences of two values has the sd sqrt(2 / n) x scale -#}
-    {{ level_factor }} * b.k * b.scale * sqrt(2.0 / lt.level_n) as level_width,
+    b.k * b.scale * sqrt(2.0 / lt.level_n) as level_width,
     {#- a zero-row bucket where zero is not usual is anomalous whatever the band -#}
     coalesce(not training and value is not null and (
       {%- set tests = [] -%}
@@ -348,8 +346,8 @@ dq_verdict as (
       {{ tests | join(' or ') }}), false) as point_anomalous,
     coalesce(not training and lt.level_n >= {{ [((lag + 1) / 2) | int, 2] | max }} and (
       {%- set tests = [] -%}
-      {%- if cfg.direction in ['both', 'spike'] -%}{%- do tests.append("(lt.level_mean > " ~ level_factor ~ " * b.k * b.scale * sqrt(2.0 / lt.level_n) and value > expected)") -%}{%- endif -%}
-      {%- if cfg.direction in ['both', 'drop'] -%}{%- do tests.append("(lt.level_mean < -" ~ level_factor ~ " * b.k * b.scale * sqrt(2.0 / lt.level_n) and value < expected)") -%}{%- endif -%}
+      {%- if cfg.direction in ['both', 'spike'] -%}{%- do tests.append("(lt.level_mean > b.k * b.scale * sqrt(2.0 / lt.level_n) and value > expected)") -%}{%- endif -%}
+      {%- if cfg.direction in ['both', 'drop'] -%}{%- do tests.append("(lt.level_mean < -b.k * b.scale * sqrt(2.0 / lt.level_n) and value < expected)") -%}{%- endif -%}
       {{ tests | join(' or ') }}), false) as run_anomalous
   from dq_band b
   left join dq_level_test lt on lt.series_id = b.series_id and lt.target_t = b.t
