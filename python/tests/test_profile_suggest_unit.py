@@ -144,6 +144,14 @@ def test_excluded_and_existing_columns_get_nothing():
     assert "orders-status-in-set" not in names and "orders-id-not-null" in names
 
 
+def test_a_sampled_profile_counts_the_rows_of_the_table():
+    sampled = TableProfile("p9", "model.shop.orders", "2026-01-11", 25, 25.0, _fields(25))
+    got = _by_name(suggest_table("model.shop.orders", "orders", [sampled, _profile(0, rows=120)]))
+    # 25 sampled rows at 25 % stand for 100; half the fewest (100, 120) is 50
+    assert got["orders-row-count"].rule["table_condition_expectation"] == {"sql_expression": "count(*) >= 50"}
+    assert got["orders-row-count"].evidence.startswith("100 to 120 rows in 2 profiles")
+
+
 def test_options_and_names():
     assert rule_name("Orders", "Customer ID", "not-null") == "orders-customer-id-not-null"
     assert rule_name("1st", "x") == "c-1st-x"

@@ -251,7 +251,8 @@ def suggest_table(
         if f.name.lower() in excluded:
             continue
         out.extend(suggest_field(data_source, table_name, _profiles_of(usable, f.name), options))
-    rows = [p.row_count for p in usable]
+    # a sampled profile's rows stand for 100 / sampling_percent as many in the table
+    rows = [round(p.row_count * 100 / p.sampling_percent) if p.sampling_percent else p.row_count for p in usable]
     floor = math.floor(min(rows) * options.row_count_floor)
     if floor > 0:
         k = len(usable)
