@@ -25,7 +25,10 @@ select_option = click.option(
     "-s",
     "select",
     multiple=True,
-    help="dbt node selection (as dbt -s; several in one quoted argument or repeated); default: the project's models, seeds, snapshots and sources",
+    help=(
+        "dbt node selection (as dbt -s; several in one quoted argument, or -s repeated); default: the project's "
+        "models, seeds, snapshots and sources"
+    ),
 )
 exclude_option = click.option("--exclude", multiple=True, help="dbt node selection to leave out (as dbt --exclude)")
 
