@@ -117,13 +117,6 @@
     {%- do params.update({'name': args.get('name'), 'values': dataplex_dq.rule_template_values(args.get('values'))}) -%}
   {%- endif -%}
   {%- set description = node.get('description') or none -%}
-  {%- if rule_type == 'template_reference' and args.get('dimension') is none -%}
-    {#- the template's dimension, when the rule gives none (macros/rule_templates.sql) -#}
-    {%- set key = dataplex_dq.rule_template_key(args.get('name'), dataplex_dq.rule_templates()) -%}
-    {%- if key is not none and dataplex_dq.rule_templates()[key] is mapping -%}
-      {%- do args.update({'dimension': dataplex_dq.rule_templates()[key].get('dimension')}) -%}
-    {%- endif -%}
-  {%- endif -%}
   {{ return({
       'rule_type': rule_type,
       'name': dataplex_dq.rule_name_for(node, rule_type, column),

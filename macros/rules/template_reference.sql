@@ -18,6 +18,8 @@
     {{ exceptions.raise_compiler_error("dataplex_dq: rule '" ~ rule.name ~ "', field '" ~ resolved.problems[0][0] ~ "': " ~ resolved.problems[0][1]) }}
   {%- endif -%}
   {%- do rule.params.update({'resolved_sql': resolved.sql}) -%}
+  {#- the template's dimension when the rule gives none: in its results, not in its declaration -#}
+  {%- if not rule.dimension and resolved.dimension -%}{%- do rule.update({'dimension': resolved.dimension}) -%}{%- endif -%}
   {{ return({'params': {'sql_statement': resolved.sql}}) }}
 {% endmacro %}
 
