@@ -265,3 +265,75 @@ def test_commands_registered():
     for command in ("profile", "suggest"):
         result = CliRunner().invoke(main, [command, "--help"])
         assert result.exit_code == 0 and "--select" in result.output
+
+
+# ---------------------------------------------------------------- BigQuery's sampling and bytes, rendered
+
+
+class _Return(Exception):
+    def __init__(self, value):
+        self.value = value
+
+
+def _bigquery_macro(file: str, name: str, **globals_):
+    """One macro of macros/cross_db/<file> rendered with plain Jinja, dbt's `return` as an exception."""
+    import jinja2
+
+    def _ret(value):
+        raise _Return(value)
+
+    env = jinja2.Environment(extensions=["jinja2.ext.do"])
+    env.globals.update({"return": _ret, **globals_})
+    root = Path(__file__).resolve().parents[2]
+    module = env.from_string((root / "macros" / "cross_db" / file).read_text()).module
+
+    def call(*args):
+        try:
+            getattr(module, name)(*args)
+        except _Return as r:
+            return r.value
+        return None
+
+    return call
+
+
+class _Table:
+    def __init__(self, num_bytes, table_type="TABLE"):
+        self.num_bytes, self.table_type = num_bytes, table_type
+
+
+class _Relation:
+    def render(self):
+        return "`p`.`d`.`t`"
+
+
+def _estimate(table):
+    adapter = type("A", (), {"get_bq_table": staticmethod(lambda relation: table)})()
+    helpers = type("H", (), {"bytes_text": staticmethod(lambda n: f"{n} B")})()
+    return _bigquery_macro(
+        "profile_bytes_estimate.sql", "bigquery__profile_bytes_estimate", adapter=adapter, dataplex_dq=helpers
+    )
+
+
+def test_bigquery_samples_a_large_table_to_the_bytes_bound():
+    gib = 1024**3
+    plan = _estimate(_Table(10 * gib))(_Relation(), None, gib)
+    # the scan reads the table twice (the top values): 20 GiB; 1 GiB of it is 5 %
+    assert plan["sampling_percent"] == 5.0 and plan["bytes"] == gib and plan["is_table"] is True
+    assert "TABLESAMPLE SYSTEM" in plan["how"]
+    small = _estimate(_Table(100 * 1024**2))(_Relation(), None, gib)
+    assert small["sampling_percent"] is None and small["bytes"] == 200 * 1024**2
+    tiny = _estimate(_Table(1000))(_Relation(), None, gib)
+    assert tiny["bytes"] == 10 * 1024**2  # BigQuery's minimum per table
+    asked = _estimate(_Table(10 * gib))(_Relation(), 50, gib)
+    assert asked["sampling_percent"] == 50 and asked["bytes"] == 10 * gib  # the user's percent wins
+    view = _estimate(_Table(None, "VIEW"))(_Relation(), None, gib)
+    assert view["bytes"] is None and view["is_table"] is False and "every row is read" in view["how"]
+
+
+def test_bigquery_profile_sql_pieces():
+    sample = _bigquery_macro("profile_sample_from.sql", "bigquery__profile_sample_from")
+    assert sample("`p`.`d`.`t`", 5.0, True) == "`p`.`d`.`t` tablesample system (5.0 percent)"
+    assert sample("`p`.`d`.`v`", 5.0, False) == "(select * from `p`.`d`.`v` where rand() < 0.05) dq_sampled"
+    quantile = _bigquery_macro("profile_quantile.sql", "bigquery__profile_quantile")
+    assert [quantile("x", q) for q in (0.25, 0.5, 0.75)] == [f"approx_quantiles(x, 4)[offset({i})]" for i in (1, 2, 3)]
