@@ -1,6 +1,7 @@
 """Alerts (issue 34 items 1-3, docs/SEMANTICS.md §11 "Alerts"): owners from dbt's conventions, routes by tag,
 severity and data source, Slack / Teams / JSON payloads, and "alert once" with its state in the warehouse, on
-DuckDB, PostgreSQL and the BigQuery emulator. One build sequence per target, three `dataplex-dq build` runs:
+DuckDB, PostgreSQL and the BigQuery emulator, on the example project integration_tests/alerts_example/ (its webhook
+URLs from the environment, pointed at 127.0.0.1). One build sequence per target, three `dataplex-dq build` runs:
 
   run 1  orders-amount-range fails (owner alice, model meta.owner; tag finance, severity error)
          customers-id-present fails (severity warn; owner bob, the owner of the customers seed's dbt group)
@@ -25,46 +26,19 @@ import pytest
 from conftest import drop_target_schemas, require_target
 from dbt_harness import REPO_ROOT, TARGETS, target_env, write_project
 
-SCHEMA = """\
-version: 2
-groups:
-  - name: crm
-    owner: {name: bob, email: bob@example.com}
-seeds:
-  - name: orders
-    config:
-      meta: {owner: alice}
-    columns:
-      - name: amount
-        data_tests:
-          - dataplex_dq.range_expectation:
-              name: orders-amount-range
-              arguments: {max_value: 100}
-              config: {tags: [finance]}
-  - name: customers
-    config:
-      group: crm
-    columns:
-      - name: id
-        data_tests:
-          - dataplex_dq.non_null_expectation:
-              name: customers-id-present
-              config: {severity: warn}
-"""
+EXAMPLE = REPO_ROOT / "integration_tests" / "alerts_example"  # the example project of docs/SEMANTICS.md §11
 
-PROJECT_CONFIG = """\
-seeds:
-  alerts_once:
-    +column_types: {id: integer, amount: integer}
-vars:
-  dataplex_dq_owners:
-    alice: {slack: U0ALICE, teams: {id: alice@example.com, name: Alice A}, email: alice@example.com}
-    bob: {slack: S0DATA, email: bob@example.com}
-  dataplex_dq_alert_routes:
-    - {name: data-slack, format: slack, url: "BASE/slack", severity: error}
-    - {name: finance-teams, format: teams, url: "BASE/teams", tags: [finance]}
-    - {name: everything-json, format: json, url: "BASE/json"}
-"""
+
+def _example_files() -> dict[str, str]:
+    """The example project's files, its profile replaced by the integration tests' one."""
+    files = {
+        str(p.relative_to(EXAMPLE)): p.read_text()
+        for p in [EXAMPLE / "dbt_project.yml", *EXAMPLE.glob("models/*.yml"), *EXAMPLE.glob("seeds/*.csv")]
+    }
+    files["dbt_project.yml"] = files["dbt_project.yml"].replace(
+        "profile: alerts_example", "profile: dataplex_dq_integration_tests"
+    )
+    return files
 
 
 class _Receiver:
@@ -102,20 +76,14 @@ def runs(request, tmp_path_factory) -> Iterator[dict[str, Any]]:
     target = request.param
     require_target(target)
     tmp = tmp_path_factory.mktemp(f"alerts_{target}")
-    env = target_env(target, tmp, "alerts")
     receiver = _Receiver()
-    p = write_project(
-        tmp,
-        "alerts_once",
-        {
-            "seeds/orders.csv": "id,amount\n1,10\n2,500\n3,20\n",
-            "seeds/customers.csv": "id,name\n1,a\n,b\n",
-            "models/schema.yml": SCHEMA,
-        },
-        env=env,
-        target=None if target == "duckdb" else target,
-        project_config=PROJECT_CONFIG.replace("BASE", receiver.base),
-    )
+    env = {
+        **target_env(target, tmp, "alerts"),
+        "DQ_SLACK_WEBHOOK_URL": f"{receiver.base}/slack",
+        "DQ_TEAMS_WEBHOOK_URL": f"{receiver.base}/teams",
+        "DQ_JSON_WEBHOOK_URL": f"{receiver.base}/json",
+    }
+    p = write_project(tmp, "alerts_example", _example_files(), env=env, target=None if target == "duckdb" else target)
     args = ["--target", target] if target != "duckdb" else []
     out: dict[str, Any] = {"target": target, "project": p}
     try:
@@ -216,5 +184,5 @@ def test_state_is_kept_in_the_warehouse(runs):
         latest[row["alert_key"]] = row
     # run 1 wrote one row per rule, run 2 none, run 3 the recovery
     assert len(runs["state"]) == 3, runs["state"]
-    assert latest["seed.alerts_once.orders/orders-amount-range"]["state"] == "PASSING"
-    assert latest["seed.alerts_once.customers/customers-id-present"]["state"] == "FAILING"
+    assert latest["seed.alerts_example.orders/orders-amount-range"]["state"] == "PASSING"
+    assert latest["seed.alerts_example.customers/customers-id-present"]["state"] == "FAILING"

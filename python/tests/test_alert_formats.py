@@ -127,6 +127,16 @@ def test_malformed_vars_are_one_line_naming_the_entry(value, message):
     assert message in str(exc.value) and "\n" not in str(exc.value)
 
 
+def test_route_url_from_the_environment():
+    route = {"name": "x", "format": "teams", "url_env": "DQ_TEAMS"}
+    [r] = AlertSettings.from_vars({"routes": [route]}, {"DQ_TEAMS": "https://teams.example/hook"}).routes
+    assert r.url == "https://teams.example/hook"
+    with pytest.raises(ValueError, match="alert route 'x': the environment variable DQ_TEAMS \\(url_env\\) is not set"):
+        AlertSettings.from_vars({"routes": [route]}, {})
+    with pytest.raises(ValueError, match="url is not rendered in vars; name its environment variable in url_env"):
+        AlertSettings.from_vars({"routes": [{"name": "x", "url": "{{ env_var('A') }}"}]})
+
+
 def test_interval():
     assert parse_interval("12h", "w") == timedelta(hours=12)
     assert parse_interval("30m", "w") == timedelta(minutes=30)

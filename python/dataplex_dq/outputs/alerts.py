@@ -84,7 +84,7 @@ class Alerts:
     def write(self, ctx: OutputContext) -> None:
         report = ctx.report
         try:
-            settings = AlertSettings.from_vars(ctx.wh.macro("alert_settings"))
+            settings = AlertSettings.from_vars(ctx.wh.macro("alert_settings"), ctx.env)
         except ValueError as exc:
             raise OutputError(str(exc)) from None
         if not settings.routes or report.default_relation is None:

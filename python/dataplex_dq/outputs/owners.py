@@ -63,10 +63,11 @@ class AlertSettings:
     routes: tuple[AlertRoute, ...]
 
     @classmethod
-    def from_vars(cls, value: Any) -> AlertSettings:
-        """From the macro alert_settings' {owners, routes}. ValueError naming the var and entry when malformed."""
+    def from_vars(cls, value: Any, env: Mapping[str, str] | None = None) -> AlertSettings:
+        """From the macro alert_settings' {owners, routes}; a route's `url_env` read from ``env``. ValueError
+        naming the var and entry when malformed."""
         value = value if isinstance(value, Mapping) else {}
-        return cls(_owners(value.get("owners") or {}), _routes(value.get("routes") or []))
+        return cls(_owners(value.get("owners") or {}), _routes(value.get("routes") or [], env or {}))
 
     def owner(self, name: str) -> Owner:
         return self.owners.get(name) or Owner(name)
@@ -122,7 +123,7 @@ def _names(value: Any, where: str) -> tuple[str, ...]:
     return tuple(items)
 
 
-def _routes(value: Any) -> tuple[AlertRoute, ...]:
+def _routes(value: Any, env: Mapping[str, str]) -> tuple[AlertRoute, ...]:
     if not isinstance(value, list):
         raise ValueError(f"var dataplex_dq_alert_routes must be a list of routes, got {value!r}")
     routes = []
@@ -135,7 +136,7 @@ def _routes(value: Any) -> tuple[AlertRoute, ...]:
         fmt = str(entry.get("format") or "slack").lower()
         if fmt not in FORMATS:
             raise ValueError(f"{where}: format must be one of {', '.join(FORMATS)}, got {entry.get('format')!r}")
-        url = _text(entry.get("url"), f"{where}: url", required=fmt != "email")
+        url = _url(entry, where, env, required=fmt != "email")
         if fmt == "email" and url is not None:
             raise ValueError(f"{where}: an email route has no url (SMTP: the DATAPLEX_DQ_SMTP_* variables)")
         if url is not None and not url.startswith(("http://", "https://")):
@@ -165,6 +166,23 @@ def _routes(value: Any) -> tuple[AlertRoute, ...]:
             )
         )
     return tuple(routes)
+
+
+def _url(entry: Mapping[str, Any], where: str, env: Mapping[str, str], *, required: bool) -> str | None:
+    """A route's `url`, or the environment variable `url_env` names (a webhook URL is a secret; the report reads
+    the project's vars as written: a `{{ env_var(...) }}` in them is not rendered)."""
+    name = _text(entry.get("url_env"), f"{where}: url_env")
+    if name is not None:
+        if entry.get("url") is not None:
+            raise ValueError(f"{where}: give url or url_env, not both")
+        value = env.get(name, "").strip()
+        if not value:
+            raise ValueError(f"{where}: the environment variable {name} (url_env) is not set")
+        return value
+    url = _text(entry.get("url"), f"{where}: url", required=required and name is None)
+    if url is not None and "{{" in url:
+        raise ValueError(f"{where}: url is not rendered in vars; name its environment variable in url_env")
+    return url
 
 
 def parse_interval(value: Any, where: str) -> timedelta | None:
