@@ -89,6 +89,8 @@ def test_rule_owner_precedence():
     assert rule_owners(settings, ("bob",), ("carol",), "r1") == ("dave",)  # the per-rule override
     assert rule_owners(settings, ("bob",), ("carol",), "r2") == ("carol",)  # the test's meta.owner
     assert rule_owners({}, ("bob",), (), "r2") == ("bob",)  # the data source's (or its group's)
+    with pytest.raises(ValueError, match=r"meta.dataplex_dq.rule_alerts.r1.owner must be a name or a list of names"):
+        rule_owners({"rule_alerts": {"r1": {"owner": {"x": 1}}}}, (), (), "r1")
 
 
 def test_vars_owners_and_routes():

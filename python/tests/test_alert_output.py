@@ -192,3 +192,29 @@ def test_resend_sends_a_still_failing_rule_again(tmp_path):
     [row] = wh.written
     assert row["changed_at"] == "2026-12-01T00:00:00" and row["alerted_at"] != row["changed_at"]
     assert "sent again (--resend)" in report.alert_lines[0][1]
+
+
+def test_the_data_sources_interval_realerts_and_a_per_rule_override_wins(tmp_path):
+    server, posts = _receiver()
+    url = f"http://127.0.0.1:{server.server_address[1]}/x"
+    earlier = {
+        "alert_key": "model.p.orders/amount-mean",
+        "state": "FAILING",
+        "changed_at": "2020-01-01T00:00:00",
+        "alerted_at": "2020-01-01T00:00:00",
+    }
+    settings = {"routes": [{"name": "ok", "format": "json", "url": url}]}
+    try:
+        report = _report()
+        report.sources[0].data_source.settings["alert_suppression_interval"] = "1h"
+        Alerts().write(_ctx(StubWarehouse(settings, [earlier]), tmp_path, report))
+        assert [a["event"] for a in posts[0]["alerts"]] == ["STILL_FAILING"]
+        assert "alert_suppression_interval 1h passed" in report.alert_lines[0][1]
+        report = _report()
+        report.sources[0].data_source.settings.update(
+            {"alert_suppression_interval": "1h", "rule_alerts": {"amount-mean": {"alert_suppression_interval": "none"}}}
+        )
+        Alerts().write(_ctx(StubWarehouse(settings, [earlier]), tmp_path, report))
+    finally:
+        server.shutdown()
+    assert len(posts) == 1 and "suppressed until it recovers" in report.alert_lines[0][1]

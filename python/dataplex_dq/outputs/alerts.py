@@ -128,12 +128,18 @@ class Alerts:
                 if current is None or not routes:
                     continue
                 where = f"{s.data_source.label} rule '{o.rule_name}'"
-                declared = rule_alert_setting(s.data_source.settings, o.rule_name, "alert_suppression_interval")
-                for value in (
-                    report.alert_intervals.get(uid),
-                    s.data_source.settings.get("alert_suppression_interval"),
-                ):
-                    declared = value if declared is None else declared
+                declared = next(  # the per-rule override, the test's, the data source's
+                    (
+                        v
+                        for v in (
+                            rule_alert_setting(s.data_source.settings, o.rule_name, "alert_suppression_interval"),
+                            report.alert_intervals.get(uid),
+                            s.data_source.settings.get("alert_suppression_interval"),
+                        )
+                        if v is not None
+                    ),
+                    None,
+                )
                 try:
                     interval = parse_interval(declared, where)
                 except ValueError as exc:
@@ -154,7 +160,13 @@ class Alerts:
         for p in to_send:
             s, o = p.source, p.outcome
             uid = o.test_unique_id or ""
-            names = rule_owners(s.data_source.settings, s.data_source.owners, report.owners.get(uid, ()), o.rule_name)
+            try:
+                names = rule_owners(
+                    s.data_source.settings, s.data_source.owners, report.owners.get(uid, ()), o.rule_name
+                )
+            except ValueError as exc:  # a malformed per-rule owner: the alert goes out without it
+                report.action_errors.append(f"alerts: {s.data_source.label}: {exc}")
+                names = ()
             items[p.key] = AlertItem(
                 event=str(p.decision.event),
                 data_source=s.data_source.label,

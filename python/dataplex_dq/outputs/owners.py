@@ -209,5 +209,5 @@ def rule_owners(
     """A rule's owner names: the per-rule override, else the test's, else the data source's (or its group's)."""
     override = rule_alert_setting(source_settings, rule_name, "owner")
     if override:
-        return _names(override, f"rule_alerts.{rule_name}.owner")
+        return _names(override, f"meta.dataplex_dq.rule_alerts.{rule_name}.owner")
     return tuple(test_owners) or tuple(source_owners)
