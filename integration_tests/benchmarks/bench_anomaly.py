@@ -578,7 +578,7 @@ def generate_issue(seed: int) -> list[IssueSeries]:
         k = np.arange(ISSUE_DAYS) - start + 1
         expected = expected * np.where(k > 0, (1 + rate) ** np.maximum(k, 0), 1.0)
         values = _issue_values(rng, expected, sd)
-        labels = ["change" if d >= start else ("holiday" if d in holidays else "normal") for d in range(ISSUE_DAYS)]
+        labels = ["holiday" if d in holidays else ("change" if d >= start else "normal") for d in range(ISSUE_DAYS)]
         out.append(
             IssueSeries(f"drift-{i}", "drift", values, labels, start, f"{pattern}, {rate:+.3f}/day, noise {sd:.2f}")
         )
@@ -588,7 +588,7 @@ def generate_issue(seed: int) -> list[IssueSeries]:
         factor = float(rng.choice([rng.uniform(0.4, 0.6), rng.uniform(1.6, 2.5)]))
         expected = expected * np.where(np.arange(ISSUE_DAYS) >= start, factor, 1.0)
         values = _issue_values(rng, expected, sd)
-        labels = ["change" if d >= start else ("holiday" if d in holidays else "normal") for d in range(ISSUE_DAYS)]
+        labels = ["holiday" if d in holidays else ("change" if d >= start else "normal") for d in range(ISSUE_DAYS)]
         out.append(
             IssueSeries(f"shift-{i}", "shift", values, labels, start, f"{pattern}, x{factor:.2f}, noise {sd:.2f}")
         )
@@ -762,7 +762,8 @@ class IssueRow:
 
 
 def score_issue(series: list[IssueSeries], flagged) -> IssueRow:
-    """flagged(series, day) -> bool over the judged days. Drift caught: an alarm within 7 days of its start."""
+    """flagged(series, day) -> bool over the judged days. Drift caught: an alarm within 7 days of its start. A holiday
+    is never scored, before or after a change (an alarm on it neither catches a drift nor counts after a shift)."""
     first = ISSUE_DAYS - ISSUE_JUDGED
     point = {k: [0, 0] for k in POINT_KINDS}
     row = IssueRow({}, 0, 0, [], 0, 0, [])
@@ -777,12 +778,14 @@ def score_issue(series: list[IssueSeries], flagged) -> IssueRow:
                 row.false_alarms += flagged(s, d)
         if s.group == "drift":
             row.drift_total += 1
-            alarms = [d for d in range(s.change_day, ISSUE_DAYS) if flagged(s, d)]
+            alarms = [d for d in range(s.change_day, ISSUE_DAYS) if s.labels[d] == "change" and flagged(s, d)]
             if alarms and alarms[0] - s.change_day < 7:
                 row.drift_caught += 1
                 row.drift_delays.append(alarms[0] - s.change_day + 1)
         if s.group == "shift":
-            row.shift_alarm_days.append(sum(flagged(s, d) for d in range(s.change_day, ISSUE_DAYS)))
+            row.shift_alarm_days.append(
+                sum(flagged(s, d) for d in range(s.change_day, ISSUE_DAYS) if s.labels[d] == "change")
+            )
     row.point = {k: (v[0], v[1]) for k, v in point.items()}
     return row
 

@@ -4,7 +4,8 @@
     season (integer, NULL without seasonality), value (double) and what the verdicts already given say of each
     bucket (anomaly_judged_history_sql in macros/anomaly/history.sql; anomaly_history_plain_columns without
     verdicts): dq_excluded (judged anomalous, not part of an accepted new level), dq_side (its side: 1, -1, 0) and
-    dq_shift (the level shifts accepted after it, in the model's scale); `targets_sql`: series_id, t, season,
+    dq_shift (the level shifts accepted after it, in the model's scale), dq_segment (the level shifts accepted up
+    to it); `targets_sql`: series_id, t, season,
     value, dq_log (model ln(1 + value): row counts, whose growth and weekly pattern are multiplicative) and
     dq_trend (fit a trend: row counts grow; a null rate, a mean or a freshness should not, so for them a drift is
     the anomaly, not a trend to learn). Each target row is judged against the history rows of its series with
@@ -38,6 +39,7 @@
                  value one period before it (two periods when that one is not kept), less b_R x the distance: the
                  change of level over a period, free of the seasonal pattern and of any forecast. Each change is
                  capped at the band's half width (an outlier not yet left out moves the mean by at most that / n);
+                 changes across an accepted level shift left out (they carry the error of its size);
                  with at least half a period of changes, their mean beyond k x s x sqrt(2 / n) (the sd of a mean
                  of n differences of two values), on the target's side of expected, is anomalous: drift (reported
                  with that band, centred on the value less the mean change, which it is outside of);
@@ -103,7 +105,7 @@ group by {{ k }}
 
 {#- The history columns a caller without verdicts adds (nothing judged before, no level shift). -#}
 {% macro anomaly_history_plain_columns() %}
-  {{ return("false as dq_excluded, 0 as dq_side, cast(0 as " ~ dataplex_dq.type_double() ~ ") as dq_shift") }}
+  {{ return("false as dq_excluded, 0 as dq_side, cast(0 as " ~ dataplex_dq.type_double() ~ ") as dq_shift, 0 as dq_segment") }}
 {% endmacro %}
 
 {#- cfg: training_buckets, min_training_buckets, sensitivity, direction, seasonality (none | day_of_week |
@@ -131,6 +133,7 @@ dq_history as (
 dq_window as (
   {#- every history value of the window, in the model's scale, moved by the level shifts accepted after it -#}
   select g.series_id, g.t as target_t, g.season as target_season, g.dq_log, h.t, h.season, h.dq_excluded, h.dq_side,
+    coalesce(h.dq_segment, 0) as dq_segment,
     (g.dq_log and cast(h.value as {{ d }}) = 0) as dq_zero,
     case when g.dq_log then ln(1 + cast(h.value as {{ d }})) else cast(h.value as {{ d }}) end + coalesce(h.dq_shift, 0) as value
   from dq_targets g
@@ -141,7 +144,8 @@ dq_zero as (
   {#- a zero-row bucket is usual for the target when 2 of its season's values or a quarter of the window are zero -#}
   select series_id, target_t,
     (sum(case when dq_zero and season = target_season then 1 else 0 end) >= 2
-      or 4 * sum(case when dq_zero then 1 else 0 end) >= count(*)) as zero_usual
+      or 4 * sum(case when dq_zero then 1 else 0 end) >= count(*)) as zero_usual,
+    max(dq_segment) as last_segment
   from dq_window group by series_id, target_t
 ),
 dq_train as (
@@ -206,24 +210,26 @@ dq_level as (
 dq_recent as (
   {#- the level test's values: the buckets of the last season period ({{ lag }} buckets, the target's included) that
       training keeps, and the run's: the target and the 2 buckets before it, judged anomalous or not -#}
-  select w.series_id, w.target_t, w.t, w.value, w.dq_side, not w.dq_excluded as dq_kept
+  select w.series_id, w.target_t, w.t, w.value, w.dq_side, not w.dq_excluded as dq_kept, w.dq_segment
   from dq_window w join dq_zero z on z.series_id = w.series_id and z.target_t = w.target_t
   where w.t > w.target_t - {{ lag }} and (not w.dq_zero or z.zero_usual)
   union all
-  select g.series_id, g.t as target_t, g.t, g.value, 0 as dq_side, true as dq_kept
+  select g.series_id, g.t as target_t, g.t, g.value, 0 as dq_side, true as dq_kept, coalesce(z.last_segment, 0) as dq_segment
   from dq_targets g left join dq_zero z on z.series_id = g.series_id and z.target_t = g.t
   where not (g.dq_log and g.raw_value = 0 and not coalesce(z.zero_usual, false))
 ),
 dq_lagged as (
   {#- the buckets training keeps, as the values a recent value is compared with -#}
-  select w.series_id, w.target_t, w.t, w.value
+  select w.series_id, w.target_t, w.t, w.value, w.dq_segment
   from dq_window w join dq_zero z on z.series_id = w.series_id and z.target_t = w.target_t
   where not w.dq_excluded and (not w.dq_zero or z.zero_usual)
 ),
 dq_diff as (
   {#- each recent value minus the value one season period before it (two periods when that one is not kept), less the
-      reference trend over the distance: what the level moved by, free of the seasonal pattern and of a forecast -#}
+      reference trend over the distance: what the level moved by, free of the seasonal pattern and of a forecast;
+      same_level: both after the same accepted level shift (a change across one carries the error of its size) -#}
   select u.series_id, u.target_t, u.t, u.dq_side, u.dq_kept,
+    (case when w1.value is not null then w1.dq_segment else w2.dq_segment end) = u.dq_segment as same_level,
     u.value - coalesce(w1.value + {{ lag }} * coalesce(s.dq_median, 0), w2.value + {{ 2 * lag }} * coalesce(s.dq_median, 0)) as diff
   from dq_recent u
   left join dq_lagged w1 on w1.series_id = u.series_id and w1.target_t = u.target_t and w1.t = u.t - {{ lag }}
@@ -317,8 +323,8 @@ dq_level_test as (
       outlier the verdicts have not left out yet moves the mean by at most that / n); the run: the changes of the
       target and the 2 buckets before it -#}
   select f.series_id, f.target_t,
-    sum(case when f.dq_kept then 1 else 0 end) as level_n,
-    avg(case when f.dq_kept then least(greatest(f.diff, -b.half_width), b.half_width) end) as level_mean,
+    sum(case when f.dq_kept and f.same_level then 1 else 0 end) as level_n,
+    avg(case when f.dq_kept and f.same_level then least(greatest(f.diff, -b.half_width), b.half_width) end) as level_mean,
     sum(case when f.t >= f.target_t - 2 then 1 else 0 end) as run_n,
     sum(case when f.t >= f.target_t - 2 then f.diff else 0 end) as run_sum,
     min(case when f.t >= f.target_t - 2 then f.diff end) as run_min,
