@@ -3,7 +3,9 @@
     table (blocks: what is billed is what is sampled); a view is filtered row by row with random(). -#}
 {% macro profile_sample_from(relation, sampling_percent, is_table) %}
   {%- if not sampling_percent or sampling_percent >= 100 -%}{{ return(relation ~ "") }}{%- endif -%}
-  {{ return(adapter.dispatch('profile_sample_from', 'dataplex_dq')(relation, sampling_percent, is_table)) }}
+  {#- a whole percent as an integer literal (50, not 50.0), as a user writes it -#}
+  {%- set pct = (sampling_percent | int) if sampling_percent == (sampling_percent | int) else sampling_percent -%}
+  {{ return(adapter.dispatch('profile_sample_from', 'dataplex_dq')(relation, pct, is_table)) }}
 {% endmacro %}
 
 {% macro default__profile_sample_from(relation, sampling_percent, is_table) -%}

@@ -332,8 +332,12 @@ def test_bigquery_samples_a_large_table_to_the_bytes_bound():
 
 
 def test_bigquery_profile_sql_pieces():
-    sample = _bigquery_macro("profile_sample_from.sql", "bigquery__profile_sample_from")
-    assert sample("`p`.`d`.`t`", 5.0, True) == "`p`.`d`.`t` tablesample system (5.0 percent)"
+    adapter = type("A", (), {"dispatch": staticmethod(lambda name, package: sample_bq)})()
+    sample_bq = _bigquery_macro("profile_sample_from.sql", "bigquery__profile_sample_from")
+    sample = _bigquery_macro("profile_sample_from.sql", "profile_sample_from", adapter=adapter)
+    assert sample("`p`.`d`.`t`", 5.0, True) == "`p`.`d`.`t` tablesample system (5 percent)"
+    assert sample("`p`.`d`.`t`", 2.5, True) == "`p`.`d`.`t` tablesample system (2.5 percent)"
+    assert sample("`p`.`d`.`t`", 100.0, True) == "`p`.`d`.`t`"
     assert sample("`p`.`d`.`v`", 5.0, False) == "(select * from `p`.`d`.`v` where rand() < 0.05) dq_sampled"
     quantile = _bigquery_macro("profile_quantile.sql", "bigquery__profile_quantile")
     assert [quantile("x", q) for q in (0.25, 0.5, 0.75)] == [f"approx_quantiles(x, 4)[offset({i})]" for i in (1, 2, 3)]
