@@ -272,6 +272,11 @@ def test_checks_are_ordinary_rules_with_their_band(anomaly_build):
     assert spec["table_condition_expectation"]["sql_expression"] == "count(*) >= 16.3240986 and count(*) <= 29.53549927"
     attrs = json.loads(vol["rule_attributes"])
     assert attrs["anomaly_check"] == "volume" and attrs["anomaly_status"] == "anomalous"
+    assert (attrs["seasonality"], attrs["seasonality_setting"], attrs["drift"]) == (
+        "day_of_week",
+        "day_of_week",
+        "false",
+    )
     assert (attrs["value"], attrs["expected"], attrs["training_count"]) == ("40", "22", "21")
     assert attrs["result_table"].endswith(".dataplex_dq_anomaly_results")
     assert by_name["freshness-anomaly"]["rule_dimension"] == "FRESHNESS"
@@ -293,7 +298,10 @@ def test_per_job_history_in_a_scan_is_training(anomaly_build):
         (0, "non-null-id-0", "PASSED"),
         (1, "volume-anomaly", "TRAINING"),
     ]
-    assert json.loads(rows[1]["rule_attributes"])["training_count"] == "1"
+    attrs = json.loads(rows[1]["rule_attributes"])
+    assert attrs["training_count"] == "1"
+    # no seasonality declared: auto, the default; the verdict says which it used (none while training)
+    assert (attrs["seasonality_setting"], attrs["seasonality"]) == ("auto", "none")
     jobs = [r for r in anomaly_build["volume"] if r["data_source"] == "seed.anomaly_checks.ad_jobs"]
     assert [(r["t"], r["value"], r["mode"]) for r in jobs] == [(1, 3, "job"), (2, 3, "job")]
     assert anomaly_build["second"].results_by_name()["jobs-scan"]["status"] == "pass"
