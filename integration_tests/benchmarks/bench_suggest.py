@@ -1,6 +1,6 @@
 """Benchmark: are the rules `dataplex-dq suggest` proposes worth having? (issue 35 item 3; not a test)
 
-    python integration_tests/benchmarks/bench_suggest.py [--seeds 1 2 3 4 5] [--rows 2000] [--keep]
+    python integration_tests/benchmarks/bench_suggest.py [--seeds 1 2 3 4 5] [--rows 2000] [--scale 1] [--keep]
 
 Per seed, an `orders` table of realistic columns is generated day by day (DuckDB):
 
@@ -17,6 +17,7 @@ days and on 10 days for each defect kind, each defect injected into a new clean 
   nulls         5 % of customer_email set NULL     duplicates    2 % of the rows repeated (same order_id)
   new_category  3 % of status set to 'refunded'    out_of_range  2 % of amount negated or x1000
   malformed     3 % of customer_email without '@'  row_drop      70 % of the rows dropped
+(--scale multiplies each share: 0.25 gives weaker defects, 1.25 % NULLs, 0.5 % out of range, 17.5 % rows dropped.)
 
 A day alarms when any rule of its scan fails. Reported: false alarms per clean table-day and the share of
 defect days caught per kind, min / median / max over the seeds, with the rules that caught them. Target:
@@ -93,9 +94,10 @@ def clean_day(rng: np.random.Generator, day: int, rows: int) -> list[list[object
     ]
 
 
-def inject(rng: np.random.Generator, rows: list[list[object]], kind: str) -> list[list[object]]:
+def inject(rng: np.random.Generator, rows: list[list[object]], kind: str, scale: float = 1.0) -> list[list[object]]:
+    """``rows`` with the defect ``kind``, its share of rows x ``scale`` (--scale: weaker or stronger defects)."""
     n = len(rows)
-    pick = lambda share: rng.choice(n, size=max(1, int(n * share)), replace=False)  # noqa: E731
+    pick = lambda share: rng.choice(n, size=max(1, int(n * share * scale)), replace=False)  # noqa: E731
     if kind == "nulls":
         for i in pick(0.05):
             rows[i][1] = None
@@ -112,7 +114,7 @@ def inject(rng: np.random.Generator, rows: list[list[object]], kind: str) -> lis
         for i in pick(0.03):
             rows[i][1] = str(rows[i][1]).replace("@", " at ")
     elif kind == "row_drop":
-        keep = sorted(rng.choice(n, size=int(n * 0.3), replace=False))
+        keep = sorted(rng.choice(n, size=int(n * (1 - 0.7 * scale)), replace=False))
         rows = [rows[i] for i in keep]
     return rows
 
@@ -160,6 +162,7 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
     ap.add_argument("--rows", type=int, default=2000)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--scale", type=float, default=1.0, help="each defect's share of rows x SCALE (default 1)")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
     args = ap.parse_args()
     import duckdb
@@ -193,7 +196,9 @@ def main() -> None:
         for kind in KINDS:
             for i in range(DEFECT_DAYS):
                 tables[f"s{seed}_{kind}_{i}"] = kind
-                write_table(con, work, f"s{seed}_{kind}_{i}", inject(rng, clean_day(rng, day, args.rows), kind))
+                write_table(
+                    con, work, f"s{seed}_{kind}_{i}", inject(rng, clean_day(rng, day, args.rows), kind, args.scale)
+                )
                 day += 1
         eval_tables[seed] = tables
     con.close()
