@@ -261,6 +261,38 @@ def test_merge_as_one_scan(tmp_path: Path):
     assert text.count("- name: orders-") == len(found)
 
 
+def test_a_failed_profile_is_one_line_naming_the_data_source():
+    import pytest
+
+    from dataplex_dq.errors import WarehouseError
+    from dataplex_dq.profile.run import Plan, ProfileError, profile_source
+
+    class Wh:
+        def relation(self, database, schema, identifier):
+            return f"{schema}.{identifier}"
+
+        def relation_exists(self, relation):
+            return relation != "main.gone"
+
+        def begin(self):
+            pass
+
+        def macro(self, name, **kwargs):
+            raise WarehouseError(
+                "macro dataplex_dq.profile_relation failed on duckdb: Parser Error: x\nLINE 1: select ..."
+            )
+
+    plan = Plan(None, None, True, None)
+    with pytest.raises(ProfileError) as err:
+        profile_source(Wh(), DataSource("model.p.t", "t", "model", None, "main", "t"), plan)  # type: ignore[arg-type]
+    assert (
+        str(err.value)
+        == "model t (main.t): profiling failed: macro dataplex_dq.profile_relation failed on duckdb: Parser Error: x"
+    )
+    with pytest.raises(ProfileError, match=r"^model gone: its relation main.gone does not exist; build it first"):
+        profile_source(Wh(), DataSource("model.p.gone", "gone", "model", None, "main", "gone"), plan)  # type: ignore[arg-type]
+
+
 def test_commands_registered():
     for command in ("profile", "suggest"):
         result = CliRunner().invoke(main, [command, "--help"])

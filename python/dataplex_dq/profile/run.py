@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dataplex_dq.errors import DataplexDqError
+from dataplex_dq.errors import DataplexDqError, first_line
 from dataplex_dq.profile.model import FieldProfile, TableProfile, profiles_from_rows
 from dataplex_dq.profile.select import DataSource
 from dataplex_dq.warehouse.connection import Warehouse
@@ -71,8 +71,8 @@ def profile_source(wh: Warehouse, source: DataSource, plan: Plan) -> Profiled:
             sampling_percent=plan.sampling_percent,
             is_table=plan.is_table,
         )
-    except DataplexDqError as exc:
-        raise ProfileError(f"{source.label}: profiling failed: {exc}") from exc
+    except DataplexDqError as exc:  # the warehouse's message may run over lines (and carry the SQL): its first
+        raise ProfileError(f"{source.label} ({relation}): profiling failed: {first_line(exc)}") from exc
     wh.commit()
     result = dict(raw["result"])
     fields = tuple(FieldProfile.from_result(f) for f in result["profile"]["fields"])
