@@ -124,6 +124,21 @@ seeds:
 """
 
 
+# The verdict table as the package created it before issue 33 (without seasonality, drift, level_shift and
+# shift_start), made by the cases model's pre-hook before the first `dbt test`: the run adds the columns it lacks.
+OLD_RESULTS_TABLE = """\
+{% macro ad_old_results_table() %}
+  {%- set rel = dataplex_dq.anomaly_relations().result -%}
+  {%- set defs = [] -%}
+  {%- for name, type in dataplex_dq.anomaly_result_columns() if name not in ['seasonality', 'drift', 'level_shift', 'shift_start'] -%}
+    {%- do defs.append(name ~ ' ' ~ type) -%}
+  {%- endfor -%}
+  {%- do run_query('drop table if exists ' ~ rel) -%}
+  {{ return('create table ' ~ rel ~ ' (' ~ (defs | join(', ')) ~ ')') }}
+{% endmacro %}
+"""  # noqa: E501 - embedded Jinja kept as written
+
+
 def _project(root: Path, target: str) -> DbtProject:
     schema = SCHEMA
     if target == "bigquery":  # BigQuery's type names
@@ -135,7 +150,8 @@ def _project(root: Path, target: str) -> DbtProject:
             "seeds/ad_orders.csv": _orders_csv(),
             "seeds/ad_jobs.csv": "id,amount\n1,5\n2,6\n3,7\n",
             "seeds/schema.yml": schema,
-            "models/ad_detector_cases.sql": _cases_model(),
+            "models/ad_detector_cases.sql": '{{ config(pre_hook="{{ ad_old_results_table() }}") }}\n' + _cases_model(),
+            "macros/ad_old_results_table.sql": OLD_RESULTS_TABLE,
         },
         env=target_env(target, root, "dq_anomaly"),
         target=target,
@@ -658,6 +674,13 @@ def test_a_drift_inside_the_point_band_is_found_by_the_level_test(anomaly_build)
         False,
         False,
     )
+
+
+def test_an_older_verdict_table_gets_the_new_columns(anomaly_build):
+    # the pre-hook made the table without them; the first `dbt test` added them (ALTER TABLE ... ADD COLUMN)
+    columns = set(anomaly_build["verdicts"][0])
+    assert {"seasonality", "drift", "level_shift", "shift_start", "anomalous", "expected"} <= columns
+    assert _verdict(anomaly_build, "volume-anomaly")["drift"] is False
 
 
 def test_seasonality_is_picked_from_the_history(anomaly_build):

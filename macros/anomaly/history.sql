@@ -53,11 +53,18 @@
       {%- for name, type in cols -%}{%- do defs.append(name ~ ' ' ~ type) -%}{%- endfor -%}
       {%- for statement in dataplex_dq.anomaly_create_table_sql(relation, defs, kind) -%}{%- do run_query(statement) -%}{%- endfor -%}
     {%- elif kind == 'result' -%}
-      {#- a result table of an older version of the package: the verdict columns added since -#}
+      {#- a result table of an older version of the package: the verdict columns added since, committed at once
+          (tests running in parallel threads would otherwise race to add them) -#}
       {%- set existing = adapter.get_columns_in_relation(relation) | map(attribute='name') | map('lower') | list -%}
-      {%- for name, type in cols if name not in existing -%}
-        {%- do run_query("alter table " ~ relation ~ " add column " ~ name ~ " " ~ type) -%}
-      {%- endfor -%}
+      {%- set missing = [] -%}
+      {%- for name, type in cols if name not in existing -%}{%- do missing.append(name ~ " " ~ type) -%}{%- endfor -%}
+      {%- if missing -%}
+        {%- do dataplex_dq.hook_begin() -%}
+        {%- for column in missing -%}
+          {%- do run_query("alter table " ~ relation ~ " add column " ~ column) -%}
+        {%- endfor -%}
+        {%- do dataplex_dq.hook_commit() -%}
+      {%- endif -%}
     {%- endif -%}
   {%- endfor -%}
 {% endmacro %}
