@@ -98,6 +98,7 @@ seeds:
             min_training_buckets: 7
             sensitivity: 3
             seasonality: day_of_week
+            exclude_from_training: [2024-02-20, "2024-02-21 10:00:00"]   # before the window: no effect
             volume: {}
             freshness: {}
             data:
@@ -381,6 +382,16 @@ BAD = [
         ["field 'anomaly_detection.min_training_buckets'", "between 3 and training_buckets (5), got 9"],
     ),
     ("no-checks", "{sensitivity: 2}", ["field 'anomaly_detection'", "declares no check"]),
+    (
+        "marked-no-ts",
+        "{exclude_from_training: ['2024-01-01'], volume: {}}",
+        ["field 'anomaly_detection.exclude_from_training'", "needs timestamp_column"],
+    ),
+    (
+        "marked-not-a-date",
+        "{timestamp_column: created_on, exclude_from_training: ['2024-01-01', soon], volume: {}}",
+        ["field 'anomaly_detection.exclude_from_training[1]'", "'YYYY-MM-DD[ HH:MM:SS]', got soon"],
+    ),
     ("freshness-no-ts", "{freshness: {}}", ["field 'anomaly_detection.freshness'", "needs a timestamp"]),
 ]
 
@@ -507,7 +518,9 @@ CASES: dict[str, dict] = {
                "target": 14},
     "flat": {"call": "A14", "values": {t: _alt(t) for t in range(15)}, "target": 14},
 }  # fmt: skip
-CALLS = {"N14": (14, "none"), "N28": (28, "none"), "A14": (14, "auto")}
+CASES["marked"] = {**CASES["remember"], "call": "M14"}  # t = 10 marked by the user (exclude_from_training)
+CALLS = {"N14": (14, "none"), "N28": (28, "none"), "A14": (14, "auto"), "M14": (14, "none")}
+MARKED = {"M14": [10]}
 
 
 def _cases_model() -> str:
@@ -546,7 +559,7 @@ def _cases_model() -> str:
             f"{{%- set rows_{call} %}}{union}{{% endset -%}}\n"
             f"{{%- set verdicts_{call} %}}{' union all '.join(verdicts)}{{% endset -%}}\n"
             f"{{%- set history = dataplex_dq.anomaly_judged_history_sql('select series_id, t, season, value from (' ~ "
-            f"rows_{call} ~ ') dq_r', verdicts_{call}) -%}}\n"
+            f"rows_{call} ~ ') dq_r', verdicts_{call}, {MARKED.get(call, [])}) -%}}\n"
             "{%- set targets = 'select series_id, t, season, value, dq_log, false as dq_trend from (' ~ "
             f"rows_{call} ~ ') dq_r where dq_target' -%}}\n"
             f"{{%- do calls.append(dataplex_dq.anomaly_detector_sql(history, targets, {{'training_buckets': {n}, "
@@ -555,7 +568,7 @@ def _cases_model() -> str:
         )
     parts.append(
         "select * from ({{ calls[0] }}) dq_c0\nunion all\nselect * from ({{ calls[1] }}) dq_c1\n"
-        "union all\nselect * from ({{ calls[2] }}) dq_c2\n"
+        "union all\nselect * from ({{ calls[2] }}) dq_c2\nunion all\nselect * from ({{ calls[3] }}) dq_c3\n"
     )
     return "\n".join(parts) + "\n"
 
@@ -633,6 +646,10 @@ def test_training_forgets_a_judged_anomaly(anomaly_build):
     assert (bool(forget["anomalous"]), bool(forget["drift"]), forget["side"]) == (True, False, 1)
     assert (remember["training_count"], bool(remember["anomalous"])) == (14, False)
     assert remember["upper_bound"] == pytest.approx(102 + old["half"], abs=1e-9)
+    # the same series with t = 10 marked by the user (exclude_from_training) is judged as if it had been found
+    marked = _case(anomaly_build, "marked")
+    assert (marked["training_count"], bool(marked["anomalous"])) == (13, True)
+    assert marked["upper_bound"] == pytest.approx(102 + ref["half"], abs=1e-9)
 
 
 def test_a_zero_row_bucket_is_an_anomaly_and_never_a_training_point(anomaly_build):

@@ -212,7 +212,11 @@ dq_agg as (
       {%- set base = "select check_name as series_id, t, season, value from " ~ rel[kind] ~ " where data_source = " ~ src ~ " and mode = " ~ lit(mode) ~ " and time_bucket = " ~ lit(cfg.time_bucket) ~ " and check_name in (" ~ (kind_names | join(', ')) ~ ")" -%}
       {#- the history with the verdicts already given (training forgets the anomalies, accepts a new level) -#}
       {%- set judged = "select check_name as series_id, t, value, expected, anomalous, level_shift, shift_start from " ~ rel.result ~ " where data_source = " ~ src ~ " and mode = " ~ lit(mode) ~ " and time_bucket = " ~ lit(cfg.time_bucket) ~ " and check_name in (" ~ (kind_names | join(', ')) ~ ")" ~ (" and t < " ~ T if mode == 'bucket' else "") -%}
-      {%- do hist.append(dataplex_dq.anomaly_judged_history_sql(base, judged)) -%}
+      {%- set marked = [] -%}
+      {%- if mode == 'bucket' -%}
+        {%- for dt in cfg.exclude_from_training -%}{%- do marked.append((((dt - epoch0).total_seconds() | int) + shift) // bs) -%}{%- endfor -%}
+      {%- endif -%}
+      {%- do hist.append(dataplex_dq.anomaly_judged_history_sql(base, judged, marked)) -%}
       {%- set flags = "true as dq_log, true as dq_trend" if kind == 'volume' else "false as dq_log, false as dq_trend" -%}
       {%- do targets.append(base.replace("select check_name as series_id, t, season, value from", "select check_name as series_id, t, season, value, " ~ flags ~ " from") ~ " and " ~ target_filter) -%}
     {%- endif -%}

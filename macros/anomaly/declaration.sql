@@ -16,13 +16,13 @@
 
 {#- Normalize and validate `raw`; returns
     {timestamp_column, time_bucket, training_buckets, min_training_buckets, sensitivity, seasonality,
-     direction, volume (bool), freshness_column (or none), freshness (bool), data_columns, data_metrics}. -#}
+     direction, exclude_from_training (datetimes), volume (bool), freshness_column (or none), freshness (bool), data_columns, data_metrics}. -#}
 {% macro anomaly_config(raw, where) %}
   {%- set f = 'anomaly_detection' -%}
   {%- if raw is not mapping -%}
-    {{ dataplex_dq.raise_rule_error(where, f, "must be a mapping (timestamp_column, time_bucket, training_buckets, min_training_buckets, sensitivity, seasonality, direction, volume, freshness, data), got " ~ raw) }}
+    {{ dataplex_dq.raise_rule_error(where, f, "must be a mapping (timestamp_column, time_bucket, training_buckets, min_training_buckets, sensitivity, seasonality, direction, exclude_from_training, volume, freshness, data), got " ~ raw) }}
   {%- endif -%}
-  {%- set keys = ['timestamp_column', 'time_bucket', 'training_buckets', 'min_training_buckets', 'sensitivity', 'seasonality', 'direction', 'volume', 'freshness', 'data'] -%}
+  {%- set keys = ['timestamp_column', 'time_bucket', 'training_buckets', 'min_training_buckets', 'sensitivity', 'seasonality', 'direction', 'exclude_from_training', 'volume', 'freshness', 'data'] -%}
   {%- set known = {} -%}
   {%- for k in keys -%}{%- do known.update({k: k, dataplex_dq.camel_case(k): k}) -%}{%- endfor -%}
   {%- for key in raw -%}
@@ -66,6 +66,28 @@
   {%- set direction = get.direction if get.direction is not none else 'both' -%}
   {%- if direction not in ['both', 'spike', 'drop'] -%}
     {{ dataplex_dq.raise_rule_error(where, f ~ '.direction', "must be both, spike or drop, got " ~ direction) }}
+  {%- endif -%}
+  {#- buckets a user marks as incidents or holidays: left out of training like the ones judged anomalous -#}
+  {%- set excluded = [] -%}
+  {%- set given_excluded = get.exclude_from_training -%}
+  {%- if given_excluded is not none -%}
+    {%- if ts is none -%}
+      {{ dataplex_dq.raise_rule_error(where, f ~ '.exclude_from_training', "needs timestamp_column: the buckets it names are time buckets") }}
+    {%- endif -%}
+    {%- if given_excluded is string or given_excluded is mapping or given_excluded is not iterable -%}
+      {{ dataplex_dq.raise_rule_error(where, f ~ '.exclude_from_training', "must be a list of dates or timestamps ('YYYY-MM-DD[ HH:MM:SS]'), got " ~ given_excluded) }}
+    {%- endif -%}
+    {%- for item in given_excluded -%}
+      {%- set text = (item | string | trim) -%}
+      {%- set parsed = none -%}
+      {%- for fmt in ['%Y-%m-%d %H:%M:%S', '%Y-%m-%dT%H:%M:%S', '%Y-%m-%d'] if parsed is none -%}
+        {%- set parsed = dataplex_dq._anomaly_parse_time(text, fmt) -%}
+        {%- if parsed is not none -%}{%- do excluded.append(parsed) -%}{%- endif -%}
+      {%- endfor -%}
+      {%- if (excluded | length) != loop.index -%}
+        {{ dataplex_dq.raise_rule_error(where, f ~ '.exclude_from_training[' ~ loop.index0 ~ ']', "must be a date or timestamp 'YYYY-MM-DD[ HH:MM:SS]', got " ~ text) }}
+      {%- endif -%}
+    {%- endfor -%}
   {%- endif -%}
 
   {%- set volume = get.volume -%}
@@ -127,7 +149,7 @@
   {{ return({
       'timestamp_column': ts, 'time_bucket': bucket, 'training_buckets': training | int,
       'min_training_buckets': min_training | int, 'sensitivity': sensitivity, 'seasonality': seasonality,
-      'direction': direction, 'volume': has_volume, 'freshness': has_freshness,
+      'direction': direction, 'exclude_from_training': excluded, 'volume': has_volume, 'freshness': has_freshness,
       'freshness_column': freshness_column, 'data_columns': columns, 'data_metrics': metrics}) }}
 {% endmacro %}
 

@@ -79,11 +79,12 @@
       dq_shift     the sum of the level shifts accepted after the bucket (in the model's scale): the old level
                    moved onto the new one, so the model learns from the whole window at once;
       dq_segment   the number of level shifts accepted up to the bucket (the level test compares buckets of one). -#}
-{% macro anomaly_judged_history_sql(history_sql, verdicts_sql) %}
+{#- `excluded_t`: buckets (t) marked by the user as incidents or holidays, left out of training too. -#}
+{% macro anomaly_judged_history_sql(history_sql, verdicts_sql, excluded_t=[]) %}
   {%- set covered = "max(case when s.shift_start <= h.t and h.t <= s.t then 1 else 0 end)" -%}
   {%- set sql -%}
 select h.series_id, h.t, h.season, h.value,
-  (coalesce(max(r.judged), 0) = 1 and {{ covered }} = 0) as dq_excluded,
+  ((coalesce(max(r.judged), 0) = 1 and {{ covered }} = 0){{ (' or h.t in (' ~ (excluded_t | join(', ')) ~ ')') if excluded_t else '' }}) as dq_excluded,
   case when {{ covered }} = 1 then 0 else coalesce(max(r.side), 0) end as dq_side,
   coalesce(sum(case when s.shift_start > h.t then s.level_shift end), 0) as dq_shift,
   sum(case when s.shift_start <= h.t then 1 else 0 end) as dq_segment
