@@ -148,7 +148,7 @@ def test_aware_timestamp_keeps_its_offset() -> None:
         ("passed", "maybe"),
         ("passed", 2),
         ("evaluated_at", "yesterday"),
-        ("rule_type", "template_reference"),
+        ("rule_type", "freshness_expectation"),  # not a Dataplex rule type
         ("rule_name", None),
         ("rule_status", "ERROR"),
         ("rule_spec", "{not json"),
