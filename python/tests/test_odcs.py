@@ -90,6 +90,20 @@ def test_row_count_is_a_table_condition(operator: str, value: Any, sql: str) -> 
 
 
 @pytest.mark.parametrize(
+    ("sql", "entry"),
+    [
+        ("COUNT(*) > 3", {"metric": "rowCount", "mustBeGreaterThan": 3}),
+        ("COUNT(*) BETWEEN 100 AND 120", {"metric": "rowCount", "mustBeBetween": [100, 120]}),
+    ],
+)
+def test_row_count_transpiled_for_the_target_exports_back(sql: str, entry: dict[str, Any]) -> None:
+    """import-contract transpiles `count(*) > 3` for DuckDB as `COUNT(*) > 3` (sqlglot): still a rowCount on export
+    (it was exported as `type: sql` before)."""
+    got = rule_to_entry({"name": "orders-rowCount-1", "table_condition_expectation": {"sql_expression": sql}})
+    assert got == ({"name": "orders-rowCount-1", **entry}, None)
+
+
+@pytest.mark.parametrize(
     ("entry", "sql"),
     [
         (

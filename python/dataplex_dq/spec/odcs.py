@@ -329,13 +329,14 @@ _SQL_WRAP = re.compile(
     r"\(\((.*)\) (=|<>|>=|<=|>|<|between|not between) (.+)\)$",
     re.S,
 )
-_ROWCOUNT = re.compile(r"^count\(\*\) (=|<>|>=|<=|>|<|between|not between) (.+)$", re.S)
+# any case: import-contract transpiles the expression for the target (sqlglot writes COUNT(*), BETWEEN)
+_ROWCOUNT = re.compile(r"^count\(\*\) (=|<>|>=|<=|>|<|between|not between) (.+)$", re.S | re.I)
 _OPERATOR_OF = {v: k for k, v in OPERATORS.items()}
 
 
 def _parse_value(op: str, text: str) -> Any:
     if op in ("between", "not between"):
-        low, high = text.split(" and ")
+        low, high = re.split(r" and ", text, maxsplit=1, flags=re.I)
         return [json.loads(low), json.loads(high)]
     return json.loads(text)
 
@@ -412,7 +413,8 @@ def _entry_body(
         expr = str(rule["table_condition_expectation"].get("sql_expression") or "")
         m = _ROWCOUNT.match(expr)
         if m and not column:
-            return {"metric": "rowCount", _OPERATOR_OF[m.group(1)]: _parse_value(m.group(1), m.group(2))}, None
+            op = m.group(1).lower()
+            return {"metric": "rowCount", _OPERATOR_OF[op]: _parse_value(op, m.group(2))}, None
         return {
             "type": "sql",
             "query": f"SELECT CASE WHEN {expr} THEN 0 ELSE 1 END FROM {{object}}",
