@@ -128,6 +128,27 @@ def test_stale_run_results_are_refused(built, tmp_path):
     assert "comes from dbt invocation" in res.stdout and "Run `dbt build` again" in res.stdout
 
 
+def test_artifacts_of_an_older_package_say_so(built, tmp_path):
+    """manifest.json from before the installed package gained a macro the report calls (a package upgrade since the
+    run; the demo's target/ of this morning): one line naming the macro and what to do, not dbt's "could not find a
+    macro"; the other outputs still run."""
+    p = built.project
+    older = tmp_path / "target"
+    shutil.copytree(p.target_path, older)
+    manifest = json.loads((older / "manifest.json").read_text())
+    del manifest["macros"]["macro.dataplex_dq.alert_settings"]
+    (older / "manifest.json").write_text(json.dumps(manifest))
+    res = _report(p, older)
+    assert res.returncode == 2
+    assert (
+        f"output failed: alerts: {older / 'manifest.json'} has no macro dataplex_dq.alert_settings: it was written "
+        "by an older dataplex_dq package than the one installed. Run dbt again with this package (e.g. `dbt build`), "
+        "then dataplex-dq again"
+    ) in " ".join(res.stdout.split())
+    assert "could not find a macro" not in res.stdout
+    assert (older / "dataplex_dq" / "seed.report_errors.items.json").exists()
+
+
 def test_missing_artifacts_are_explained(built, tmp_path):
     p = built.project
     res = _report(p, tmp_path / "nowhere")

@@ -25,6 +25,7 @@ class Warehouse:
     macros: dict[str, Any] | None = None  # manifest.json's macros when already read (else read from manifest_path)
     _adapter: Any = field(default=None, init=False, repr=False)
     _conn: Any = field(default=None, init=False, repr=False)
+    _macro_ids: frozenset[str] = field(default=frozenset(), init=False, repr=False)
 
     def __enter__(self) -> Warehouse:
         from dbt.context.providers import generate_runtime_macro_context
@@ -38,6 +39,7 @@ class Warehouse:
         if missing:
             raise WarehouseError(missing)
         adapter.set_macro_resolver(manifest)
+        self._macro_ids = frozenset(manifest.macros)
         adapter.set_macro_context_generator(generate_runtime_macro_context)
         self._adapter = adapter
         self._conn = adapter.connection_named("dataplex_dq")
@@ -138,7 +140,15 @@ class Warehouse:
         return cols, [tuple(r) for r in table.rows]
 
     def macro(self, name: str, **kwargs: Any) -> Any:
-        """Run a macro of the dataplex_dq package and return what it returns."""
+        """Run a macro of the dataplex_dq package and return what it returns. The macros are manifest.json's: one
+        it lacks was written by an older package than the one installed now, and dbt's own message for that ("could
+        not find a macro") does not say so."""
+        if f"macro.dataplex_dq.{name}" not in self._macro_ids:
+            raise WarehouseError(
+                f"{self.manifest_path} has no macro dataplex_dq.{name}: it was written by an older dataplex_dq "
+                "package than the one installed. Run dbt again with this package (e.g. `dbt build`), then dataplex-dq "
+                "again"
+            )
         try:
             return self.adapter.execute_macro(name, kwargs=kwargs, project="dataplex_dq")
         except Exception as exc:
