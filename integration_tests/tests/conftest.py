@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,13 @@ from typing import Any
 
 import pytest
 
-from dbt_harness import (
+# the unit tests' helpers (python/tests, e.g. test_openlineage.validate_event) are importable here too, also when
+# only the integration tests run: one copy of each
+_UNIT_TESTS = str(Path(__file__).resolve().parents[2] / "python" / "tests")
+if _UNIT_TESTS not in sys.path:
+    sys.path.append(_UNIT_TESTS)
+
+from dbt_harness import (  # noqa: E402
     INTEGRATION_DIR,
     TARGETS,
     Db,

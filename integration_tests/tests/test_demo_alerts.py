@@ -27,11 +27,11 @@ from typing import Any
 
 import jsonschema
 import pytest
+from test_openlineage import validate_event as validate_openlineage_event
 
 from conftest import drop_target_schemas, require_target
 from dbt_harness import INTEGRATION_DIR, REPO_ROOT, TARGETS, DbtProject, copy_demo, target_env
 from test_alerts_once import _Receiver
-from test_samples_lineage import _validate as validate_openlineage_event
 
 RULE = "order-date-not-in-future"
 OWNER_SLACK = "<!subteam^S0ANALYTICS>"  # analytics is a Slack user group in demo/dbt_project.yml

@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jsonschema import Draft202012Validator, FormatChecker
-from referencing import Registry, Resource
+from test_openlineage import validate_event
 
 from conftest import drop_target_schemas, require_target
 from dbt_harness import REPO_ROOT, TARGETS, DbtProject, run_dataplex_dq, target_env, write_project
@@ -86,11 +85,6 @@ RULES = {
     "people_meta": ["meta-score-nonneg"],
 }
 
-SCHEMAS = REPO_ROOT / "schemas" / "openlineage"
-FACETS = {
-    "dataQualityAssertions": "DataQualityAssertionsDatasetFacet",
-    "dataQualityMetrics": "DataQualityMetricsDatasetFacet",
-}
 
 # renders the sample queries with the package's macro, as fetch_samples does, and runs them (a subprocess: dbt's
 # adapter stays out of the test process)
@@ -341,20 +335,6 @@ def test_rendered_sample_sql_selects_no_masked_value(run):
 # -- item 5: OpenLineage ---------------------------------------------------------------------------------------
 
 
-def _validate(event: dict[str, Any]) -> None:
-    docs = {p.stem: json.loads(p.read_text()) for p in SCHEMAS.glob("*.json")}
-    registry: Registry = Registry().with_resources((d["$id"], Resource.from_contents(d)) for d in docs.values())
-
-    def check(doc: str, name: str, value: Any) -> None:
-        schema = {"$ref": f"{docs[doc]['$id']}#/$defs/{name}"}
-        Draft202012Validator(schema, registry=registry, format_checker=FormatChecker()).validate(value)
-
-    check("OpenLineage", "RunEvent", event)
-    for dataset in event["inputs"]:
-        for key, facet in [*dataset["facets"].items(), *dataset["inputFacets"].items()]:
-            check(FACETS[key], FACETS[key], facet)
-
-
 def _namespace(run: Run) -> str:
     if run.target == "duckdb":
         return f"duckdb://{run.env['DBT_DUCKDB_PATH']}"
@@ -368,7 +348,7 @@ def test_one_valid_event_per_data_source_on_a_local_endpoint(run):
     assert len(run.events) == 3, run.events
     invocation = json.loads((run.project.target_path / "run_results.json").read_text())["metadata"]["invocation_id"]
     for event in run.events:
-        _validate(event)
+        validate_event(event)
         (dataset,) = event["inputs"]
         node = next(
             n
