@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -564,3 +565,45 @@ def run_dataplex_dq(
         text=True,
         check=False,
     )
+
+
+class JsonReceiver:
+    """One HTTP server on 127.0.0.1 (a free port) keeping (path, JSON body) of every POST, answering ``status``:
+    the webhook, alert route and OpenLineage endpoint of the tests."""
+
+    def __init__(self, status: int = 200) -> None:
+        from http.server import BaseHTTPRequestHandler, HTTPServer
+
+        self.posts: list[tuple[str, Any]] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                outer.posts.append((self.path, json.loads(body)))
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = HTTPServer(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def bodies(self, path: str) -> list[Any]:
+        """The JSON bodies posted to ``path``, in order."""
+        return [body for p, body in self.posts if p == path]
+
+    def take(self) -> dict[str, list[Any]]:
+        """The bodies posted since the last take, by path (without its slashes); then forgets them."""
+        out: dict[str, list[Any]] = {}
+        for path, body in self.posts:
+            out.setdefault(path.strip("/"), []).append(body)
+        self.posts.clear()
+        return out
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()

@@ -4,15 +4,10 @@ posted to a webhook on 127.0.0.1."""
 
 from __future__ import annotations
 
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
-from typing import Any
-
 import pytest
 
 from conftest import drop_target_schemas, require_target
-from dbt_harness import TARGETS, run_dataplex_dq, target_env, write_project
+from dbt_harness import TARGETS, JsonReceiver, run_dataplex_dq, target_env, write_project
 
 SCHEMA = """\
 version: 2
@@ -37,34 +32,10 @@ seeds:
 """
 
 
-class _Hook:
-    def __init__(self) -> None:
-        self.posts: list[dict[str, Any]] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                outer.posts.append(json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0)))))
-                self.send_response(200)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = HTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
 @pytest.mark.parametrize("target", TARGETS)
 def test_a_failed_statistic_rule_alert_shows_its_value(target, tmp_path):
     require_target(target)
-    hook = _Hook()
+    hook = JsonReceiver()
     env = target_env(target, tmp_path, "alert_values")
     try:
         project = write_project(
@@ -72,7 +43,7 @@ def test_a_failed_statistic_rule_alert_shows_its_value(target, tmp_path):
             "alert_values",
             {
                 "seeds/amounts.csv": "id,amount\n1,1\n2,2\n3,3\n4,4\n",
-                "seeds/schema.yml": SCHEMA.replace("WEBHOOK_URL", hook.url),
+                "seeds/schema.yml": SCHEMA.replace("WEBHOOK_URL", hook.base + "/hook"),
             },
             env=env,
             target=target,
@@ -97,7 +68,7 @@ def test_a_failed_statistic_rule_alert_shows_its_value(target, tmp_path):
         )
         assert report.returncode == 1, report.stdout + report.stderr
         assert "notification succeeded" in report.stdout, report.stdout
-        [post] = hook.posts
+        [post] = hook.bodies("/hook")
         text = post["blocks"][1]["text"]["text"]
         assert "- amount-mean-small (column amount): MEAN 2.5, expected &lt;= 2" in text, text
         assert "- amount-max-above (column amount): MAX 4, expected &gt; 10" in text, text

@@ -15,16 +15,14 @@ The receivers are one HTTP server on 127.0.0.1 started by the test."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 
 import jsonschema
 import pytest
 
 from conftest import drop_target_schemas, require_target
-from dbt_harness import REPO_ROOT, TARGETS, target_env, write_project
+from dbt_harness import REPO_ROOT, TARGETS, JsonReceiver, target_env, write_project
 
 EXAMPLE = REPO_ROOT / "integration_tests" / "alerts_example"  # the example project of docs/SEMANTICS.md §11
 
@@ -41,42 +39,12 @@ def _example_files() -> dict[str, str]:
     return files
 
 
-class _Receiver:
-    """One HTTP server on 127.0.0.1 keeping (path, JSON body) of every POST."""
-
-    def __init__(self) -> None:
-        self.posts: list[tuple[str, Any]] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                outer.posts.append((self.path, json.loads(body)))
-                self.send_response(200)
-                self.end_headers()
-                self.wfile.write(b"1")
-
-            def log_message(self, *a: Any) -> None:
-                pass
-
-        self.server = HTTPServer(("127.0.0.1", 0), Handler)
-        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def take(self) -> dict[str, list[Any]]:
-        out: dict[str, list[Any]] = {}
-        for path, body in self.posts:
-            out.setdefault(path.strip("/"), []).append(body)
-        self.posts.clear()
-        return out
-
-
 @pytest.fixture(scope="module", params=TARGETS)
 def runs(request, tmp_path_factory) -> Iterator[dict[str, Any]]:
     target = request.param
     require_target(target)
     tmp = tmp_path_factory.mktemp(f"alerts_{target}")
-    receiver = _Receiver()
+    receiver = JsonReceiver()
     env = {
         **target_env(target, tmp, "alerts"),
         "DQ_SLACK_WEBHOOK_URL": f"{receiver.base}/slack",
@@ -103,7 +71,7 @@ def runs(request, tmp_path_factory) -> Iterator[dict[str, Any]]:
             )
         yield out
     finally:
-        receiver.server.shutdown()
+        receiver.stop()
         drop_target_schemas(target, env)
 
 

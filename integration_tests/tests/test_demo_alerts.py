@@ -30,8 +30,7 @@ import pytest
 from test_openlineage import validate_event as validate_openlineage_event
 
 from conftest import drop_target_schemas, require_target
-from dbt_harness import INTEGRATION_DIR, REPO_ROOT, TARGETS, DbtProject, copy_demo, target_env
-from test_alerts_once import _Receiver
+from dbt_harness import INTEGRATION_DIR, REPO_ROOT, TARGETS, DbtProject, JsonReceiver, copy_demo, target_env
 
 RULE = "order-date-not-in-future"
 OWNER_SLACK = "<!subteam^S0ANALYTICS>"  # analytics is a Slack user group in demo/dbt_project.yml
@@ -86,7 +85,7 @@ def runs(request, tmp_path_factory) -> Iterator[dict[str, Any]]:
     target = request.param
     require_target(target)
     tmp = tmp_path_factory.mktemp(f"demo_alerts_{target}")
-    receiver = _Receiver()
+    receiver = JsonReceiver()
     env = {
         **target_env(target, tmp, "demo_alerts"),
         "DQ_DEMO_SLACK_URL": f"{receiver.base}/slack",
@@ -113,7 +112,7 @@ def runs(request, tmp_path_factory) -> Iterator[dict[str, Any]]:
             }
         yield out
     finally:
-        receiver.server.shutdown()
+        receiver.stop()
         drop_target_schemas(target, env)
 
 

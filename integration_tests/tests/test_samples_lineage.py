@@ -15,9 +15,7 @@ import json
 import re
 import subprocess
 import sys
-import threading
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +23,7 @@ import pytest
 from test_openlineage import validate_event
 
 from conftest import drop_target_schemas, require_target
-from dbt_harness import REPO_ROOT, TARGETS, DbtProject, run_dataplex_dq, target_env, write_project
+from dbt_harness import REPO_ROOT, TARGETS, DbtProject, JsonReceiver, run_dataplex_dq, target_env, write_project
 
 N = 3
 PEOPLE = [  # id, name, email, score, code: score < 0 fails `score-nonneg` on ids 2..6
@@ -100,34 +98,6 @@ print(json.dumps({"out": out, "rows": rows}, default=str))
 """
 
 
-class _Receiver:
-    """An OpenLineage HTTP endpoint on 127.0.0.1: keeps every event posted to /api/v1/lineage."""
-
-    def __init__(self) -> None:
-        self.events: list[dict[str, Any]] = []
-        self.paths: list[str] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                outer.paths.append(self.path)
-                outer.events.append(json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0)))))
-                self.send_response(201)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = HTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
 @dataclass
 class Run:
     target: str
@@ -157,7 +127,7 @@ def run(request, tmp_path_factory) -> Any:
     require_target(target)
     tmp = tmp_path_factory.mktemp(f"samples_lineage_{target}")
     env = target_env(target, tmp, "samples_lineage")
-    receiver = _Receiver()
+    receiver = JsonReceiver(status=201)
     try:
         csv = "id,name,email,score,code\n" + "".join(",".join(map(str, p)) + "\n" for p in PEOPLE)
         model = "{{ config(materialized='table') }}\nselect * from {{ ref('people') }}\n"
@@ -173,7 +143,7 @@ def run(request, tmp_path_factory) -> Any:
             },
             env=env,
             target=target,
-            project_config=_types(target, receiver.url + "/alert"),
+            project_config=_types(target, receiver.base + "/alert"),
         )
         build = project.run("build")
         assert build.returncode == 1, build.output[-3000:]  # the score rules fail
@@ -193,7 +163,7 @@ def run(request, tmp_path_factory) -> Any:
             env={
                 **env,
                 "DBT_LOG_PATH": str(tmp / "logs"),
-                "OPENLINEAGE_URL": receiver.url,
+                "OPENLINEAGE_URL": receiver.base,
                 "OPENLINEAGE_NAMESPACE": "dq-tests",
             },
             cwd=project.project_dir,
@@ -231,9 +201,9 @@ def run(request, tmp_path_factory) -> Any:
             build.manifest,
             page.read_text() if page.exists() else "",
             report,
-            [e for e, p in zip(receiver.events, receiver.paths, strict=True) if p == "/api/v1/lineage"],
-            [p for p in receiver.paths if p != "/alert"],
-            [e for e, p in zip(receiver.events, receiver.paths, strict=True) if p == "/alert"],
+            receiver.bodies("/api/v1/lineage"),
+            [p for p, _ in receiver.posts if p != "/alert"],
+            receiver.bodies("/alert"),
             json.loads(proc.stdout.strip().splitlines()[-1]),
         )
     finally:
