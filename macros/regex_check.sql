@@ -152,6 +152,22 @@
   {{ return(none) }}
 {% endmacro %}
 
+{#- A pattern of RE2's plain subset: literals and escaped punctuation, `.`, \d \s \w and their
+    negations, simple classes (ASCII items, the ranges a-z A-Z 0-9 a-f A-F 1-9), groups one level
+    deep, alternation, one quantifier per item (* + ?; {n} and {n,} up to 999 only outside groups
+    and not on a group: RE2 caps nested counts), ^ first and $ last.
+    Each such pattern is valid RE2 (python/tests/test_regex_plain.py checks it against a real RE2),
+    so validate_regex skips regex_problem (this file's tokenizer: ~9 KB of Jinja to compile and
+    ~70 ms to run per pattern) for it. -#}
+{% macro re2_plain(pattern) %}
+  {%- set atom = '[A-Za-z0-9 !"#%&\',/:;<=>@_`~-]|\\.|\\\\[dDsSwW.\\\\+*?()\\[\\]{}|^$/-]' -%}
+  {%- set item = '(?:a-z|A-Z|0-9|a-f|A-F|1-9|[A-Za-z0-9 !"#%&\',/:;<=>@_`~.+*?(){}|$]|\\\\[dDsSwW.\\\\\\[\\]^-])' -%}
+  {%- set atom = '(?:' ~ atom ~ '|\\[\\^?-?' ~ item ~ '+-?\\])' -%}
+  {%- set seq = '(?:' ~ atom ~ '[*+?]?)+' -%}
+  {%- set seq = '(?:' ~ atom ~ '(?:[*+?]|\\{[0-9]{1,3},?\\})?|\\((?:\\?:)?' ~ seq ~ '(?:\\|' ~ seq ~ ')*\\)[*+?]?)+' -%}
+  {{ return(modules.re.fullmatch('\\^?' ~ seq ~ '(?:\\|' ~ seq ~ ')*\\$?', pattern) is not none) }}
+{% endmacro %}
+
 {#- The Unicode class names RE2 knows for \p{...} (general categories and scripts), as accepted by
     the RE2 the tests compare with (python/tests/test_regex_check.py checks every one). -#}
 {% macro re2_unicode_classes() %}

@@ -31,6 +31,13 @@ are left out).
 `git archive`), each in the same rounds, so a before / after comparison runs under the same load;
 without it, the package is this checkout. Trivial tests do not use the package: measured once.
 
+--per-macro (issue 32 item 1) ranks where the test nodes' compile goes, per macro of the package: in each
+fresh `dbt compile`, a probe driver times (CPU of dbt's thread) every macro dbt compiles into a Python
+template for the first time in the process while it compiles a test node, and counts the calls; it prints,
+per project and package, each macro's source size (KB, and KB without Jinja comments), calls, compile ms
+(median over --repeat), the totals, metadata queries and Python's garbage collection inside the nodes' CPU.
+The probe only measures: it wraps dbt's template cache from the outside, the package is not changed.
+
 The generated projects and DuckDB file live in a temporary folder (kept with --keep).
 """
 
@@ -258,6 +265,79 @@ finally:
 """
 
 
+# `dbt compile` through this probe (--per-macro): every macro template dbt builds for the first time in the
+# process while it compiles a test node, timed in CPU seconds of the thread; the calls of each macro counted;
+# metadata queries (get_columns_in_relation) timed. JSON in the file named by DQ_BENCH_PER_MACRO.
+PER_MACRO_DRIVER = """\
+import collections, json, os, re, sys, threading, time
+from dbt_common.clients import jinja
+from dbt.task import compile as task
+state = threading.local()
+built = {}
+calls = collections.Counter()
+totals = {"nodes_cpu": 0.0, "metadata_cpu": 0.0, "metadata_queries": 0, "gc_cpu": 0.0, "gc_runs": 0}
+import gc
+gc_start = [0.0]
+def gc_timer(phase, info):
+    if not getattr(state, "in_test", False):
+        return
+    if phase == "start":
+        gc_start[0] = time.thread_time()
+    else:
+        totals["gc_cpu"] += time.thread_time() - gc_start[0]
+        totals["gc_runs"] += 1
+gc.callbacks.append(gc_timer)
+get_node_template = jinja.TemplateCache.get_node_template
+def timed_template(self, node):
+    if node.macro_sql in self.file_cache or not getattr(state, "in_test", False):
+        return get_node_template(self, node)
+    start = time.thread_time()
+    try:
+        return get_node_template(self, node)
+    finally:
+        source = node.macro_sql
+        bare = re.sub(r"{#.*?#}", "", source, flags=re.S)
+        key = getattr(node, "package_name", "?") + "." + node.name
+        built[key] = [len(source), len(bare), time.thread_time() - start]
+jinja.TemplateCache.get_node_template = timed_template
+call_macro = jinja.BaseMacroGenerator.call_macro
+def counted(self, *args, **kwargs):
+    if getattr(state, "in_test", False):
+        calls[self.get_name()] += 1
+    return call_macro(self, *args, **kwargs)
+jinja.BaseMacroGenerator.call_macro = counted
+compile_node = task.CompileRunner.compile
+def timed_node(self, manifest):
+    if self.node.resource_type != "test":
+        return compile_node(self, manifest)
+    state.in_test = True
+    start = time.thread_time()
+    try:
+        return compile_node(self, manifest)
+    finally:
+        state.in_test = False
+        totals["nodes_cpu"] += time.thread_time() - start
+task.CompileRunner.compile = timed_node
+from dbt.adapters.duckdb.impl import DuckDBAdapter
+get_columns = DuckDBAdapter.get_columns_in_relation
+def timed_columns(self, relation):
+    start = time.thread_time()
+    try:
+        return get_columns(self, relation)
+    finally:
+        if getattr(state, "in_test", False):
+            totals["metadata_cpu"] += time.thread_time() - start
+            totals["metadata_queries"] += 1
+DuckDBAdapter.get_columns_in_relation = timed_columns
+from dbt.cli.main import cli
+try:
+    cli(sys.argv[1:])
+finally:
+    with open(os.environ["DQ_BENCH_PER_MACRO"], "w") as out:
+        json.dump({"built": built, "calls": calls, **totals}, out)
+"""
+
+
 def dbt(project: Path, *args: str, check: bool = True) -> tuple[float, float]:
     """Runs dbt in a fresh process: (wall seconds, CPU seconds: user + system of the process). `dbt
     compile` runs through NODE_CPU_DRIVER (its nodes' CPU seconds in project/nodes_cpu.txt)."""
@@ -266,6 +346,9 @@ def dbt(project: Path, *args: str, check: bool = True) -> tuple[float, float]:
     if args and args[0] == "compile":
         env["DQ_BENCH_NODES_CPU"] = str(project / "nodes_cpu.txt")
         cmd = [sys.executable, "-c", NODE_CPU_DRIVER, *args, "--project-dir", str(project)]
+    if args and args[0] == "compile-per-macro":
+        env["DQ_BENCH_PER_MACRO"] = str(project / "per_macro.json")
+        cmd = [sys.executable, "-c", PER_MACRO_DRIVER, "compile", *args[1:], "--project-dir", str(project)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, check=False, cwd=project, env=env, capture_output=True, text=True)
@@ -297,6 +380,71 @@ def nodes_compile_seconds(project: Path) -> float:
     return total
 
 
+def spread(values: list[float]) -> str:
+    return f"{min(values):6.3f} / {statistics.median(values):6.3f} / {max(values):6.3f}"
+
+
+def per_macro(projects: dict[tuple[str, str], Path], repeat: int, top: int) -> None:
+    """--per-macro: the probe's rounds, then per project the package's macros ranked by compile time."""
+    import json
+
+    runs: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for round_ in range(repeat):
+        for key, project in projects.items():
+            if key[0] == "trivial":
+                continue
+            dbt(project, "parse", "--no-partial-parse")
+            dbt(project, "compile-per-macro")
+            run = json.loads((project / "per_macro.json").read_text())
+            runs.setdefault(key, []).append(run)
+            package = {k: v for k, v in run["built"].items() if k.startswith("dataplex_dq.")}
+            print(
+                f"  round {round_ + 1} {' '.join(key).strip():22} nodes cpu {run['nodes_cpu']:6.3f} s,"
+                f" {len(package)} package macros built in {sum(v[2] for v in package.values()):6.3f} s"
+                f" ({sum(v[0] for v in package.values()) / 1024:6.1f} KB), load {loadavg()}",
+                flush=True,
+            )
+    for key, rounds in runs.items():
+        names = sorted({name for run in rounds for name in run["built"]})
+        rows = []
+        for name in names:
+            ms = statistics.median(run["built"][name][2] * 1000 for run in rounds if name in run["built"])
+            size, bare, _ = next(run["built"][name] for run in rounds if name in run["built"])
+            calls = rounds[0]["calls"].get(name.partition(".")[2], 0)
+            rows.append((ms, name, size, bare, calls))
+        rows.sort(reverse=True)
+        package = [r for r in rows if r[1].startswith("dataplex_dq.")]
+        nodes = [run["nodes_cpu"] for run in rounds]
+        built = [sum(v[2] for k, v in run["built"].items() if k.startswith("dataplex_dq.")) for run in rounds]
+        meta = [run["metadata_cpu"] for run in rounds]
+        print()
+        print(f"{' '.join(key).strip()}: test nodes' compile, CPU s, min / median / max over {len(rounds)} rounds")
+        print(
+            f"  nodes cpu                     {min(nodes):6.3f} / {statistics.median(nodes):6.3f} / {max(nodes):6.3f}"
+        )
+        print(
+            f"  package macros built          {min(built):6.3f} / {statistics.median(built):6.3f} / {max(built):6.3f}"
+        )
+        print(
+            f"  metadata queries ({rounds[0]['metadata_queries']:3d})        "
+            f"{min(meta):6.3f} / {statistics.median(meta):6.3f} / {max(meta):6.3f}"
+        )
+        gcs = [run["gc_cpu"] for run in rounds]
+        print(
+            f"  garbage collection ({rounds[0]['gc_runs']:3d} runs)  "
+            f"{min(gcs):6.3f} / {statistics.median(gcs):6.3f} / {max(gcs):6.3f} (inside the figures above)"
+        )
+        print(
+            f"  {len(package)} package macros, {sum(r[2] for r in package) / 1024:.1f} KB of source"
+            f" ({sum(r[3] for r in package) / 1024:.1f} KB without comments),"
+            f" {sum(r[4] for r in package)} calls; other packages' macros built:"
+            f" {sum(r[0] for r in rows if r not in package):.0f} ms"
+        )
+        print(f"  {'macro':44} {'KB':>6} {'KB bare':>7} {'calls':>6} {'build ms':>8}")
+        for ms, name, size, bare, calls in package[:top]:
+            print(f"  {name:44} {size / 1024:6.1f} {bare / 1024:7.1f} {calls:6d} {ms:8.1f}")
+
+
 def loadavg() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -310,6 +458,8 @@ def main() -> None:
     parser.add_argument("--only", default="trivial,per_rule,scan", help="also: per_rule_typed")
     parser.add_argument("--package", action="append", default=[], metavar="NAME=PATH")
     parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--per-macro", action="store_true", help="rank the package's macros by compile time")
+    parser.add_argument("--top", type=int, default=15, help="--per-macro: macros listed per project")
     opts = parser.parse_args()
     packages = {"": REPO} if not opts.package else {}
     for spec in opts.package:
@@ -341,6 +491,9 @@ def main() -> None:
             if i == 0:
                 dbt(project, "run")  # the four tables, shared by every project (same names, same schema)
         print(f"projects in {root}; load average before: {loadavg()}", flush=True)
+        if opts.per_macro:
+            per_macro(projects, opts.repeat, opts.top)
+            return
         times: dict[tuple[str, str], list[float]] = {}
         for round_ in range(opts.repeat):
             for key, project in projects.items():
