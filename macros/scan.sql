@@ -269,8 +269,7 @@
   {%- for k in unknown_args -%}{%- do pasted.update({k: unknown_args[k]}) -%}{%- endfor -%}
   {#- a wrapper that is not a mapping leaves nothing to check: raised at once -#}
   {%- set args = dataplex_dq.scan_spec_of(pasted, dict(scan_where, problems=none)) -%}
-  {%- set accepted = [] -%}
-  {%- for k in scan_keys -%}{%- do accepted.extend([k, dataplex_dq.camel_case(k)]) -%}{%- endfor -%}
+  {%- set accepted = scan_keys + ['rowFilter', 'samplingPercent', 'postScanActions', 'catalogPublishingEnabled', 'anomalyDetection', 'incrementalField', 'incrementalLookback'] -%}
   {%- for key in args if key not in accepted -%}
     {{ dataplex_dq.raise_rule_error(scan_where, key, "unknown argument; dataplex_dq.data_quality_scan takes a DataQualitySpec: " ~ (scan_keys | join(', ')) ~ " (snake_case or camelCase), bare, under data_quality_spec, or a whole DataScan resource") }}
   {%- endfor -%}
@@ -287,12 +286,17 @@
     {%- set v = dataplex_dq._scan_get(args, key, scan_where, '') -%}
     {%- if v is not none -%}{%- do given.update({key: v}) -%}{%- endif -%}
   {%- endfor -%}
-  {{ dataplex_dq.validate_scope_settings(given, scan_where, ['row_filter', 'sampling_percent', 'post_scan_actions'] + dataplex_dq.lifecycle_setting_keys()) }}
-  {{ dataplex_dq.validate_post_scan_actions(given.get('post_scan_actions'), scan_where) }}
+  {#- (no settings, nothing to check: the checks are not compiled) -#}
+  {%- if given -%}
+    {{ dataplex_dq.validate_scope_settings(given, scan_where, ['row_filter', 'sampling_percent', 'post_scan_actions'] + dataplex_dq.lifecycle_setting_keys()) }}
+    {{ dataplex_dq.validate_post_scan_actions(given.get('post_scan_actions'), scan_where) }}
+  {%- endif -%}
   {%- set meta_settings = dataplex_dq.data_source_settings(source_node) -%}
-  {{ dataplex_dq.validate_scope_settings(meta_settings, scan_where, dataplex_dq.anomaly_scope_keys() + dataplex_dq.lifecycle_setting_keys()) }}
-  {%- set meta_settings = meta_settings if meta_settings is mapping else {} -%}
-  {{ dataplex_dq.validate_post_scan_actions(meta_settings.get('post_scan_actions'), scan_where) }}
+  {%- if meta_settings -%}
+    {{ dataplex_dq.validate_scope_settings(meta_settings, scan_where, dataplex_dq.anomaly_scope_keys() + dataplex_dq.lifecycle_setting_keys()) }}
+    {%- set meta_settings = meta_settings if meta_settings is mapping else {} -%}
+    {{ dataplex_dq.validate_post_scan_actions(meta_settings.get('post_scan_actions'), scan_where) }}
+  {%- endif -%}
   {{ return({'args': args, 'given': given, 'meta_settings': meta_settings,
              'row_filter': given.get('row_filter') if 'row_filter' in given else meta_settings.get('row_filter'),
              'sampling_percent': given.get('sampling_percent') if 'sampling_percent' in given else meta_settings.get('sampling_percent')}) }}

@@ -279,10 +279,24 @@
 {% endmacro %}
 
 {#- A bound that cannot be converted to the column's type without changing its value (docs/SEMANTICS.md §5).
-    Returns a message, or none when fine. -#}
+    Returns a message, or none when fine. The common bounds (an integer, a plain decimal, a date whose
+    day every year has, a timestamp of such a date, a time, true / false) are fine by one match; any
+    other goes through bound_problem_message, compiled only then. -#}
 {% macro bound_problem(value, data_type) %}
   {%- if data_type is none -%}{{ return(none) }}{%- endif -%}
   {%- set family = dataplex_dq.type_family(data_type) -%}
+  {%- set number = '[+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)' -%}
+  {%- set date = '[0-9]{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)' -%}
+  {%- set time = '(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]{1,6})?)?' -%}
+  {%- set fine = {'integer': '[+-]?[0-9]+', 'decimal': number, 'float': number, 'date': date,
+                  'timestamp': date ~ '(?:[ T]' ~ time ~ ')?(?: ?(?:Z|UTC|[+-][0-9]{2}(?::?[0-9]{2})?))?',
+                  'time': '[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\\.[0-9]{1,6})?)?', 'boolean': 'true|false|TRUE|FALSE|True|False'}.get(family) -%}
+  {%- if fine is none or modules.re.fullmatch(fine, value | string | trim) -%}{{ return(none) }}{%- endif -%}
+  {{ return(dataplex_dq.bound_problem_message(value, data_type, family)) }}
+{% endmacro %}
+
+{#- bound_problem's message for a bound that is not of the common shapes (or none: it is fine). -#}
+{% macro bound_problem_message(value, data_type, family) %}
   {%- set v = value | string | trim -%}
   {%- if family == 'integer' -%}
     {%- set d = dataplex_dq.decimal_parts(v) -%}

@@ -13,29 +13,20 @@
       display_name     Dataplex's display name of the rule type (the results table's rule_type)
       evaluation_type  Dataplex's evaluation type (the results table's rule_evaluation_type) -#}
 {% macro rule_types() %}
-  {%- set bounds = ['min_value', 'max_value', 'strict_min_enabled', 'strict_max_enabled'] -%}
-  {{ return({
-      'range_expectation': {'params': bounds, 'row_level': true, 'ignore_null': true, 'needs_column': true,
-                            'display_name': 'Range Check', 'evaluation_type': 'Per row'},
-      'non_null_expectation': {'params': [], 'row_level': true, 'ignore_null': false, 'needs_column': true,
-                               'display_name': 'Null check', 'evaluation_type': 'Per row'},
-      'set_expectation': {'params': ['values'], 'row_level': true, 'ignore_null': true, 'needs_column': true,
-                          'display_name': 'Set check', 'evaluation_type': 'Per row'},
-      'regex_expectation': {'params': ['regex'], 'row_level': true, 'ignore_null': true, 'needs_column': true,
-                            'display_name': 'Regular expression check', 'evaluation_type': 'Per row'},
-      'uniqueness_expectation': {'params': [], 'row_level': true, 'ignore_null': true, 'needs_column': true,
-                                 'display_name': 'Uniqueness Check', 'evaluation_type': 'Per row'},
-      'statistic_range_expectation': {'params': ['statistic'] + bounds, 'row_level': false, 'ignore_null': false, 'needs_column': true,
-                                      'display_name': 'Statistic check', 'evaluation_type': 'Aggregate'},
-      'row_condition_expectation': {'params': ['sql_expression'], 'row_level': true, 'ignore_null': false, 'needs_column': false,
-                                    'display_name': 'Row condition', 'evaluation_type': 'Per row'},
-      'table_condition_expectation': {'params': ['sql_expression'], 'row_level': false, 'ignore_null': false, 'needs_column': false,
-                                      'display_name': 'Table condition', 'evaluation_type': 'Aggregate'},
-      'sql_assertion': {'params': ['sql_statement'], 'row_level': false, 'ignore_null': false, 'needs_column': false,
-                        'display_name': 'SQL assertion', 'evaluation_type': 'Aggregate'},
-      'template_reference': {'params': ['name', 'values'], 'row_level': false, 'ignore_null': false, 'needs_column': false,
-                             'display_name': 'Template reference', 'evaluation_type': 'Aggregate'},
-  }) }}
+  {#- one JSON text, not a Jinja dict literal: dbt compiles a string constant ~40x faster than the
+      same mapping written as Jinja code (issue 32 item 1) -#}
+  {{ return(fromjson('{
+      "range_expectation": {"params": ["min_value", "max_value", "strict_min_enabled", "strict_max_enabled"], "row_level": true, "ignore_null": true, "needs_column": true, "display_name": "Range Check", "evaluation_type": "Per row"},
+      "non_null_expectation": {"params": [], "row_level": true, "ignore_null": false, "needs_column": true, "display_name": "Null check", "evaluation_type": "Per row"},
+      "set_expectation": {"params": ["values"], "row_level": true, "ignore_null": true, "needs_column": true, "display_name": "Set check", "evaluation_type": "Per row"},
+      "regex_expectation": {"params": ["regex"], "row_level": true, "ignore_null": true, "needs_column": true, "display_name": "Regular expression check", "evaluation_type": "Per row"},
+      "uniqueness_expectation": {"params": [], "row_level": true, "ignore_null": true, "needs_column": true, "display_name": "Uniqueness Check", "evaluation_type": "Per row"},
+      "statistic_range_expectation": {"params": ["statistic", "min_value", "max_value", "strict_min_enabled", "strict_max_enabled"], "row_level": false, "ignore_null": false, "needs_column": true, "display_name": "Statistic check", "evaluation_type": "Aggregate"},
+      "row_condition_expectation": {"params": ["sql_expression"], "row_level": true, "ignore_null": false, "needs_column": false, "display_name": "Row condition", "evaluation_type": "Per row"},
+      "table_condition_expectation": {"params": ["sql_expression"], "row_level": false, "ignore_null": false, "needs_column": false, "display_name": "Table condition", "evaluation_type": "Aggregate"},
+      "sql_assertion": {"params": ["sql_statement"], "row_level": false, "ignore_null": false, "needs_column": false, "display_name": "SQL assertion", "evaluation_type": "Aggregate"},
+      "template_reference": {"params": ["name", "values"], "row_level": false, "ignore_null": false, "needs_column": false, "display_name": "Template reference", "evaluation_type": "Aggregate"}
+  }')) }}
 {% endmacro %}
 
 {#- The facts of one rule type (an unknown type is a compiler error, never a silent default). -#}
