@@ -221,47 +221,16 @@
   {%- endif -%}
 {% endmacro %}
 
-{#- Every dataplex_dq test of one data source (its unique id), read from the graph:
-    {nodes: [its dataplex_dq test nodes], count: its rule names (a scan counts each of its rules),
-    by_node: {test unique id: how many of the names it holds}, named: {declared or scan rule name:
-    [unique ids of the tests holding it]}}. A per-rule test without a `name:` holds one name that is
-    not in `named` (its derived name, see other_rule_names). -#}
-{% macro rules_of_source(source_id) %}
-  {%- set entry = {'nodes': [], 'count': 0, 'by_node': {}, 'named': {}} -%}
-  {%- if not source_id -%}{{ return(entry) }}{%- endif -%}
-  {#- the graph's nodes narrowed to those attached to the data source by a filter (Python's loop: a
-      Jinja loop pays the sandbox's checks on every node of the project, for every test) -#}
-  {%- for other in graph.nodes.values() | selectattr('attached_node', 'equalto', source_id)
-        if other.resource_type == 'test' and (other.get('test_metadata') or {}).get('namespace') == 'dataplex_dq' -%}
-    {%- do entry.nodes.append(other) -%}
-    {%- set names = [] -%}
-    {%- set held = {'count': 1} -%}
-    {%- if other.test_metadata.name == 'data_quality_scan' -%}
-      {%- set other_rules = (other.test_metadata.kwargs or {}).get('rules') or [] -%}
-      {%- set held = {'count': 0} -%}
-      {%- if other_rules is iterable and other_rules is not string and other_rules is not mapping -%}
-        {%- for r in other_rules -%}{%- do names.append(r['name'] if r is mapping and r.get('name') else dataplex_dq.scan_rule_name(r, loop.index0)) -%}{%- endfor -%}
-        {%- do held.update({'count': names | length}) -%}
-      {%- endif -%}
-    {%- elif not other.name.startswith('dataplex_dq_') -%}
-      {%- do names.append(other.name) -%}
-    {%- endif -%}
-    {%- for name in names -%}
-      {%- do entry.named.update({name: (entry.named.get(name) or []) + [other.unique_id]}) -%}
-    {%- endfor -%}
-    {%- do entry.by_node.update({other.unique_id: (entry.by_node.get(other.unique_id) or 0) + held.count}) -%}
-    {%- do entry.update({'count': entry.count + held.count}) -%}
-  {%- endfor -%}
-  {{ return(entry) }}
-{% endmacro %}
-
 {#- The rule names of every other dataplex_dq test on the data source: one per per-rule test, one per
     rule of each data_quality_scan (declared or derived name, see scan_rule_name). With
     derive=false, per-rule tests without a `name:` count as none (their derived name is unique). -#}
 {% macro other_rule_names(source_node, this_node, derive=true) %}
   {%- set names = [] -%}
-  {%- set siblings = dataplex_dq.rules_of_source(source_node.unique_id).nodes -%}
-  {%- for other in siblings -%}
+  {%- if not source_node.unique_id -%}{{ return(names) }}{%- endif -%}
+  {#- the graph's nodes narrowed to those attached to the data source by a filter (Python's loop: a
+      Jinja loop pays the sandbox's checks on every node of the project, for every test) -#}
+  {%- for other in graph.nodes.values() | selectattr('attached_node', 'equalto', source_node.unique_id)
+        if other.resource_type == 'test' and (other.get('test_metadata') or {}).get('namespace') == 'dataplex_dq' -%}
     {%- if other.unique_id != this_node.unique_id -%}
       {%- set other_type = other.test_metadata.name -%}
       {%- if other_type == 'data_quality_scan' -%}
