@@ -39,6 +39,12 @@
 {% macro scan_spec_of(args, where) %}
   {%- set given = dataplex_dq.spec_snake_case(args, where) -%}
   {%- if 'data_quality_spec' not in given -%}{{ return(dataplex_dq.spec_unset_defaults(given)) }}{%- endif -%}
+  {{ return(dataplex_dq.scan_spec_of_wrapped(given, where)) }}
+{% endmacro %}
+
+{#- scan_spec_of for a spec under data_quality_spec, maybe in a whole DataScan resource (apart, so
+    that a bare spec, the common case, does not compile it). -#}
+{% macro scan_spec_of_wrapped(given, where) %}
   {%- set spec = given['data_quality_spec'] -%}
   {%- if spec is not mapping -%}
     {{ dataplex_dq.raise_rule_error(where, 'data_quality_spec', "must be a mapping (a DataQualitySpec), got " ~ spec) }}
