@@ -384,8 +384,20 @@ def spread(values: list[float]) -> str:
     return f"{min(values):6.3f} / {statistics.median(values):6.3f} / {max(values):6.3f}"
 
 
-def per_macro(projects: dict[tuple[str, str], Path], repeat: int, top: int) -> None:
-    """--per-macro: the probe's rounds, then per project the package's macros ranked by compile time."""
+def macro_files(package: Path) -> dict[str, str]:
+    """{macro name: its file, relative to the package's macros/}."""
+    import re
+
+    files = {}
+    for path in sorted((package / "macros").rglob("*.sql")):
+        for kind, name in re.findall(r"{%-?\s*(macro|test)\s+(\w+)", path.read_text(encoding="utf-8")):
+            files[name if kind == "macro" else "test_" + name] = str(path.relative_to(package / "macros"))
+    return files
+
+
+def per_macro(projects: dict[tuple[str, str], Path], repeat: int, top: int, packages: dict[str, Path]) -> None:
+    """--per-macro: the probe's rounds, then per project the package's macros ranked by compile time,
+    and their build time summed per file."""
     import json
 
     runs: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -443,6 +455,16 @@ def per_macro(projects: dict[tuple[str, str], Path], repeat: int, top: int) -> N
         print(f"  {'macro':44} {'KB':>6} {'KB bare':>7} {'calls':>6} {'build ms':>8}")
         for ms, name, size, bare, calls in package[:top]:
             print(f"  {name:44} {size / 1024:6.1f} {bare / 1024:7.1f} {calls:6d} {ms:8.1f}")
+        files = macro_files(packages[key[1]])
+        by_file: dict[str, list[float]] = {}
+        for ms, name, _, bare, _ in package:
+            entry = by_file.setdefault(files.get(name.partition(".")[2], "?"), [0.0, 0.0, 0.0])
+            entry[0] += ms
+            entry[1] += bare / 1024
+            entry[2] += 1
+        print(f"  {'file':44} {'KB bare':>7} {'macros':>6} {'build ms':>8}")
+        for name, (ms, kb, n) in sorted(by_file.items(), key=lambda kv: -kv[1][0])[:top]:
+            print(f"  {name:44} {kb:7.1f} {n:6.0f} {ms:8.1f}")
 
 
 def loadavg() -> str:
@@ -492,7 +514,7 @@ def main() -> None:
                 dbt(project, "run")  # the four tables, shared by every project (same names, same schema)
         print(f"projects in {root}; load average before: {loadavg()}", flush=True)
         if opts.per_macro:
-            per_macro(projects, opts.repeat, opts.top)
+            per_macro(projects, opts.repeat, opts.top, packages)
             return
         times: dict[tuple[str, str], list[float]] = {}
         for round_ in range(opts.repeat):
