@@ -29,8 +29,7 @@ Hand computation (macros/anomaly/detector.sql); row counts are modelled as x = l
   half width h = k s sqrt(1 + 1.571 / 3 + 196 / 686) = 0.283396; band exp(ln 23 -/+ h) - 1 = [16.32410, 29.53550];
   40 is above: ANOMALOUS. A mean/stddev model of the Fridays (mean 40.67, sd 34.1) would accept anything in
   [-61.6, 142.9]: the outlier it absorbed hides the anomaly.
-  run test (reference part: all but the 5 most recent days, 16 values): Wed 03-13 and Thu 03-14 sit
-  ln(22/21) / 2 above their reference medians -- far inside any band: no run.
+  level test (step 6): the point band already finds 40, so the verdict is not a drift (drift false).
   freshness: every day's newest row is at 18:00 -> 21600 s every day: band [21600, 21600], normal.
   null_fraction(email): 0 every training day, 0.5 on 03-15 -> band [0, 0]: ANOMALOUS.
   mean(amount): 10 every day -> band [10, 10], normal (a statistic_range_expectation MEAN 10..10).
@@ -481,8 +480,15 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
 #                  the buckets before 14 are moved up by 50 and 14..16 train again: expected 151, normal; the level
 #                  test leaves out the changes across the accepted shift (t = 14..17): 3 left, too few.
 #   drift (N28)    E(t) + (t - 20) from t = 21 (+1 a bucket); judged t = 28, 108: inside the point band (102 -/+
-#                  6.71952) but the mean change of the last 7 buckets over 7 (each capped at the half width) is 4.77701
-#                  above the level test's half width k s sqrt(2 / 7) = 3.49503: ANOMALOUS, drift.
+#                  6.71952) but the level test finds it: the changes of the last 7 buckets against the mean of the
+#                  values 7 and 14 buckets before (each capped at its own 2.5 sd, 2.5 s sqrt(1.5), at most the half
+#                  width), weighted 1..7 (the target 7): ramp_sum = sum w x change, the change at the target
+#                  7 x ramp_sum / sum w^2 = 7.37058, above its half width 0.9 k s 7 sqrt(1.5 x sum w^2) / sum w^2
+#                  = 4.26389: ANOMALOUS, drift.
+#   late_drift     E(t) + (t - 23) from t = 24 (+1 a bucket over the last 5); judged t = 28, 105: inside the point
+#     (N28)        band (101.5 -/+ 4.34151); change at the target 3.80608 above its half width 2.75492: ANOMALOUS,
+#                  drift. The level test before (the mean of the 7 changes over 7 buckets, 2.04880, against
+#                  k s sqrt(2 / 7) = 2.25812) found nothing.
 #   steady (N28)   E(t): changes 0, normal.
 #   weekly (A14)   100 + 30 on seasons 5, 6, + 1 in odd weeks; judged t = 14 (season 0), 100: the same-season scale
 #                  (pairs differ by 0 or 1) is far below 0.8 x the plain one (the 30 swing): seasonality day_of_week,
@@ -513,6 +519,7 @@ CASES: dict[str, dict] = {
                  "verdicts": [(14, _e(14) + 50, 101.0, True, None, None), (15, _e(15) + 50, 101.0, True, None, None),
                               (16, _e(16) + 50, 101.0, True, 50.0, 14)]},
     "drift": {"call": "N28", "values": {t: _e(t) + max(t - 20, 0) for t in range(29)}, "target": 28},
+    "late_drift": {"call": "N28", "values": {t: _e(t) + max(t - 23, 0) for t in range(29)}, "target": 28},
     "steady": {"call": "N28", "values": {t: _e(t) for t in range(29)}, "target": 28},
     "weekly": {"call": "A14", "values": {t: 100.0 + (30 if t % 7 >= 5 else 0) + (t // 7) % 2 for t in range(15)},
                "target": 14},
@@ -614,20 +621,31 @@ def _reference(case: dict) -> dict[str, float | bool]:
     def level(t: int) -> int:  # the level shifts accepted up to t
         return sum(1 for start, _, _ in shifts if start <= t)
 
-    diffs = []  # changes over 7 buckets (14 when that one is not kept), both after the same accepted shifts
+    # the level test: each recent change against the mean of the kept values 7 and 14 buckets before it that lie
+    # after the same accepted shifts (no trend here), capped, weighted 1 (oldest) .. 7 (the target)
+    ramp_sum = ramp_ww = ramp_var = 0.0
+    n_changes = 0
     for t in [t for t in kept if t > target - 7] + ([target] if usable(target) else []):
-        lagged = [t - lag for lag in (7, 14) if t - lag in kept]
-        if lagged and level(lagged[0]) == level(t):
-            diffs.append(max(-half, min(half, model(t) - model(lagged[0]))))
+        lagged = [t - lag for lag in (7, 14) if t - lag in kept and level(t - lag) == level(t)]
+        if not lagged:
+            continue
+        w = 7 - (target - t)
+        change = model(t) - sum(model(x) for x in lagged) / len(lagged)
+        var = 1 + 1 / len(lagged)
+        cap = min(half, 2.5 * scale * math.sqrt(var))  # the change's own 2.5 sd, at most the half width
+        ramp_sum += w * max(-cap, min(cap, change))
+        ramp_ww += w * w
+        ramp_var += w * w * var
+        n_changes += 1
     value = model(target)
-    level_width = k * scale * math.sqrt(2 / len(diffs)) if diffs else math.inf
-    level_mean = sum(diffs) / len(diffs) if diffs else 0.0
+    level_change = 7 * ramp_sum / ramp_ww if ramp_ww else 0.0
+    level_width = 0.9 * k * scale * 7 * math.sqrt(ramp_var) / ramp_ww if ramp_ww else math.inf
     point = abs(value - expected) > half or (log and values[target] == 0)
-    found = len(diffs) >= 4 and (
-        (level_mean > level_width and value > expected) or (level_mean < -level_width and value < expected)
+    found = n_changes >= 4 and (
+        (level_change > level_width and value > expected) or (level_change < -level_width and value < expected)
     )
     return {"expected": expected, "half": half, "training_count": len(vs), "point": point, "level": bool(found),
-            "level_mean": level_mean, "level_width": level_width}  # fmt: skip
+            "level_change": level_change, "level_width": level_width}  # fmt: skip
 
 
 def _case(build, name):
@@ -675,22 +693,36 @@ def test_a_confirmed_level_shift_is_accepted(anomaly_build):
 def test_a_drift_inside_the_point_band_is_found_by_the_level_test(anomaly_build):
     drift, steady = _case(anomaly_build, "drift"), _case(anomaly_build, "steady")
     ref = _reference(CASES["drift"])
-    assert (round(ref["half"], 5), round(ref["level_mean"], 5), round(ref["level_width"], 5)) == (
+    assert (round(ref["half"], 5), round(ref["level_change"], 5), round(ref["level_width"], 5)) == (
         6.71952,
-        4.77701,
-        3.49503,
+        7.37058,
+        4.26389,
     )
     assert (ref["point"], ref["level"]) == (False, True)
     assert (drift["value"], bool(drift["anomalous"]), bool(drift["drift"]), drift["side"]) == (108, True, True, 1)
-    # reported: the band the level test judged, centred on the value less the mean change, which it is outside of
-    assert drift["expected"] == pytest.approx(108 - ref["level_mean"], abs=1e-9)
-    assert drift["upper_bound"] == pytest.approx(108 - ref["level_mean"] + ref["level_width"], abs=1e-9)
+    # reported: the band the level test judged, centred on the value less the change at the target, outside of it
+    assert drift["expected"] == pytest.approx(108 - ref["level_change"], abs=1e-9)
+    assert drift["upper_bound"] == pytest.approx(108 - ref["level_change"] + ref["level_width"], abs=1e-9)
+    assert drift["lower_bound"] == pytest.approx(108 - ref["level_change"] - ref["level_width"], abs=1e-9)
     assert (steady["value"], steady["expected"], bool(steady["anomalous"]), bool(steady["drift"])) == (
         100,
         101,
         False,
         False,
     )
+
+
+def test_a_late_drift_the_flat_level_test_missed_is_found(anomaly_build):
+    # +1 a bucket over the last 5 buckets only: the ramp weights the recent changes most (issue 33's drift target)
+    late = _case(anomaly_build, "late_drift")
+    ref = _reference(CASES["late_drift"])
+    assert (ref["expected"], round(ref["half"], 5), ref["point"], ref["level"]) == (101.5, 4.34151, False, True)
+    assert (round(ref["level_change"], 5), round(ref["level_width"], 5)) == (3.80608, 2.75492)
+    assert (late["value"], bool(late["anomalous"]), bool(late["drift"]), late["side"]) == (105, True, True, 1)
+    assert late["training_count"] == 28
+    assert late["expected"] == pytest.approx(105 - ref["level_change"], abs=1e-9)
+    assert late["upper_bound"] == pytest.approx(105 - ref["level_change"] + ref["level_width"], abs=1e-9)
+    assert late["lower_bound"] == pytest.approx(105 - ref["level_change"] - ref["level_width"], abs=1e-9)
 
 
 def test_an_older_verdict_table_gets_the_new_columns(anomaly_build):

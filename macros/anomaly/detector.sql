@@ -18,8 +18,7 @@
                  the window): a zero is an outage, not an extreme low value to learn from. n = training values;
       1. trend   (dq_trend) b = median of the pairwise slopes (v_j - v_i) / (t_j - t_i) over pairs i < j of the
                  training values (Theil-Sen); with seasonality only pairs of the same season, so the seasonal
-                 pattern cancels out of every slope; b = 0 without dq_trend. The reference part R (all but the
-                 most recent floor(n / 4) values, which a drift building up has not reached yet) has its own, b_R;
+                 pattern cancels out of every slope; b = 0 without dq_trend;
       2. level   each training value is moved to the target's time, a_i = v_i - b (t_i - t);
                  expected = median of a_i over the target's season (all values without seasonality);
       3. scale   s = 1.0757 x the mean of the smallest 90% of |(v_j - v_i) - b (t_j - t_i)| over the same pairs
@@ -35,19 +34,26 @@
                  three same-season pairs); day_of_week / hour_of_day always use it (with those values), none never;
                  the verdict says which (seasonality);
       6. level test (sustained change: a drift, a level shift) each recent value -- the target and the kept
-                 buckets of the season period before it (`period` buckets: 7 days, 24 hours) -- minus the kept
-                 value one period before it (two periods when that one is not kept), less b_R x the distance: the
-                 change of level over a period, free of the seasonal pattern and of any forecast. Each change is
-                 capped at the band's half width (an outlier not yet left out moves the mean by at most that / n);
-                 changes across an accepted level shift left out (they carry the error of its size);
-                 with at least half a period of changes, their mean beyond k x s x sqrt(2 / n) (the sd of a mean
-                 of n differences of two values), on the target's side of expected, is anomalous: drift (reported
-                 with that band, centred on the value less the mean change, which it is outside of);
+                 buckets of the season period before it (`period` buckets: 7 days, 24 hours) -- less its baseline:
+                 the mean of the kept values one and two periods before it (the one kept when only one is, and only
+                 values after the same accepted level shift: a change across one carries the error of its size),
+                 moved along b to its time. That change is free of the seasonal pattern and of any forecast; its
+                 variance is s^2 (1 + 1/2) with two baseline values, 2 s^2 with one (var_i). Each change is capped at
+                 its own 2.5 sd, 2.5 s sqrt(var_i), and at most the band's half width (an outlier not yet left out,
+                 among the recent values or their baselines, moves the sum by at most its weight x that), and
+                 weighted by its position, w_i = 1 for the oldest recent bucket .. `period` for the target: a
+                 compounding drift grows linearly in the model's scale, so the recent changes weigh most.
+                 With at least half a period of changes, T = sum w_i c_i beyond 0.9 x k x s x sqrt(sum w_i^2 var_i)
+                 (0.9: chosen on the benchmark's tuning seeds, docs/BENCHMARKS.md), on the target's side of
+                 expected, is anomalous: drift, reported with the band centred on the value less the change at the
+                 target the ramp implies (period x T / sum w_i^2) and half width 0.9 x k x s x period x
+                 sqrt(sum w_i^2 var_i) / sum w_i^2, which the value is outside of;
       7. verdict training when n < min_training_buckets; else anomalous when the value is above the upper bound
                  (direction both|spike) or below the lower bound (both|drop), a zero-row bucket where zero is not
                  usual (both|drop), or when the level test fires; side = 1 above expected, -1 below;
       8. level shift when the target and the 2 buckets before it were all judged anomalous on one side and their
-                 changes (step 6, judged or not) agree within the band's half width, the new level is accepted:
+                 changes (each value less the one a period before it, two when that one is not kept, along b; judged
+                 or not) agree within the band's half width, the new level is accepted:
                  level_shift = the median of the changes, shift_start = t - 2; later windows move every bucket before
                  shift_start by it and train on the three again (anomaly_judged_history_sql), so a shift alarms on 3
                  buckets, not for a training window.
@@ -123,6 +129,8 @@ group by {{ k }}
   {%- set lag = cfg.get('period', 7) | int -%}
   {#- the level test's threshold as a share of k: chosen on the benchmark's tuning seeds (docs/BENCHMARKS.md) -#}
   {%- set level_factor = 0.9 -%}
+  {#- a recent change is capped at its own level_cap sd (and at most the point band's half width) -#}
+  {%- set level_cap = 2.5 -%}
   {%- set sql -%}
 with dq_targets as (
   select series_id, t, season, cast(value as {{ d }}) as raw_value, dq_log, dq_trend,
@@ -323,12 +331,13 @@ dq_band as (
   ) m
 ),
 dq_level_test as (
-  {#- the level test: the ramp-weighted sum of the kept recent changes, each capped at the point band's half width (one
-      outlier the verdicts have not left out yet moves it by at most {{ lag }} x that), with the sum of the squared
-      weights and its variance over scale^2; the run: the changes of the target and the 2 buckets before it -#}
+  {#- the level test: the ramp-weighted sum of the kept recent changes, each capped at its own 2.5 sd and at most the
+      point band's half width (one outlier the verdicts have not left out yet moves it by at most its weight x that),
+      with the sum of the squared weights and its variance over scale^2; the run: the changes of the target and the 2
+      buckets before it -#}
   select f.series_id, f.target_t,
     sum(case when f.dq_kept and f.same_level then 1 else 0 end) as level_n,
-    sum(case when f.dq_kept and f.same_level then f.w * least(greatest(f.diff, -b.half_width), b.half_width) end) as ramp_sum,
+    sum(case when f.dq_kept and f.same_level then f.w * least(greatest(f.diff, -least(b.half_width, {{ level_cap }} * b.scale * sqrt(f.var))), least(b.half_width, {{ level_cap }} * b.scale * sqrt(f.var))) end) as ramp_sum,
     sum(case when f.dq_kept and f.same_level then f.w * f.w end) as ramp_ww,
     sum(case when f.dq_kept and f.same_level then f.w * f.w * f.var end) as ramp_var,
     sum(case when f.t >= f.target_t - 2 then 1 else 0 end) as run_n,
@@ -399,10 +408,6 @@ select
   side,
   case when shift_confirmed and run_n = 3 then run_sum - run_min - run_max when shift_confirmed then run_sum / run_n end as level_shift,
   case when shift_confirmed then t - 2 end as shift_start
-  {%- if cfg.get('dq_debug') %},
-  point_anomalous as dq_point, training as dq_training, (value > expected) as dq_above, k as dq_k, level_n as dq_level_n,
-  level_change / level_width as dq_ramp_z
-  {%- endif %}
 from dq_shift_verdict
   {%- endset -%}
   {{ return(sql) }}
