@@ -1,4 +1,4 @@
-"""Run dbt on a project in a subprocess and read what it left behind (artifacts, metrics rows)."""
+"""Run dbt on a project (in this process, see `invoke_dbt`) and read what it left behind (artifacts, metrics rows)."""
 
 from __future__ import annotations
 
@@ -36,6 +36,66 @@ def dbt_executable() -> str:
     if not found:
         raise RuntimeError("dbt is not installed in this environment; run `make venv` first")
     return found
+
+
+def invoke_dbt(args: list[str], *, cwd: Path, env: dict[str, str]) -> tuple[int, str]:
+    """Run `dbt ARGS` in `cwd` with exactly the environment `env`: in this process through dbt's documented
+    programmatic entry point (dbtRunner, as dbt's own functional tests do) unless DATAPLEX_DQ_TEST_DBT_SUBPROCESS
+    is set; the exit code is the dbt command's (0 success, 1 failures, 2 an error of dbt itself) and the output
+    is what the command prints. In process saves the ~2 s of importing dbt per invocation."""
+    if os.environ.get("DATAPLEX_DQ_TEST_DBT_SUBPROCESS"):
+        proc = subprocess.run([dbt_executable(), *args], cwd=cwd, env=env, capture_output=True, text=True, check=False)
+        return proc.returncode, proc.stdout + proc.stderr
+    import io
+    import traceback
+
+    from dbt.cli.main import dbtRunner
+
+    out = io.StringIO()
+    with _process_state(cwd, env), contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            res = dbtRunner().invoke(list(args))
+        finally:
+            _release_duckdb()
+    if res.success:
+        return 0, out.getvalue()
+    if res.exception is not None:
+        detail = "".join(traceback.format_exception(res.exception))
+        return 2, out.getvalue() + detail
+    return 1, out.getvalue()
+
+
+@contextlib.contextmanager
+def _process_state(cwd: Path, env: dict[str, str]) -> Iterator[None]:
+    """The working directory and environment of one in-process command, put back after it."""
+    saved_env = dict(os.environ)
+    saved_cwd = os.getcwd()
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(cwd)
+    try:
+        yield
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+
+
+def _release_duckdb() -> None:
+    """dbt-duckdb keeps the database it opened for the life of the process (closed at exit); a test process
+    runs many projects and reads their files, and a `dataplex-dq` subprocess opens them, so the file is let go
+    after each command, as at the end of a `dbt` process."""
+    import gc
+
+    from dbt.adapters.factory import reset_adapters
+
+    reset_adapters()  # the adapters of the command, with their connections (the next command makes its own)
+    try:
+        from dbt.adapters.duckdb.connections import DuckDBConnectionManager
+    except ImportError:
+        return
+    DuckDBConnectionManager.close_all_connections()
+    gc.collect()
 
 
 @dataclass(frozen=True)
@@ -152,14 +212,14 @@ class DbtProject:
             "DBT_LOG_PATH": str(self.target_path / "logs"),
         }
         with deps_lock(self.project_dir, exclusive=bool(args) and args[0] == "deps"):
-            proc = subprocess.run(cmd, cwd=self.project_dir, env=env, capture_output=True, text=True, check=False)
-        result = DbtResult(list(args), proc.returncode, proc.stdout + proc.stderr, self.target_path)
+            returncode, output = invoke_dbt(cmd[1:], cwd=self.project_dir, env=env)
+        result = DbtResult(list(args), returncode, output, self.target_path)
         for name in ("run_results", "manifest"):
             path = self.target_path / f"{name}.json"
             if path.exists() and args and args[0] != "deps":
                 setattr(result, name, json.loads(path.read_text()))
-        if check and proc.returncode not in (0, 1):
-            raise AssertionError(f"dbt {' '.join(args)} crashed (exit {proc.returncode}):\n{result.output[-4000:]}")
+        if check and returncode not in (0, 1):
+            raise AssertionError(f"dbt {' '.join(args)} crashed (exit {returncode}):\n{result.output[-4000:]}")
         return result
 
     def report(self, *args: str, cwd: Path | None = None, flags: bool = True) -> subprocess.CompletedProcess[str]:
@@ -550,21 +610,30 @@ def copy_demo(root: Path) -> Path:
 
 
 def run_dataplex_dq(
-    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None, subprocess_only: bool = False
 ) -> subprocess.CompletedProcess[str]:
-    """Run the `dataplex-dq` command (this checkout's package) in a subprocess."""
+    """Run the `dataplex-dq` command (this checkout's package) in `cwd` with `env` added to this process's
+    environment: in this process (as the console script, its exit code and its stdout and stderr apart), or in a
+    subprocess with `subprocess_only` (a user's shell: the journeys of test_user_project) or
+    DATAPLEX_DQ_TEST_DBT_SUBPROCESS set."""
     full_env = {**os.environ, **(env or {}), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", "COLUMNS": "200"}
     full_env["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(REPO_ROOT / "python"), full_env.get("PYTHONPATH", "")) if p
     )
-    return subprocess.run(
-        [sys.executable, "-m", "dataplex_dq.cli", *args],
-        cwd=cwd or REPO_ROOT,
-        env=full_env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    command = [sys.executable, "-m", "dataplex_dq.cli", *args]
+    if subprocess_only or os.environ.get("DATAPLEX_DQ_TEST_DBT_SUBPROCESS"):
+        return subprocess.run(command, cwd=cwd or REPO_ROOT, env=full_env, capture_output=True, text=True, check=False)
+    import io
+
+    from dataplex_dq.cli.main import exit_code_of_main
+
+    out, err = io.StringIO(), io.StringIO()
+    with _process_state(cwd or REPO_ROOT, full_env), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = exit_code_of_main(list(args))
+        finally:
+            _release_duckdb()
+    return subprocess.CompletedProcess(command, code, out.getvalue(), err.getvalue())
 
 
 class JsonReceiver:

@@ -82,7 +82,7 @@ def user_project(tmp_path_factory) -> UserProject:
         project_config="seeds:\n  user_proj:\n    +column_types: {id: integer, qty: integer}\n",
     )
     # `cd project && dataplex-dq build`, no flags: dbt and the report find profiles.yml in the cwd
-    build = run_dataplex_dq("build", cwd=project.project_dir, env=_env(home))
+    build = run_dataplex_dq("build", cwd=project.project_dir, env=_env(home), subprocess_only=True)
     return UserProject(project.project_dir, home, build)
 
 
@@ -146,7 +146,7 @@ def test_report_from_a_subdirectory_with_home_profiles_reads_the_recorded_run(us
     con.execute(f'drop table "{dropped[0]}"."{dropped[1]}"')
     con.close()
     # a sub-directory: dbt_project.yml is found in the parent, profiles.yml in ~/.dbt
-    res = run_dataplex_dq("report", cwd=proj / "models", env=_env(home))
+    res = run_dataplex_dq("report", cwd=proj / "models", env=_env(home), subprocess_only=True)
     out = res.stdout + res.stderr
     assert res.returncode == 2, out
     assert "Traceback" not in out

@@ -42,12 +42,15 @@ for _command in (
 
 def run() -> None:
     """The console script: `main`, with Ctrl-C exiting 130 (as dbt) and no traceback for a user."""
-    sys.exit(_exit_code_of_main())
+    sys.exit(exit_code_of_main())
 
 
-def _exit_code_of_main() -> int:
+def exit_code_of_main(args: list[str] | None = None) -> int:
+    """The exit code of `dataplex-dq ARGS` (the process's arguments when None), its errors printed as the console
+    script prints them."""
     try:
-        code = main(standalone_mode=False)  # a command's exit code (click returns it when not standalone)
+        # a command's exit code (click returns it when not standalone)
+        code = main(args=args, prog_name="dataplex-dq", standalone_mode=False)
         return code if isinstance(code, int) else EXIT_OK
     except click.exceptions.Exit as exc:
         return exc.exit_code
