@@ -6,52 +6,16 @@ must never hide a problem: on every value and type below, bound_problem says wha
 from __future__ import annotations
 
 import itertools
-import re
-from pathlib import Path
 from typing import Any
 
-import jinja2
 import pytest
 
-MACROS = Path(__file__).resolve().parents[2] / "macros"
-
-
-class _Return(Exception):
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-
-def _return(value: Any) -> None:
-    raise _Return(value)
-
-
-class _Package:
-    """`dataplex_dq.<name>(...)` over the modules of several macro files, with dbt's `return`."""
-
-    def __init__(self) -> None:
-        self.modules: list[Any] = []
-
-    def __getattr__(self, name: str) -> Any:
-        macro = next(getattr(m, name) for m in self.modules if hasattr(m, name))
-
-        def call(*args: Any) -> Any:
-            try:
-                macro(*args)
-            except _Return as r:
-                return r.value
-            return None
-
-        return call
+from dataplex_dq.spec.validate import macros_of
 
 
 @pytest.fixture(scope="module")
-def package() -> _Package:
-    env = jinja2.Environment(extensions=["jinja2.ext.do"])
-    ns = _Package()
-    env.globals.update({"return": _return, "modules": type("Modules", (), {"re": re})(), "dataplex_dq": ns})
-    for name in ("validation.sql", "cross_db.sql"):
-        ns.modules.append(env.from_string((MACROS / name).read_text(encoding="utf-8")).module)
-    return ns
+def package() -> Any:
+    return macros_of(["validation.sql", "cross_db.sql"], None)
 
 
 TYPES = ["bigint", "integer", "decimal(12,2)", "numeric", "double", "float64", "date", "timestamp", "datetime",

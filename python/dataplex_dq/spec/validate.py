@@ -62,13 +62,13 @@ def _return(value: Any) -> None:
 
 
 class _Macros:
-    """The macros of one template as `dataplex_dq.<name>(...)` calls, with dbt's `return`."""
+    """The macros of some templates as `dataplex_dq.<name>(...)` calls, with dbt's `return`."""
 
     def __init__(self) -> None:
-        self.module: Any = None
+        self.modules: list[Any] = []
 
     def __getattr__(self, name: str) -> Any:
-        macro = getattr(self.module, name)
+        macro = next(getattr(m, name) for m in self.modules if hasattr(m, name))
 
         def call(*args: Any) -> Any:
             try:
@@ -99,9 +99,10 @@ def package_macros(project_dir: Path | None) -> Path | None:
     return None
 
 
-def regex_check_macros(project_dir: Path | None) -> Any | None:
-    """The macros of the package's macros/regex_check.sql as Python callables (`regex_problem`,
-    `re2_unicode_classes`, ...), or None when the package cannot be found."""
+def macros_of(files: Sequence[str], project_dir: Path | None) -> Any | None:
+    """The macros of the package's macro `files` (e.g. "regex_check.sql") as Python callables, calling each other
+    as `dataplex_dq.<name>` with dbt's `return` (macros that need only `modules.re`), or None when the package
+    cannot be found."""
     import jinja2
 
     macros = package_macros(project_dir)
@@ -110,8 +111,14 @@ def regex_check_macros(project_dir: Path | None) -> Any | None:
     env = jinja2.Environment(extensions=["jinja2.ext.do"])
     ns = _Macros()
     env.globals.update({"return": _return, "modules": type("Modules", (), {"re": re})(), _PACKAGE: ns})
-    ns.module = env.from_string((macros / "regex_check.sql").read_text(encoding="utf-8")).module
+    ns.modules = [env.from_string((macros / name).read_text(encoding="utf-8")).module for name in files]
     return ns
+
+
+def regex_check_macros(project_dir: Path | None) -> Any | None:
+    """The macros of the package's macros/regex_check.sql as Python callables (`regex_problem`,
+    `re2_unicode_classes`, ...), or None when the package cannot be found."""
+    return macros_of(["regex_check.sql"], project_dir)
 
 
 def regex_check(project_dir: Path | None) -> RegexCheck | None:
@@ -147,15 +154,12 @@ def rule_template_check(project_dir: Path | None) -> TemplateCheck | None:
     """The package's template resolution (macros/rule_templates.sql, `rule_template_resolve`) over the
     package's and the project's templates, as a function of a template_reference returning its problems
     [(field, message)]; None when the package (or its rule_templates.sql) cannot be found."""
-    import jinja2
-
     macros = package_macros(project_dir)
     if macros is None or not (macros / "rule_templates.sql").is_file():
         return None
-    env = jinja2.Environment(extensions=["jinja2.ext.do"])
-    ns = _Macros()
-    env.globals.update({"return": _return, "modules": type("Modules", (), {"re": re})(), _PACKAGE: ns})
-    ns.module = env.from_string((macros / "rule_templates.sql").read_text(encoding="utf-8")).module
+    ns = macros_of(["rule_templates.sql"], project_dir)
+    if ns is None:
+        return None
     templates = ns.rule_templates_of(project_rule_templates(project_dir))
 
     def check(params: Mapping[str, Any]) -> list[tuple[str, str]]:
