@@ -38,19 +38,12 @@ def project(tmp_path: Path) -> Path:
 
 
 def test_resolution_substitutes_values_and_defaults(tmp_path: Path) -> None:
-    import re
-
-    import jinja2
-
-    from dataplex_dq.spec.validate import _Macros, _return, package_macros  # the same reader
-
-    macros = package_macros(None)
-    assert macros is not None
-    env = jinja2.Environment(extensions=["jinja2.ext.do"])
-    ns = _Macros()
-    env.globals.update({"return": _return, "modules": type("M", (), {"re": re})(), "dataplex_dq": ns})
-    ns.module = env.from_string((macros / "rule_templates.sql").read_text()).module
     import yaml
+
+    from dataplex_dq.spec.validate import macros_of  # the same reader
+
+    ns = macros_of(["rule_templates.sql"], None)
+    assert ns is not None
 
     templates = ns.rule_templates_of(yaml.safe_load(PROJECT)["vars"]["dataplex_dq_rule_templates"])
     out = ns.rule_template_resolve({"name": "projects/p/locations/us/entryGroups/g/entries/positive",
