@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import gc
 import hashlib
+import io
 import json
 import os
 import shutil
@@ -13,6 +15,7 @@ import sys
 import tempfile
 import textwrap
 import threading
+import traceback
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -38,36 +41,37 @@ def dbt_executable() -> str:
     return found
 
 
+def in_subprocesses() -> bool:
+    """DATAPLEX_DQ_TEST_DBT_SUBPROCESS set: every dbt and `dataplex-dq` command of the tests runs as a subprocess."""
+    return bool(os.environ.get("DATAPLEX_DQ_TEST_DBT_SUBPROCESS"))
+
+
 def invoke_dbt(args: list[str], *, cwd: Path, env: dict[str, str]) -> tuple[int, str]:
     """Run `dbt ARGS` in `cwd` with exactly the environment `env`: in this process through dbt's documented
-    programmatic entry point (dbtRunner, as dbt's own functional tests do) unless DATAPLEX_DQ_TEST_DBT_SUBPROCESS
-    is set; the exit code is the dbt command's (0 success, 1 failures, 2 an error of dbt itself) and the output
-    is what the command prints. In process saves the ~2 s of importing dbt per invocation."""
-    if os.environ.get("DATAPLEX_DQ_TEST_DBT_SUBPROCESS"):
+    programmatic entry point (dbtRunner, as dbt's own functional tests do) unless `in_subprocesses()`; the exit
+    code is the dbt command's (0 success, 1 failures, 2 an error of dbt itself) and the output is what the
+    command prints. In process saves the ~2 s of importing dbt per invocation."""
+    if in_subprocesses():
         proc = subprocess.run([dbt_executable(), *args], cwd=cwd, env=env, capture_output=True, text=True, check=False)
         return proc.returncode, proc.stdout + proc.stderr
-    import io
-    import traceback
-
     from dbt.cli.main import dbtRunner
 
     out = io.StringIO()
-    with _process_state(cwd, env), contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        try:
-            res = dbtRunner().invoke(list(args))
-        finally:
-            _release_duckdb()
+    with in_process(cwd, env), contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        res = dbtRunner().invoke(list(args))
     if res.success:
         return 0, out.getvalue()
     if res.exception is not None:
-        detail = "".join(traceback.format_exception(res.exception))
-        return 2, out.getvalue() + detail
+        return 2, out.getvalue() + "".join(traceback.format_exception(res.exception))
     return 1, out.getvalue()
 
 
 @contextlib.contextmanager
-def _process_state(cwd: Path, env: dict[str, str]) -> Iterator[None]:
-    """The working directory and environment of one in-process command, put back after it."""
+def in_process(cwd: Path, env: dict[str, str]) -> Iterator[None]:
+    """One command run in this process as in a process of its own: exactly the environment `env` and the working
+    directory `cwd` for its time, then the adapters it opened let go (dbt-duckdb keeps the database it opened for
+    the life of the process, closed at exit; a test process runs many projects and reads their files) and the
+    environment and directory put back."""
     saved_env = dict(os.environ)
     saved_cwd = os.getcwd()
     os.environ.clear()
@@ -76,26 +80,19 @@ def _process_state(cwd: Path, env: dict[str, str]) -> Iterator[None]:
     try:
         yield
     finally:
+        from dbt.adapters.factory import reset_adapters
+
+        reset_adapters()  # the adapters of the command, with their connections (the next command makes its own)
+        try:
+            from dbt.adapters.duckdb.connections import DuckDBConnectionManager
+        except ImportError:
+            pass
+        else:
+            DuckDBConnectionManager.close_all_connections()
+            gc.collect()  # the database closes when its last reference goes
         os.chdir(saved_cwd)
         os.environ.clear()
         os.environ.update(saved_env)
-
-
-def _release_duckdb() -> None:
-    """dbt-duckdb keeps the database it opened for the life of the process (closed at exit); a test process
-    runs many projects and reads their files, and a `dataplex-dq` subprocess opens them, so the file is let go
-    after each command, as at the end of a `dbt` process."""
-    import gc
-
-    from dbt.adapters.factory import reset_adapters
-
-    reset_adapters()  # the adapters of the command, with their connections (the next command makes its own)
-    try:
-        from dbt.adapters.duckdb.connections import DuckDBConnectionManager
-    except ImportError:
-        return
-    DuckDBConnectionManager.close_all_connections()
-    gc.collect()
 
 
 @dataclass(frozen=True)
@@ -194,7 +191,6 @@ class DbtProject:
 
     def run(self, *args: str, check: bool = True) -> DbtResult:
         cmd = [
-            dbt_executable(),
             *args,
             "--project-dir",
             str(self.project_dir),
@@ -212,7 +208,7 @@ class DbtProject:
             "DBT_LOG_PATH": str(self.target_path / "logs"),
         }
         with deps_lock(self.project_dir, exclusive=bool(args) and args[0] == "deps"):
-            returncode, output = invoke_dbt(cmd[1:], cwd=self.project_dir, env=env)
+            returncode, output = invoke_dbt(cmd, cwd=self.project_dir, env=env)
         result = DbtResult(list(args), returncode, output, self.target_path)
         for name in ("run_results", "manifest"):
             path = self.target_path / f"{name}.json"
@@ -615,24 +611,19 @@ def run_dataplex_dq(
     """Run the `dataplex-dq` command (this checkout's package) in `cwd` with `env` added to this process's
     environment: in this process (as the console script, its exit code and its stdout and stderr apart), or in a
     subprocess with `subprocess_only` (a user's shell: the journeys of test_user_project) or
-    DATAPLEX_DQ_TEST_DBT_SUBPROCESS set."""
+    `in_subprocesses()`."""
     full_env = {**os.environ, **(env or {}), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", "COLUMNS": "200"}
     full_env["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(REPO_ROOT / "python"), full_env.get("PYTHONPATH", "")) if p
     )
     command = [sys.executable, "-m", "dataplex_dq.cli", *args]
-    if subprocess_only or os.environ.get("DATAPLEX_DQ_TEST_DBT_SUBPROCESS"):
+    if subprocess_only or in_subprocesses():
         return subprocess.run(command, cwd=cwd or REPO_ROOT, env=full_env, capture_output=True, text=True, check=False)
-    import io
-
     from dataplex_dq.cli.main import exit_code_of_main
 
     out, err = io.StringIO(), io.StringIO()
-    with _process_state(cwd or REPO_ROOT, full_env), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = exit_code_of_main(list(args))
-        finally:
-            _release_duckdb()
+    with in_process(cwd or REPO_ROOT, full_env), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = exit_code_of_main(list(args))
     return subprocess.CompletedProcess(command, code, out.getvalue(), err.getvalue())
 
 
