@@ -233,7 +233,7 @@ dq_diff as (
       size), moved along the window's trend to its time (free of the seasonal pattern and of any forecast); var: the
       change's variance over scale^2 (1 + 1/2 for two baseline values, 1 + 1 for one); w: its ramp weight, 1 for the
       oldest recent bucket .. {{ lag }} for the target. run_diff: the change over one season period (two when that one
-      is not kept), judged or not, along the reference part's trend: the run of step 8 -#}
+      is not kept), judged or not, along the window's trend: the run of step 8 -#}
   select u.series_id, u.target_t, u.t, u.dq_kept,
     {{ lag }} - (u.target_t - u.t) as w,
     u.value - coalesce(w1.value + {{ lag }} * coalesce(s.dq_median, 0), w2.value + {{ 2 * lag }} * coalesce(s.dq_median, 0)) as run_diff,
@@ -378,7 +378,7 @@ dq_verdict as (
 ),
 dq_reported as (
   {#- the band the verdict was judged against: the level test's when only it fired (centred on the value less the
-      mean change, which it is outside of); the side of the anomaly -#}
+      change at the target the ramp implies, which it is outside of); the side of the anomaly -#}
   select v.*, run_anomalous and not point_anomalous as drift,
     case when run_anomalous and not point_anomalous then value - level_change else expected end as center,
     case when run_anomalous and not point_anomalous then level_width else half_width end as width,
