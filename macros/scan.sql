@@ -269,7 +269,8 @@
   {%- for k in unknown_args -%}{%- do pasted.update({k: unknown_args[k]}) -%}{%- endfor -%}
   {#- a wrapper that is not a mapping leaves nothing to check: raised at once -#}
   {%- set args = dataplex_dq.scan_spec_of(pasted, dict(scan_where, problems=none)) -%}
-  {%- set accepted = scan_keys + ['rowFilter', 'samplingPercent', 'postScanActions', 'catalogPublishingEnabled', 'anomalyDetection', 'incrementalField', 'incrementalLookback'] -%}
+  {%- set accepted = [] -%}
+  {%- for k in scan_keys -%}{%- do accepted.extend([k, dataplex_dq.camel_case(k)]) -%}{%- endfor -%}
   {%- for key in args if key not in accepted -%}
     {{ dataplex_dq.raise_rule_error(scan_where, key, "unknown argument; dataplex_dq.data_quality_scan takes a DataQualitySpec: " ~ (scan_keys | join(', ')) ~ " (snake_case or camelCase), bare, under data_quality_spec, or a whole DataScan resource") }}
   {%- endfor -%}
