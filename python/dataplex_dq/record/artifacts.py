@@ -198,10 +198,14 @@ def _data_source(node: dict[str, Any], groups: dict[str, Any] | None = None) -> 
     )
 
 
-def scan_spec(kwargs: dict[str, Any]) -> dict[str, Any]:
+def scan_spec(kwargs: dict[str, Any], *, normalize_rules: bool = True) -> dict[str, Any]:
     """A data_quality_scan's arguments as the macro reads them (macros/spec_normalize.sql): the spec
     bare, under `data_quality_spec`, or in a whole DataScan resource, with snake_case names at every
-    depth, nulls, `column: ''` and `threshold: 0` left out (unset)."""
+    depth, nulls, `column: ''` and `threshold: 0` left out (unset). ``normalize_rules`` False: its `rules`
+    kept as declared, not copied (:func:`manifest_rules`: a test's rules are read from its identity,
+    record/declared.py; copying 10,000 rules made ~11,000 objects that lived as long as the report)."""
+    if not normalize_rules:
+        return _scan_spec_rules_as_declared(kwargs)
     given: dict[str, Any] = snake_keys({k: v for k, v in kwargs.items() if k not in ("model", "column_name")})
     spec = given.get("data_quality_spec")
     if isinstance(spec, dict):
@@ -221,6 +225,26 @@ def scan_spec(kwargs: dict[str, Any]) -> dict[str, Any]:
             else r
             for r in rules
         ]
+    return given
+
+
+_SPEC_KEYS = ("data_quality_spec", "dataQualitySpec")
+
+
+def _scan_spec_rules_as_declared(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """:func:`scan_spec` of the arguments without their `rules`, then the rules list put back as declared (the
+    spec's under `data_quality_spec`, else the bare one, as scan_spec reads them)."""
+    rules = kwargs.get("rules")
+    without: dict[str, Any] = {}
+    for key, value in kwargs.items():
+        if key in _SPEC_KEYS and isinstance(value, dict):
+            rules = value["rules"] if value.get("rules") is not None else rules
+            without[key] = {k: v for k, v in value.items() if k != "rules"}
+        elif key != "rules":
+            without[key] = value
+    given = scan_spec(without)
+    if rules is not None:
+        given["rules"] = rules
     return given
 
 
@@ -256,7 +280,7 @@ def _test_setting(node: dict[str, Any], key: str) -> Any:
 def _test_kwargs(meta: dict[str, Any]) -> dict[str, Any]:
     given = meta.get("kwargs")
     kwargs: dict[str, Any] = given if isinstance(given, dict) else {}
-    return scan_spec(kwargs) if meta.get("name") == "data_quality_scan" else kwargs
+    return scan_spec(kwargs, normalize_rules=False) if meta.get("name") == "data_quality_scan" else kwargs
 
 
 def manifest_rules(manifest: dict[str, Any]) -> tuple[dict[str, RuleTest], dict[str, DataSource]]:

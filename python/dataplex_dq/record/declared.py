@@ -17,13 +17,15 @@ from dataplex_dq.errors import ArtifactsError
 from dataplex_dq.record.artifacts import IDENTITY_KEY, Artifacts, RuleTest, short_test_name
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DeclaredRule:
     """One rule of a test as recorded at parse time."""
 
     rule_index: int
     name_given: bool  # declared with a name (not derived by the package)
-    rule: dict[str, Any]  # DataQualityRule in snake_case proto JSON, plus `attributes` (string map)
+    # DataQualityRule in snake_case proto JSON, plus `attributes` (string map): the manifest's own dict, not a copy
+    # (read, never changed: a reader that edits a rule copies it first, as export-spec does)
+    rule: dict[str, Any]
 
     @property
     def name(self) -> str:
@@ -52,7 +54,7 @@ def recorded_rules(test: RuleTest) -> list[DeclaredRule]:
                 f"manifest.json: test {short_test_name(test)}: config.meta.{IDENTITY_KEY} is not a list of "
                 "{rule_index, name_given, rule} as dataplex_dq records it; run `dbt parse` again"
             )
-        out.append(DeclaredRule(index, bool(entry.get("name_given")), dict(rule)))
+        out.append(DeclaredRule(index, bool(entry.get("name_given")), rule))
     return out
 
 

@@ -175,7 +175,8 @@ class RuleOutcome(RuleIdentity):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        object.__setattr__(self, "status", RuleStatus(self.status))
+        if type(self.status) is not RuleStatus:
+            object.__setattr__(self, "status", RuleStatus(self.status))
         if self.metrics is None and self.status in EVALUATED_STATUSES:
             raise MetricsRowError(f"rule {self.rule_name}: status {self.status} needs a metrics row")
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -187,7 +187,7 @@ def _report(
                 else ": its on-run-end hook is switched off (var dataplex_dq_on_run_end) and --no-export was given"
             )
         )
-    run = read_recorded_run(wh, relation, invocation, rows, _declared(where.tests))
+    run = read_recorded_run(wh, relation, invocation, rows, _Declared(where.tests))
     # only now: a report that could not read the run leaves the folder as it was; the previous files are
     # replaced or removed by the result files' output, once every new file is in place (outputs/files.py)
     clean_output_dir(where.out_dir)
@@ -225,17 +225,42 @@ def _report(
     return report
 
 
-def _declared(tests: Mapping[str, RuleTest]) -> dict[tuple[str, str], DeclaredRule]:
+class _Declared(Mapping[tuple[str, str], DeclaredRule]):
     """(test unique_id, rule name) -> the rule as the manifest records it (its position in its test, ...); a test
-    without a readable record (a manifest parsed by an older package) is read from its rows alone."""
-    out: dict[tuple[str, str], DeclaredRule] = {}
-    for uid, test in tests.items():
-        try:
-            rules = recorded_rules(test)
-        except ArtifactsError:
-            continue
-        out.update({(uid, r.name): r for r in rules})
-    return out
+    without a readable record (a manifest parsed by an older package) is read from its rows alone.
+
+    A test's rules are read from its record when first asked for, and only the last few tests' are kept: the rows
+    come job by job, so a 10,000-rule run no longer holds 10,000 DeclaredRules while it is read (objects that lived
+    as long as the report made Python's full garbage collections more frequent and longer)."""
+
+    KEPT = 16  # tests whose rules are kept (a job's rows may alternate between its tests)
+
+    def __init__(self, tests: Mapping[str, RuleTest]) -> None:
+        self._tests = tests
+        self._recent: dict[str, dict[str, DeclaredRule]] = {}  # the most recently read last
+
+    def _rules_of(self, uid: str) -> dict[str, DeclaredRule]:
+        rules = self._recent.pop(uid, None)
+        if rules is None:
+            test = self._tests.get(uid)
+            try:
+                rules = {r.name: r for r in recorded_rules(test)} if test is not None else {}
+            except ArtifactsError:
+                rules = {}
+            if len(self._recent) >= self.KEPT:
+                del self._recent[next(iter(self._recent))]
+        self._recent[uid] = rules
+        return rules
+
+    def __getitem__(self, key: tuple[str, str]) -> DeclaredRule:
+        return self._rules_of(key[0])[key[1]]
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        for uid in self._tests:
+            yield from ((uid, name) for name in self._rules_of(uid))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def source_reports(
