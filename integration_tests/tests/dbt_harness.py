@@ -15,6 +15,7 @@ import sys
 import tempfile
 import textwrap
 import threading
+import time
 import traceback
 import uuid
 from collections.abc import Iterator
@@ -47,6 +48,32 @@ def in_subprocesses() -> bool:
 
 
 def invoke_dbt(args: list[str], *, cwd: Path, env: dict[str, str]) -> tuple[int, str]:
+    """`_invoke_dbt`, its time logged to DATAPLEX_DQ_TEST_COMMAND_LOG when set (one JSON line per command)."""
+    started = time.monotonic()
+    try:
+        return _invoke_dbt(args, cwd=cwd, env=env)
+    finally:
+        log_command("dbt", args, time.monotonic() - started)
+
+
+def log_command(tool: str, args: list[str], seconds: float) -> None:
+    """Append one command's test, tool, subcommand and seconds to DATAPLEX_DQ_TEST_COMMAND_LOG (a JSON-lines file;
+    unset: nothing): where the suite's time goes, command by command (docs/ARCHITECTURE.md#testing)."""
+    path = os.environ.get("DATAPLEX_DQ_TEST_COMMAND_LOG")
+    if not path:
+        return
+    test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+    line = {
+        "test": test,
+        "tool": tool,
+        "command": next((a for a in args if not a.startswith("-")), ""),
+        "seconds": round(seconds, 3),
+    }
+    with open(path, "a") as fh:
+        fh.write(json.dumps(line) + "\n")
+
+
+def _invoke_dbt(args: list[str], *, cwd: Path, env: dict[str, str]) -> tuple[int, str]:
     """Run `dbt ARGS` in `cwd` with exactly the environment `env`: in this process through dbt's documented
     programmatic entry point (dbtRunner, as dbt's own functional tests do) unless `in_subprocesses()`; the exit
     code is the dbt command's (0 success, 1 failures, 2 an error of dbt itself) and the output is what the
@@ -71,7 +98,16 @@ def in_process(cwd: Path, env: dict[str, str]) -> Iterator[None]:
     """One command run in this process as in a process of its own: exactly the environment `env` and the working
     directory `cwd` for its time, then the adapters it opened let go (dbt-duckdb keeps the database it opened for
     the life of the process, closed at exit; a test process runs many projects and reads their files) and the
-    environment and directory put back."""
+    environment and directory put back.
+
+    dbt's test caching is on, as dbt's own pytest fixtures turn it on (`dbt.tests.fixtures.project`'s
+    `initialization`: "caches used between test runs, for better testing performance"): dbt keeps the Jinja parse of
+    each macro and template text it has parsed, keyed by the text, so a new project's full parse does not parse the
+    package's 116 macro files again (a fresh project's `dbt parse` 2.5-3.4 s -> 0.8 s in process). A changed file is
+    new text and is parsed; the subprocess path (`in_subprocesses()`) never caches."""
+    from dbt_common.tests import enable_test_caching
+
+    enable_test_caching()
     saved_env = dict(os.environ)
     saved_cwd = os.getcwd()
     os.environ.clear()
@@ -616,6 +652,16 @@ def run_dataplex_dq(
     full_env["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(REPO_ROOT / "python"), full_env.get("PYTHONPATH", "")) if p
     )
+    started = time.monotonic()
+    try:
+        return _run_dataplex_dq(args, full_env, cwd, subprocess_only)
+    finally:
+        log_command("dataplex-dq", list(args), time.monotonic() - started)
+
+
+def _run_dataplex_dq(
+    args: tuple[str, ...], full_env: dict[str, str], cwd: Path | None, subprocess_only: bool
+) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "dataplex_dq.cli", *args]
     if subprocess_only or in_subprocesses():
         return subprocess.run(command, cwd=cwd or REPO_ROOT, env=full_env, capture_output=True, text=True, check=False)
