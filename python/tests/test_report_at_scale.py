@@ -322,3 +322,105 @@ def test_a_file_that_cannot_be_flushed_leaves_the_previous_set(tmp_path, monkeyp
     with pytest.raises(Exception, match=r"No space left on device; the previous result files are kept$"):
         files.write_result_files(changed, out, page=None)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # no temporary file left, nothing replaced
+
+
+# ---------------------------------------------------------------- manifest.json: only what the report reads
+
+
+def _big_manifest() -> dict[str, Any]:
+    nodes: dict[str, Any] = {}
+    for t in range(3):
+        uid = f"test.p.scan{t}.h"
+        node = _scan_node(uid, 300)
+        node.update(
+            unique_id=uid,
+            compiled_code="select 1 -- " + "x" * 50_000,
+            unrendered_config={"meta": {"dataplex_dq_rules": _identity(300)}},
+            meta={
+                "dataplex_dq_rules": _identity(300),
+                "owner": "ann",
+                "dataplex_dq": {"alert_suppression_interval": 6},
+            },
+            columns={f"c{i}": {"name": f"c{i}", "meta": {}} for i in range(50)},
+            tags=["nightly"],
+            depends_on={"nodes": ["seed.p.items"], "macros": ["macro.dataplex_dq.x"]},
+        )
+        nodes[uid] = node
+    nodes["seed.p.items"] = {
+        "resource_type": "seed",
+        "unique_id": "seed.p.items",
+        "name": "items",
+        "database": "db",
+        "schema": "main",
+        "alias": "items",
+        "relation_name": '"db"."main"."items"',
+        "config": {"meta": {"dataplex_dq": {"rowFilter": "1=1"}}},
+        "group": "finance",
+        "raw_code": "",
+    }
+    nodes["model.dataplex_dq.dataplex_dq_results"] = {
+        "resource_type": "model",
+        "database": "db",
+        "schema": "dq",
+        "alias": "results",
+        "name": "dataplex_dq_results",
+    }
+    return {
+        "metadata": {"project_name": "p", "dbt_version": "1.11.0"},
+        "nodes": nodes,
+        "sources": {"source.p.raw.t": {"resource_type": "source", "name": "t", "source_name": "raw"}},
+        "macros": {"macro.dataplex_dq.x": {"name": "x", "macro_sql": "{% macro x() %}1{% endmacro %}"}},
+        "groups": {"group.p.finance": {"name": "finance", "owner": {"email": "f@example.com"}}},
+        "parent_map": {"a": ["b"]},
+        "disabled": {},
+    }
+
+
+def _artifacts(tmp_path: Path, manifest: Any) -> Path:
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    run_results = {
+        "metadata": {"invocation_id": "inv-1"},
+        "args": {"which": "build"},
+        "results": [{"unique_id": f"test.p.scan{t}.h", "status": "pass", "timing": []} for t in range(3)],
+    }
+    (tmp_path / "run_results.json").write_text(json.dumps(run_results))
+    return tmp_path
+
+
+def test_the_manifest_is_read_as_json_would_read_what_the_report_reads(tmp_path):
+    from dataplex_dq.record import artifacts
+
+    target = _artifacts(tmp_path, _big_manifest())
+    read, made = _new_tracked(lambda: artifacts._read_manifest(target / "manifest.json"))
+    whole, whole_made = _new_tracked(lambda: json.loads((target / "manifest.json").read_text()))
+    assert made < whole_made / 2, (made, whole_made)  # the compiled SQL, columns, a test's meta copy: not built
+    assert "compiled_code" not in read["nodes"]["test.p.scan0.h"] and "parent_map" not in read
+    assert read["nodes"]["test.p.scan0.h"]["meta"] == {"owner": "ann", "dataplex_dq": {"alert_suppression_interval": 6}}
+    assert manifest_rules(read) == manifest_rules(whole)  # every test and data source read the same
+    assert artifacts.results_model_of(read) == {"database": "db", "schema": "dq", "identifier": "results"}
+    loaded = artifacts.load_artifacts(target)
+    assert loaded.project_name == "p" and loaded.macros == whole["macros"] and len(loaded.runs) == 3
+    assert loaded.tests["test.p.scan2.h"].owners == ("ann",)
+    assert loaded.tests["test.p.scan2.h"].alert_suppression_interval == 6
+    assert loaded.data_sources["seed.p.items"].owners == ("f@example.com",)
+    assert loaded.data_sources["seed.p.items"].settings == {"row_filter": "id > 0"}  # the scan's, over the seed's
+
+
+@pytest.mark.parametrize(
+    ("manifest", "message"),
+    [
+        ('{"nodes": []}', "`nodes` is list, not an object"),
+        ('{"nodes": {"test.p.a": {"meta": null}}, "sources": 3}', "`sources` is int, not an object"),
+        ("[1, 2]", "the file is list, not an object"),
+        ('{"nodes": {', "cannot be read as JSON"),
+    ],
+)
+def test_a_manifest_of_another_shape_gets_the_same_one_line_error(tmp_path, manifest, message):
+    from dataplex_dq.errors import ArtifactsError
+    from dataplex_dq.record.artifacts import load_artifacts
+
+    target = _artifacts(tmp_path, {})
+    (target / "manifest.json").write_text(manifest)
+    with pytest.raises(ArtifactsError, match=message) as caught:
+        load_artifacts(target)
+    assert "\n" not in str(caught.value)
