@@ -19,7 +19,7 @@ import pytest
 from recorded_rows import rule_row
 
 from dataplex_dq.outputs import files
-from dataplex_dq.proto import DataQualityResult
+from dataplex_dq.proto import DataQualityResult, DataQualityRule
 from dataplex_dq.record.artifacts import RuleTest, manifest_rules, scan_spec
 from dataplex_dq.record.declared import DeclaredRule, recorded_rules
 from dataplex_dq.run.assemble import AssembleError, build_result
@@ -424,3 +424,42 @@ def test_a_manifest_of_another_shape_gets_the_same_one_line_error(tmp_path, mani
     with pytest.raises(ArtifactsError, match=message) as caught:
         load_artifacts(target)
     assert "\n" not in str(caught.value)
+
+
+# ---------------------------------------------------------------- proto JSON: the same bytes, without json's indenting
+
+
+def _result_with_everything() -> DataQualityResult:
+    result = DataQualityResult(passed=False, score=66.67, row_count=12)
+    rule = result.rules.add(passed=False, evaluated_count=8, passed_count=7, pass_ratio=0.875, null_count=0)
+    rule.rule.name = 'größe-ok \u2028 "quoted" \\ / \t'
+    rule.rule.column = "größe"
+    rule.rule.set_expectation.values.extend(["ä", "", "😀", "[1, {2}]"])
+    rule.failing_rows_query = "select *\nfrom t where not (x in ('a', 'b'))"
+    rule.debug_queries_result_sets.add().results.add(name="m", type="FLOAT64", value="1.5e-07")
+    result.rules.add(passed=True).rule.CopyFrom(DataQualityRule(name="empty", non_null_expectation={}))
+    result.dimensions.add(passed=True, score=100.0).dimension.name = "VALIDITY"
+    result.columns.add(column="größe", score=33.33)
+    return result
+
+
+@pytest.mark.parametrize("include_defaults", [False, True])
+def test_proto_json_has_the_bytes_message_to_json_writes(include_defaults, monkeypatch):
+    """The result files' JSON is a contract (docs/SEMANTICS.md): byte for byte what json_format.MessageToJson wrote
+    (keys sorted, indented by 2, ASCII with escapes), now without its pure-Python indenting encoder."""
+    from google.protobuf import json_format
+
+    from dataplex_dq.run.assemble import result_to_json
+
+    result = _result_with_everything()
+    expected = json_format.MessageToJson(
+        result, sort_keys=True, indent=2, always_print_fields_with_no_presence=include_defaults
+    )
+    assert "\\u00f6" in expected and "\\ud83d\\ude00" in expected and '"nonNullExpectation": {}' in expected
+
+    def indenting(*args: Any, **kwargs: Any) -> str:
+        raise AssertionError("json_format.MessageToJson: json's pure-Python indenting encoder")
+
+    monkeypatch.setattr(json_format, "MessageToJson", indenting)
+    assert result_to_json(result, include_defaults=include_defaults) == expected
+    assert result_to_json(DataQualityResult()) == "{}"

@@ -18,11 +18,13 @@ float32, so the JSON shows ``66.67``. The exact 2-decimal values are in the Scor
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
+import msgspec
 from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 
@@ -324,13 +326,12 @@ def result_to_json(result: DataQualityResult, *, include_defaults: bool = False)
     ``include_defaults`` (then every field without presence is printed; unset ``optional``
     fields such as ``score`` stay omitted either way).
     """
-    return json_format.MessageToJson(
-        result,
-        preserving_proto_field_name=False,
-        sort_keys=True,
-        indent=2,
-        always_print_fields_with_no_presence=include_defaults,
+    # the bytes of json_format.MessageToJson(result, sort_keys=True, indent=2), whose indenting is json's pure-Python
+    # encoder (~45% of it for a 10,000-rule report): the same dict, json's C encoder, msgspec's C re-indenting
+    doc = json_format.MessageToDict(
+        result, preserving_proto_field_name=False, always_print_fields_with_no_presence=include_defaults
     )
+    return msgspec.json.format(json.dumps(doc, sort_keys=True, separators=(",", ":")), indent=2)
 
 
 def result_from_json(text: str) -> DataQualityResult:
