@@ -642,13 +642,19 @@ def copy_demo(root: Path) -> Path:
 
 
 def run_dataplex_dq(
-    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None, subprocess_only: bool = False
+    *args: str,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    subprocess_only: bool = False,
+    unset: tuple[str, ...] = (),
 ) -> subprocess.CompletedProcess[str]:
     """Run the `dataplex-dq` command (this checkout's package) in `cwd` with `env` added to this process's
     environment: in this process (as the console script, its exit code and its stdout and stderr apart), or in a
     subprocess with `subprocess_only` (a user's shell: the journeys of test_user_project) or
-    `in_subprocesses()`."""
+    `in_subprocesses()`. `unset`: variables of this process's environment the command does not get."""
     full_env = {**os.environ, **(env or {}), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", "COLUMNS": "200"}
+    for name in unset:
+        full_env.pop(name, None)
     full_env["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(REPO_ROOT / "python"), full_env.get("PYTHONPATH", "")) if p
     )

@@ -9,12 +9,11 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from dbt_harness import REPO_ROOT, copy_demo, dbt_executable
+from dbt_harness import copy_demo, invoke_dbt, run_dataplex_dq
 
 PROFILES = """\
 dataplex_dq_demo:
@@ -64,27 +63,24 @@ TABLE = [
 ]
 
 
-def run(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(REPO_ROOT / "python"),
-        "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
-        "COLUMNS": "200",
-    }
-    env.pop("DBT_PROFILES_DIR", None)
-    env.pop("DBT_DUCKDB_PATH", None)
-    return subprocess.run(list(args), cwd=cwd, env=env, capture_output=True, text=True, check=False)
+_UNSET = ("DBT_PROFILES_DIR", "DBT_DUCKDB_PATH")  # the demo's own profiles.yml and database file, as a user has them
 
 
 def dq(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    return run(cwd, sys.executable, "-m", "dataplex_dq.cli.main", *args)
+    """`dataplex-dq ARGS` in the demo folder `cwd` (the test harness's way: in this process unless
+    DATAPLEX_DQ_TEST_DBT_SUBPROCESS is set)."""
+    return run_dataplex_dq(*args, cwd=cwd, unset=_UNSET)
 
 
 @pytest.fixture(scope="module")
 def demo_runs(tmp_path_factory):
     root = copy_demo(tmp_path_factory.mktemp("diff_demo"))
     (root / "profiles.yml").write_text(PROFILES)
-    assert run(root, dbt_executable(), "deps", "--quiet").returncode == 0
+    deps_env = {k: v for k, v in os.environ.items() if k not in _UNSET}
+    code, output = invoke_dbt(
+        ["deps", "--quiet"], cwd=root, env={**deps_env, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+    )
+    assert code == 0, output[-3000:]
 
     # production: the whole demo, its results exported to prod's results table and kept as artifacts
     prod = dq(root, "build", "--target", "prod", "--profiles-dir", ".")

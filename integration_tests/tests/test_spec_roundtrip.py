@@ -16,7 +16,7 @@ import pytest
 import yaml
 from google.protobuf import json_format
 
-from dbt_harness import INTEGRATION_DIR, REPO_ROOT, dbt_executable
+from dbt_harness import INTEGRATION_DIR, REPO_ROOT, invoke_dbt, run_dataplex_dq
 
 sys.path.insert(0, str(REPO_ROOT / "python"))
 
@@ -39,14 +39,9 @@ def env() -> dict[str, str]:
 
 
 def dataplex_dq(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "dataplex_dq.cli.main", *args],
-        cwd=cwd,
-        env=env(),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    """`dataplex-dq ARGS` run in the project folder `cwd`, as a user runs it there (the test harness's way: in this
+    process unless DATAPLEX_DQ_TEST_DBT_SUBPROCESS is set)."""
+    return run_dataplex_dq(*args, env=env(), cwd=cwd)
 
 
 def new_project(root: Path, name: str) -> Path:
@@ -57,7 +52,8 @@ def new_project(root: Path, name: str) -> Path:
     )
     (root / "packages.yml").write_text(yaml.safe_dump({"packages": [{"local": str(REPO_ROOT)}]}))
     shutil.copy(INTEGRATION_DIR / "profiles.yml", root / "profiles.yml")  # found in the current directory, as dbt does
-    subprocess.run([dbt_executable(), "deps", "--quiet"], cwd=root, env=env(), check=True, capture_output=True)
+    code, output = invoke_dbt(["deps", "--quiet"], cwd=root, env=env())
+    assert code == 0, output[-3000:]
     return root
 
 
@@ -179,15 +175,10 @@ def test_googlesql_imported_for_duckdb_runs_with_dataplex_counts(tmp_path):
         "Transpiled to duckdb: rule 'web-events-at-least-five' sql_expression: COUNTIF(source_system = 'web') >= 5  "
         "->  COUNT_IF(source_system = 'web') >= 5" in proc.stdout
     )
-    build = subprocess.run(
-        [dbt_executable(), "build", "--select", "dq_events"],
-        cwd=root,
-        env={**env(), "DBT_DUCKDB_PATH": str(tmp_path / "t.duckdb")},
-        capture_output=True,
-        text=True,
-        check=False,
+    code, output = invoke_dbt(
+        ["build", "--select", "dq_events"], cwd=root, env={**env(), "DBT_DUCKDB_PATH": str(tmp_path / "t.duckdb")}
     )
-    assert build.returncode == 0, build.stdout[-3000:]
+    assert code == 0, output[-3000:]
     import duckdb
 
     con = duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True)
