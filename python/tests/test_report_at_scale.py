@@ -463,3 +463,50 @@ def test_proto_json_has_the_bytes_message_to_json_writes(include_defaults, monke
     monkeypatch.setattr(json_format, "MessageToJson", indenting)
     assert result_to_json(result, include_defaults=include_defaults) == expected
     assert result_to_json(DataQualityResult()) == "{}"
+
+
+# ---------------------------------------------------------------- the rows: looked up only when the query fails
+
+
+class _FakeWarehouse:
+    """What read_rows calls of a Warehouse: the query's SQL from the macro, the query, the existence lookup."""
+
+    def __init__(self, *, exists: bool, fails: bool) -> None:
+        self.exists, self.fails, self.calls = exists, fails, []
+
+    def macro(self, name: str, **kwargs: Any) -> str:
+        self.calls.append(name)
+        return f"select * from {kwargs['relation']} where dbt_invocation_id = '{kwargs['invocation_id']}'"
+
+    def query(self, sql: str) -> list[dict[str, Any]]:
+        self.calls.append("query")
+        if self.fails:
+            from dataplex_dq.errors import WarehouseError
+
+            raise WarehouseError("query failed on duckdb: Catalog Error: Table with name results does not exist!\n--")
+        return [{"rule_name": "r0"}]
+
+    def relation_exists(self, relation: Any) -> bool:
+        self.calls.append("relation_exists")
+        return self.exists
+
+
+def test_the_rows_are_read_without_looking_the_table_up_first():
+    """dbt's lookup of a relation lists every relation of its schema (~0.1 s on DuckDB before the first row)."""
+    from dataplex_dq.run.recorded import read_rows
+
+    wh = _FakeWarehouse(exists=True, fails=False)
+    assert read_rows(wh, "main.results", "inv-1") == [{"rule_name": "r0"}]  # type: ignore[arg-type]
+    assert wh.calls == ["results_of_invocation_sql", "query"]  # was: relation_exists first
+
+
+def test_a_table_that_does_not_exist_yet_has_no_rows_and_one_that_fails_is_one_line():
+    from dataplex_dq.run.recorded import ResultsTableError, read_rows
+
+    missing = _FakeWarehouse(exists=False, fails=True)
+    assert read_rows(missing, "main.results", "inv-1") == []  # type: ignore[arg-type]
+    assert missing.calls == ["results_of_invocation_sql", "query", "relation_exists"]
+    broken = _FakeWarehouse(exists=True, fails=True)
+    with pytest.raises(ResultsTableError, match=r"^cannot read the results table main.results: query failed") as caught:
+        read_rows(broken, "main.results", "inv-1")  # type: ignore[arg-type]
+    assert "\n" not in str(caught.value)
