@@ -14,8 +14,9 @@
    output, the summary), and prints min / median / max of the process's wall and CPU time, Python's start,
    the imports, the report itself and each of its steps (reading manifest.json + run_results.json, opening
    dbt's adapter, reading the recorded rows, the protos, the outputs and each output), the time after the
-   report until the process ended (DuckDB's close, Python's teardown), and the process's peak memory
-   (VmHWM of /proc/self/status: Python and DuckDB). The setup's `dbt build` is timed once.
+   report until the process ended (DuckDB's close, Python's teardown), the process's peak memory
+   (VmHWM of /proc/self/status: Python and DuckDB) and Python's garbage collections until the report's end (a
+   callback counts and times them: the full ones walk every live object). The setup's `dbt build` is timed once.
 2. --one-source N (0 skips it): N rules on ONE data source (Dataplex's maximum per scan is 1,000), in both
    forms, each a real dbt project: N per-rule tests, and one data_quality_scan of N rules. Per form, fresh
    processes: `dbt compile` (compile), `dbt test` (query and the package's hook recording the rows: wall,
@@ -56,6 +57,7 @@ REPO = Path(__file__).resolve().parents[2]
 #   source_reports     per data source its DataQualityResult (the protos)
 #   run_outputs        every output of outputs/registry.py, in turn (each also timed: "output: NAME")
 SETUP = ("load_artifacts", "open_adapter")
+GC = ("gc_full", "gc_full_s", "gc_young_s")  # Python's garbage collections in the process until the report's end
 PHASES = ("read_rows", "read_recorded_run", "source_reports", "run_outputs")
 
 
@@ -113,6 +115,7 @@ def child(proj: Path, code: Path, html: str | None = None) -> None:
     ``code``: the checkout whose python/ runs (to compare two versions on one project)."""
     started = time.perf_counter()
     started_at = time.time()
+    collected = watch_collections()
     sys.path.insert(0, str(code / "python"))
     import io
 
@@ -181,6 +184,7 @@ def child(proj: Path, code: Path, html: str | None = None) -> None:
                 "imports": imported - started,
                 "report": done - imported,
                 "phases": spent,
+                **collected,
                 "maxrss_mb": maxrss_kb / 1024,
                 "html_bytes": Path(html).stat().st_size if html and Path(html).exists() else 0,
                 "summary_tail": summary[-400:],
@@ -196,6 +200,29 @@ def child(proj: Path, code: Path, html: str | None = None) -> None:
 
     if hasattr(cli, "exit_now"):
         cli.exit_now(0)
+
+
+def watch_collections() -> dict[str, float]:
+    """Python's garbage collections from now on, counted and timed (a callback only: the collector is left as it
+    is): full ones (each walks every live object, dbt's ~170,000 too) and the younger generations'."""
+    import gc
+
+    out = {"gc_full": 0.0, "gc_full_s": 0.0, "gc_young_s": 0.0}
+    began = [0.0]
+
+    def on_collection(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+            return
+        took = time.perf_counter() - began[0]
+        if info["generation"] == 2:
+            out["gc_full"] += 1
+            out["gc_full_s"] += took
+        else:
+            out["gc_young_s"] += took
+
+    gc.callbacks.append(on_collection)
+    return out
 
 
 class TimedOutput:
@@ -218,10 +245,8 @@ def run_reports(
 ) -> dict[str, list[float]]:
     """--repeat fresh processes of the report; per round its wall time, report time, phases, peak memory (and,
     with ``html``, the page's size in bytes)."""
-    out: dict[str, list[float]] = {
-        k: []
-        for k in ("wall", "startup", "imports", "report", "exit", "maxrss_mb", "html_bytes", "cpu", *SETUP, *PHASES)
-    }
+    keys = ("wall", "startup", "imports", "report", "exit", "maxrss_mb", "html_bytes", "cpu", *SETUP, *PHASES, *GC)
+    out: dict[str, list[float]] = {k: [] for k in keys}
     for _ in range(repeat):
         t0 = time.perf_counter()
         t0_at = time.time()
@@ -247,7 +272,7 @@ def run_reports(
         # before the child's first line runs (Python's start) and after its report (freeing, closing, exit)
         out["startup"].append(got["started_at"] - t0_at)
         out["exit"].append(t1_at - got["done_at"])
-        for key in ("imports", "report", "maxrss_mb", "html_bytes"):
+        for key in ("imports", "report", "maxrss_mb", "html_bytes", *GC):
             out[key].append(got.get(key, 0))
         for name in (*SETUP, *PHASES):
             out[name].append(got["phases"].get(name, 0.0))
@@ -288,6 +313,9 @@ def print_reports(label: str, r: dict[str, list[float]]) -> None:
             for output in (k for k in r if k.startswith("output: ")):
                 print(f"          {output[8:]:20}  {spread(r[output])}")
     print(f"      after the report (exit) {spread(r['exit'])}")
+    print(f"    full garbage collections  {spread(r['gc_full'], ' ')}  (until the report's end)")
+    print(f"      their time              {spread(r['gc_full_s'])}")
+    print(f"      younger generations'    {spread(r['gc_young_s'])}")
     print(f"    peak memory (VmHWM)       {spread(r['maxrss_mb'], ' MB')}")
     if any(r["html_bytes"]):
         print(f"    HTML page                 {spread([b / 1e6 for b in r['html_bytes']], ' MB')}")
