@@ -510,3 +510,35 @@ def test_a_table_that_does_not_exist_yet_has_no_rows_and_one_that_fails_is_one_l
     with pytest.raises(ResultsTableError, match=r"^cannot read the results table main.results: query failed") as caught:
         read_rows(broken, "main.results", "inv-1")  # type: ignore[arg-type]
     assert "\n" not in str(caught.value)
+
+
+def test_rows_of_many_tests_in_any_order_read_each_tests_record_once(monkeypatch):
+    """A warehouse returns the rows in any order (BigQuery's is arbitrary): 40 tests' rows interleaved still read
+    each test's record once, and the outcomes keep the rows' order."""
+    from dataplex_dq.run import report
+
+    tests = _tests(40, 5)
+    reads: list[str] = []
+    real = report.recorded_rules
+
+    def counted(test: RuleTest) -> list[DeclaredRule]:
+        reads.append(test.unique_id)
+        return real(test)
+
+    monkeypatch.setattr(report, "recorded_rules", counted)
+    rows = [
+        rule_row(
+            f"r{t * 5 + i}",
+            "Set check",
+            "PASSED",
+            dbt_test_unique_id=f"test.p.t{t}",
+            rule_rows_evaluated=1,
+            rule_rows_passed=1,
+        )
+        for i in range(5)
+        for t in range(40)
+    ]
+    (job,) = recorded_jobs(rows, [], "duckdb", _Declared(tests))
+    assert sorted(reads) == sorted(tests) and len(reads) == 40  # once each (was 200 reads with the rows' order)
+    assert [o.rule_name for o in job.outcomes] == [r["rule_name"] for r in rows]
+    assert [o.rule_index for o in job.outcomes] == [i for i in range(5) for _ in range(40)]

@@ -365,10 +365,14 @@ def recorded_jobs(
             test_costs=_test_costs(job_rows),
         )
         parsed = {"data_quality_job_configuration": config, "job_quality_result": quality}  # read once per job
-        outcomes = [
-            _readable_outcome(r, known.get((str(r.get("dbt_test_unique_id")), str(r.get("rule_name")))), parsed)
-            for r in job_rows
-        ]
+        # read test by test, kept in the rows' order: a `declared` read lazily (run/report.py) reads each test's
+        # record once, however the warehouse ordered the rows
+        tests = [str(r.get("dbt_test_unique_id")) for r in job_rows]
+        read = {
+            i: _readable_outcome(job_rows[i], known.get((tests[i], str(job_rows[i].get("rule_name")))), parsed)
+            for i in sorted(range(len(job_rows)), key=tests.__getitem__)
+        }
+        outcomes = [read[i] for i in range(len(job_rows))]
         debug = {
             str(r["rule_name"]): found
             for r in job_rows
