@@ -233,7 +233,7 @@ class _Declared(Mapping[tuple[str, str], DeclaredRule]):
     come job by job, so a 10,000-rule run no longer holds 10,000 DeclaredRules while it is read (objects that lived
     as long as the report made Python's full garbage collections more frequent and longer)."""
 
-    KEPT = 16  # tests whose rules are kept (a job's rows may alternate between its tests)
+    KEPT = 2  # tests whose rules are kept (recorded_jobs reads a job's rows test by test: one would do)
 
     def __init__(self, tests: Mapping[str, RuleTest]) -> None:
         self._tests = tests
