@@ -40,8 +40,14 @@ def run(cmd: list[str], cwd: Path | None = None, env: dict[str, str] | None = No
     return output
 
 
+def pip(python: Path, *args: str) -> list[str]:
+    """This venv's pip working on the environment of `python` (`pip --python`): a venv made `--without-pip` needs no
+    pip of its own (ensurepip's, then upgraded, took ~8 s)."""
+    return [sys.executable, "-m", "pip", "--python", str(python), *args, "--disable-pip-version-check"]
+
+
 def freeze(python: Path) -> dict[str, str]:
-    lines = run([str(python), "-m", "pip", "freeze", "--all"]).splitlines()
+    lines = run(pip(python, "freeze", "--all")).splitlines()
     out = {}
     for line in lines:
         if "==" in line:
@@ -129,16 +135,14 @@ def test_pip_install_beside_dbt_1_12_keeps_it(tmp_path: Path, bare_repo: Path) -
     """The user's venv has dbt-core 1.12.0 and dbt-duckdb; `pip install` of the CLI from a git URL with a
     tag (the README's line, here a local clone) only adds packages: nothing is up- or downgraded."""
     venv = tmp_path / "venv"
-    run([sys.executable, "-m", "venv", str(venv)])
+    run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
     python = venv / "bin" / "python"
-    pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    # the pip of Python 3.11.7's ensurepip (23.2) rejects a git+file:/// URL (a packaging bug); users' pips
-    # are newer, and their URL is https
-    run([*pip, "--upgrade", "pip"])
-    run([*pip, *DBT_112])
+    # the pip of this venv (pinned, recent): the pip of Python 3.11.7's ensurepip (23.2) rejects a git+file:/// URL
+    # (a packaging bug); users' pips are newer, and their URL is https
+    run(pip(python, "install", "--quiet", *DBT_112))
     before = freeze(python)
     assert before["dbt-core"] == "1.12.0"
-    run([*pip, f"dbt-dataplex-dq @ git+file://{bare_repo}@{TAG}"], env=git_env(tmp_path))
+    run(pip(python, "install", "--quiet", f"dbt-dataplex-dq @ git+file://{bare_repo}@{TAG}"), env=git_env(tmp_path))
     after = freeze(python)
     changed = {name: (version, after.get(name)) for name, version in before.items() if after.get(name) != version}
     assert not changed, f"pip install changed what was installed (before, after): {changed}"
