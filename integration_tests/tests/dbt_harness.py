@@ -46,44 +46,41 @@ def in_subprocesses() -> bool:
     return bool(os.environ.get("DATAPLEX_DQ_TEST_DBT_SUBPROCESS"))
 
 
-def invoke_dbt(args: list[str], *, cwd: Path, env: dict[str, str]) -> tuple[int, str]:
-    """`_invoke_dbt`, its time logged to DATAPLEX_DQ_TEST_COMMAND_LOG when set (one JSON line per command)."""
+@contextlib.contextmanager
+def logged(tool: str, args: list[str]) -> Iterator[None]:
+    """The command run inside, its test, tool, subcommand and seconds appended to DATAPLEX_DQ_TEST_COMMAND_LOG (a
+    JSON-lines file; unset: nothing): where the suite's time goes, command by command (docs/ARCHITECTURE.md#testing)."""
     started = time.monotonic()
     try:
-        return _invoke_dbt(args, cwd=cwd, env=env)
+        yield
     finally:
-        log_command("dbt", args, time.monotonic() - started)
+        path = os.environ.get("DATAPLEX_DQ_TEST_COMMAND_LOG")
+        if path:
+            line = {
+                "test": os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0],
+                "tool": tool,
+                "command": next((a for a in args if not a.startswith("-")), ""),
+                "seconds": round(time.monotonic() - started, 3),
+            }
+            with open(path, "a") as fh:
+                fh.write(json.dumps(line) + "\n")
 
 
-def log_command(tool: str, args: list[str], seconds: float) -> None:
-    """Append one command's test, tool, subcommand and seconds to DATAPLEX_DQ_TEST_COMMAND_LOG (a JSON-lines file;
-    unset: nothing): where the suite's time goes, command by command (docs/ARCHITECTURE.md#testing)."""
-    path = os.environ.get("DATAPLEX_DQ_TEST_COMMAND_LOG")
-    if not path:
-        return
-    test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
-    line = {
-        "test": test,
-        "tool": tool,
-        "command": next((a for a in args if not a.startswith("-")), ""),
-        "seconds": round(seconds, 3),
-    }
-    with open(path, "a") as fh:
-        fh.write(json.dumps(line) + "\n")
-
-
-def _invoke_dbt(args: list[str], *, cwd: Path, env: dict[str, str]) -> tuple[int, str]:
+def invoke_dbt(args: list[str], *, cwd: Path, env: dict[str, str]) -> tuple[int, str]:
     """Run `dbt ARGS` in `cwd` with exactly the environment `env`: in this process through dbt's documented
     programmatic entry point (dbtRunner, as dbt's own functional tests do) unless `in_subprocesses()`; the exit
     code is the dbt command's (0 success, 1 failures, 2 an error of dbt itself) and the output is what the
-    command prints. In process saves the ~2 s of importing dbt per invocation."""
+    command prints. In process saves the ~2 s of importing dbt per invocation. Logged (:func:`logged`)."""
     if in_subprocesses():
-        proc = subprocess.run([dbt_executable(), *args], cwd=cwd, env=env, capture_output=True, text=True, check=False)
+        with logged("dbt", args):
+            proc = subprocess.run(
+                [dbt_executable(), *args], cwd=cwd, env=env, capture_output=True, text=True, check=False
+            )
         return proc.returncode, proc.stdout + proc.stderr
     from dbt.cli.main import dbtRunner
 
     out = io.StringIO()
-    with in_process(cwd, env), contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+    with logged("dbt", args), in_process(cwd, env), contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         res = dbtRunner().invoke(list(args))
     if res.success:
         return 0, out.getvalue()
@@ -662,23 +659,21 @@ def run_dataplex_dq(
     full_env["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(REPO_ROOT / "python"), full_env.get("PYTHONPATH", "")) if p
     )
-    started = time.monotonic()
-    try:
-        return _run_dataplex_dq(args, full_env, cwd, subprocess_only)
-    finally:
-        log_command("dataplex-dq", list(args), time.monotonic() - started)
-
-
-def _run_dataplex_dq(
-    args: tuple[str, ...], full_env: dict[str, str], cwd: Path | None, subprocess_only: bool
-) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "dataplex_dq.cli", *args]
     if subprocess_only or in_subprocesses():
-        return subprocess.run(command, cwd=cwd or REPO_ROOT, env=full_env, capture_output=True, text=True, check=False)
+        with logged("dataplex-dq", list(args)):
+            return subprocess.run(
+                command, cwd=cwd or REPO_ROOT, env=full_env, capture_output=True, text=True, check=False
+            )
     from dataplex_dq.cli.main import exit_code_of_main
 
     out, err = io.StringIO(), io.StringIO()
-    with in_process(cwd or REPO_ROOT, full_env), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with (
+        logged("dataplex-dq", list(args)),
+        in_process(cwd or REPO_ROOT, full_env),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
         code = exit_code_of_main(list(args))
     return subprocess.CompletedProcess(command, code, out.getvalue(), err.getvalue())
 
