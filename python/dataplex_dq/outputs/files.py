@@ -98,14 +98,7 @@ def _sync_folder(folder: Path) -> None:
 def write_atomic(path: Path, data: bytes) -> None:
     """``path`` replaced by ``data`` at once: a reader, a crash or a full disk leaves the old file or the new
     one, never a part of either. OSError when it cannot be written (the old file is then untouched)."""
-    tmp = _staged(path, data)
-    try:
-        _flushed([tmp])
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    os.replace(tmp, path)
-    _sync_folder(path.parent)
+    replace_all([(path, data)])
 
 
 def replace_all(files: Sequence[tuple[Path, bytes]]) -> None:
