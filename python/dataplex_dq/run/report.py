@@ -15,6 +15,7 @@ Nothing here builds or writes a results row: the package's SQL is the one writer
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Iterator, Mapping
@@ -237,20 +238,14 @@ class _Declared(Mapping[tuple[str, str], DeclaredRule]):
 
     def __init__(self, tests: Mapping[str, RuleTest]) -> None:
         self._tests = tests
-        self._recent: dict[str, dict[str, DeclaredRule]] = {}  # the most recently read last
+        self._rules_of = functools.lru_cache(maxsize=self.KEPT)(self._read_rules)
 
-    def _rules_of(self, uid: str) -> dict[str, DeclaredRule]:
-        rules = self._recent.pop(uid, None)
-        if rules is None:
-            test = self._tests.get(uid)
-            try:
-                rules = {r.name: r for r in recorded_rules(test)} if test is not None else {}
-            except ArtifactsError:
-                rules = {}
-            if len(self._recent) >= self.KEPT:
-                del self._recent[next(iter(self._recent))]
-        self._recent[uid] = rules
-        return rules
+    def _read_rules(self, uid: str) -> dict[str, DeclaredRule]:
+        test = self._tests.get(uid)
+        try:
+            return {r.name: r for r in recorded_rules(test)} if test is not None else {}
+        except ArtifactsError:
+            return {}
 
     def __getitem__(self, key: tuple[str, str]) -> DeclaredRule:
         return self._rules_of(key[0])[key[1]]
