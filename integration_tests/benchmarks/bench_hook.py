@@ -38,14 +38,23 @@ WROTE = re.compile(
 )
 
 
-def _project(work: Path, rules: int, form: str) -> Path:
-    proj = work / f"{form}_{rules}"
+def _project(work: Path, rules: int, form: str, skipped: bool = False) -> Path:
+    """``skipped``: the data sources are models whose query fails, so `dbt build` skips every test and the hook
+    records each declared rule as SKIPPED (the path of a test that left no metrics row)."""
+    proj = work / f"{form}_{rules}{'_skipped' if skipped else ''}"
     (proj / "seeds").mkdir(parents=True)
     (proj / "models").mkdir()
     sources = max(1, rules // 50) if form == "tests" else max(1, math.ceil(rules / 1000))
-    lines = ["version: 2", "seeds:"]
+    lines = ["version: 2", "models:" if skipped else "seeds:"]
     for s in range(sources):
-        (proj / "seeds" / f"items_{s}.csv").write_text("id,qty\n" + "".join(f"{i},{i % 7}\n" for i in range(200)))
+        if skipped:
+            (proj / "models" / f"items_{s}.sql").write_text(
+                "{{ config(materialized='table') }}\nselect cast('planted failure' as integer) as id, 1 as qty\n"
+            )
+        else:
+            (proj / "seeds" / f"items_{s}.csv").write_text(
+                "id,qty\n" + "".join(f"{i},{i % 7}\n" for i in range(200))
+            )
         lines += [f"  - name: items_{s}"]
         mine = [r for r in range(rules) if r % sources == s]
         if form == "tests":
@@ -125,11 +134,11 @@ def _stats(values: list[float]) -> str:
     return f"{min(values):7.3f} / {statistics.median(values):7.3f} / {max(values):7.3f}"
 
 
-def _run(proj: Path, rules: int, form: str, repeats: int) -> None:
+def _run(proj: Path, rules: int, form: str, repeats: int, skipped: bool = False) -> None:
     """`dbt build` once, then `dbt test` repeats - 1 times, each a fresh process (the hook's macros
-    are compiled anew in each, as in production)."""
+    are compiled anew in each, as in production); ``skipped``: `dbt build` every time (its tests are skipped)."""
     assert _dbt(proj, "deps").returncode == 0
-    samples = [_sample(proj, "build")] + [_sample(proj, "test") for _ in range(repeats - 1)]
+    samples = [_sample(proj, "build")] + [_sample(proj, "build" if skipped else "test") for _ in range(repeats - 1)]
     ok = [s for s in samples if s is not None]
     if not ok:
         return
@@ -140,7 +149,7 @@ def _run(proj: Path, rules: int, form: str, repeats: int) -> None:
     rows = con.execute("select count(*) from main.dataplex_dq_results").fetchone()[0]
     con.close()
     print(
-        f"{form:5s} {rules:>6} rules | {tests:>5} tests {sources:>4} sources | {batches} batch(es) | "
+        f"{form + (' skipped' if skipped else ''):13s} {rules:>6} rules | {tests:>5} tests {sources:>4} sources | {batches} batch(es) | "
         f"hook added (dbt's timing of the on-run-end hook) min/median/max {_stats([s[0] for s in ok])} s | "
         f"hook's own timer {_stats([s[1] for s in ok])} s | "
         f"whole dbt command median {statistics.median([s[5] for s in ok]):6.1f} s | "
@@ -162,6 +171,20 @@ def main() -> int:
         default=2,
         help="fresh dbt processes for sizes of 10,000 rules and more (each takes minutes)",
     )
+    ap.add_argument(
+        "--rules-skipped",
+        type=int,
+        nargs="*",
+        default=[],
+        help="sizes in the per-rule form on models that fail: every test skipped, its declared rule recorded",
+    )
+    ap.add_argument(
+        "--rules-scan-skipped",
+        type=int,
+        nargs="*",
+        default=[],
+        help="sizes in the scan form on models that fail: every scan skipped, its declared rules recorded",
+    )
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench_hook_"))
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPU(s)")
@@ -173,6 +196,10 @@ def main() -> int:
         _run(_project(work, n, "tests"), n, "tests", repeats(n))
     for n in args.rules_scan:
         _run(_project(work, n, "scan"), n, "scan", repeats(n))
+    for n in args.rules_skipped:
+        _run(_project(work, n, "tests", skipped=True), n, "tests", repeats(n), skipped=True)
+    for n in args.rules_scan_skipped:
+        _run(_project(work, n, "scan", skipped=True), n, "scan", repeats(n), skipped=True)
     print(f"load average after: {os.getloadavg()[0]:.1f}; projects under {work}")
     return 0
 

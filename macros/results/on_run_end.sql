@@ -172,29 +172,28 @@
   {{ return(out) }}
 {% endmacro %}
 
-{#- Python's `value not in (None, False, 0)`. -#}
-{% macro _hook_set(value) %}
-  {{ return(not (value is none or value is sameas false or (value is number and value == 0))) }}
-{% endmacro %}
-
 {#- A YAML scalar as the proto's text (report._text). -#}
 {% macro _hook_text(value) %}
   {%- if value is sameas true -%}{{ return('true') }}{%- elif value is sameas false -%}{{ return('false') }}{%- endif -%}
   {{ return(value | string) }}
 {% endmacro %}
 
-{#- The rule-type fields of a declared rule (report._rule_params), read with mapping `get_from`
-    (snake_case, or camelCase when `camel`). -#}
-{% macro _hook_rule_params(rule_type, given, camel=false) %}
-  {%- set keys = (dataplex_dq.rule_types().get(rule_type) or {}).get('params', []) -%}
+{#- The rule-type fields of a declared rule (report._rule_params), read with mapping `given` (snake_case, or
+    camelCase when `camel`). `keys`: scan_rule_keys() (the registry's params and every field's camelCase), built
+    once per hook. Inline filters and tests, no macro call: it runs per declared rule. -#}
+{% macro _hook_rule_params(rule_type, given, camel, keys) %}
   {%- set params = {} -%}
-  {%- for key in keys -%}
+  {%- for key in (keys.facts[rule_type].params if rule_type in keys.facts else []) -%}
     {%- set value = given.get(key) -%}
-    {%- if value is none and camel -%}{%- set value = given.get(dataplex_dq.camel_case(key)) -%}{%- endif -%}
+    {%- if value is none and camel -%}{%- set value = given.get(keys.camel[key]) -%}{%- endif -%}
     {%- if value is not none and value is not sameas false -%}
-      {%- if key in ('min_value', 'max_value') -%}{%- set value = dataplex_dq._hook_text(value) -%}
+      {#- a YAML scalar as the proto's text (report._text) -#}
+      {%- if key in ('min_value', 'max_value') -%}
+        {%- set value = 'true' if value is sameas true else ('false' if value is sameas false else value | string) -%}
       {%- elif key == 'values' and value is iterable and value is not string and value is not mapping -%}
-        {%- set texts = [] -%}{%- for v in value -%}{%- do texts.append(dataplex_dq._hook_text(v)) -%}{%- endfor -%}{%- set value = texts -%}
+        {%- set texts = [] -%}
+        {%- for v in value -%}{%- do texts.append('true' if v is sameas true else ('false' if v is sameas false else v | string)) -%}{%- endfor -%}
+        {%- set value = texts -%}
       {%- elif key == 'statistic' -%}{%- set value = value | string | upper -%}
       {%- endif -%}
       {%- do params.update({key: value}) -%}
@@ -204,8 +203,12 @@
 {% endmacro %}
 
 {#- The declared rules of a test that left no metrics row (report.declared_rules): a list of
-    (rule_index, DataQualityRule dict in snake_case proto JSON, attributes). -#}
-{% macro hook_declared_rules(node) %}
+    (rule_index, DataQualityRule dict in snake_case proto JSON, attributes). `keys`: scan_rule_keys(), built
+    once per hook (a skipped 1,000-rule scan reads 1,000 rules: per rule only filters and tests, and the two
+    macros that name and type a scan's rule). -#}
+{% macro hook_declared_rules(node, keys=none) %}
+  {%- set keys = keys or dataplex_dq.scan_rule_keys() -%}
+  {%- set camel = keys.camel -%}
   {%- set meta = node.get('test_metadata') or {} -%}
   {%- set kw = meta.get('kwargs') or {} -%}
   {%- set test_name = meta.get('name') -%}
@@ -216,35 +219,38 @@
     {%- do out.append((0, {'name': dataplex_dq.rule_name_for(node, test_name, none), 'table_condition_expectation': {}}, {'anomaly_check': 'anomaly_detection'})) -%}
     {{ return(out) }}
   {%- endif -%}
+  {#- a field is set unless it is none, false or 0 (Python's `value not in (None, False, 0)`) -#}
   {%- if test_name != 'data_quality_scan' -%}
     {%- set column = node.get('column_name') or kw.get('column') -%}
     {%- set spec = {'name': dataplex_dq.rule_name_for(node, test_name, column)} -%}
     {%- if node.get('description') -%}{%- do spec.update({'description': node.get('description')}) -%}{%- endif -%}
     {%- if column -%}{%- do spec.update({'column': column}) -%}{%- endif -%}
     {%- for key in ['dimension', 'threshold', 'ignore_null', 'suspended'] -%}
-      {%- if dataplex_dq._hook_set(kw.get(key)) -%}{%- do spec.update({key: kw.get(key)}) -%}{%- endif -%}
+      {%- set value = kw.get(key) -%}
+      {%- if not (value is none or value is sameas false or (value is number and value == 0)) -%}{%- do spec.update({key: value}) -%}{%- endif -%}
     {%- endfor -%}
-    {%- do spec.update({test_name: dataplex_dq._hook_rule_params(test_name, kw)}) -%}
+    {%- do spec.update({test_name: dataplex_dq._hook_rule_params(test_name, kw, false, keys)}) -%}
     {%- if kw.get('debug_queries') -%}{%- do spec.update({'debug_queries': kw.get('debug_queries')}) -%}{%- endif -%}
     {%- do out.append((0, spec, kw.get('attributes') if kw.get('attributes') is mapping else none)) -%}
     {{ return(out) }}
   {%- endif -%}
   {%- set rules = kw.get('rules') -%}
   {%- if rules is string or rules is mapping or rules is not iterable -%}{{ return(out) }}{%- endif -%}
+  {%- set rule_type_of, rule_name = dataplex_dq.scan_rule_type_of, dataplex_dq.scan_rule_name -%}
   {%- for raw in rules -%}
     {%- set index = loop.index0 -%}
-    {%- set rule_type = dataplex_dq.scan_rule_type_of(raw) if raw is mapping else none -%}
+    {%- set rule_type = rule_type_of(raw, keys) if raw is mapping else none -%}
     {%- if rule_type -%}
-      {%- set spec = {'name': dataplex_dq.scan_rule_name(raw, index)} -%}
+      {%- set spec = {'name': rule_name(raw, index, keys)} -%}
       {%- for key in ['description', 'column'] -%}
         {%- if raw.get(key) -%}{%- do spec.update({key: raw.get(key)}) -%}{%- endif -%}
       {%- endfor -%}
       {%- for key in ['dimension', 'threshold', 'ignore_null', 'suspended'] -%}
-        {%- set value = raw.get(key) if raw.get(key) is not none else raw.get(dataplex_dq.camel_case(key)) -%}
-        {%- if dataplex_dq._hook_set(value) -%}{%- do spec.update({key: value}) -%}{%- endif -%}
+        {%- set value = raw.get(key) if raw.get(key) is not none else raw.get(camel[key]) -%}
+        {%- if not (value is none or value is sameas false or (value is number and value == 0)) -%}{%- do spec.update({key: value}) -%}{%- endif -%}
       {%- endfor -%}
-      {%- set given = raw.get(rule_type) if raw.get(rule_type) is not none else raw.get(dataplex_dq.camel_case(rule_type)) -%}
-      {%- do spec.update({rule_type: dataplex_dq._hook_rule_params(rule_type, given if given is mapping else {}, true)}) -%}
+      {%- set given = raw.get(rule_type) if raw.get(rule_type) is not none else raw.get(camel[rule_type]) -%}
+      {%- do spec.update({rule_type: dataplex_dq._hook_rule_params(rule_type, given if given is mapping else {}, true, keys)}) -%}
       {%- set queries = raw.get('debug_queries') if raw.get('debug_queries') is not none else raw.get('debugQueries') -%}
       {%- if queries and queries is not string and queries is not mapping -%}
         {%- set dqs = [] -%}
@@ -308,6 +314,8 @@
   {%- set declared = {} -%}
   {#- names set unconditionally in the loop, and an early `continue`: see hook_plan -#}
   {%- set scan_rule_name, rule_name_for = dataplex_dq.scan_rule_name, dataplex_dq.rule_name_for -%}
+  {#- scan_rule_keys(), built when the first rule without a name of its own is met (not once per such rule) -#}
+  {%- set ns = namespace(keys=none) -%}
   {%- for node in graph.nodes.values() | selectattr('resource_type', 'equalto', 'test') -%}
     {%- set meta = node['test_metadata'] if 'test_metadata' in node else none -%}
     {%- if not meta or meta['namespace'] != 'dataplex_dq' -%}{%- continue -%}{%- endif -%}
@@ -322,7 +330,9 @@
     {%- if test_name == 'data_quality_scan' -%}
       {%- if rules is iterable and rules is not string and rules is not mapping -%}
         {%- for raw in rules -%}
-          {%- do bucket.append(raw['name'] if raw is mapping and 'name' in raw and raw['name'] else scan_rule_name(raw, loop.index0)) -%}
+          {%- if raw is mapping and 'name' in raw and raw['name'] -%}{%- do bucket.append(raw['name']) -%}{%- continue -%}{%- endif -%}
+          {%- if ns.keys is none -%}{%- set ns.keys = dataplex_dq.scan_rule_keys() -%}{%- endif -%}
+          {%- do bucket.append(scan_rule_name(raw, loop.index0, ns.keys)) -%}
         {%- endfor -%}
       {%- endif -%}
       {%- for key, camel in [('row_filter', 'rowFilter'), ('sampling_percent', 'samplingPercent'), ('post_scan_actions', 'postScanActions')] -%}
@@ -389,7 +399,7 @@
   {%- set tests = [] -%}
   {%- set source_ids = [] -%}
   {%- set nodes = graph.nodes -%}
-  {%- set ns = namespace(compile=none, execute=none) -%}
+  {%- set ns = namespace(compile=none, execute=none, declared=none) -%}
   {#- the loop body sets its names unconditionally (an early `continue` instead of an enclosing `if`):
       Jinja looks a name set inside an `if` up in dbt's context first, on every pass (1,000 tests x 21
       names: ~0.2 s); the context's functions the loop calls are bound once, outside it, likewise -#}
@@ -440,9 +450,10 @@
         to_json({'execution_time': r.execution_time, 'adapter_response': response}) if status != 'skipped' else none,
     ] -%}
     {%- set branch = read_branch(relation_name, invocation_literal) if evaluated and relation_name else none -%}
+    {%- if not branch and ns.declared is none -%}{%- set ns.declared = dataplex_dq.hook_declared_context() -%}{%- endif -%}
     {%- do tests.append({'test': uid, 'source': source_id, 'rule': declared_name, 'row': values,
                          'chars': (values | select | join('  ') | length) * 2 + 100, 'branch': branch,
-                         'declared': [] if branch else dataplex_dq.hook_declared_rows(node, uid, source_id, invocation)}) -%}
+                         'declared': [] if branch else dataplex_dq.hook_declared_rows(node, uid, source_id, invocation, ns.declared)}) -%}
   {%- endfor -%}
   {%- set sources = {} -%}
   {%- set job_ids = [] -%}
@@ -460,20 +471,36 @@
   {{ return({'tests': tests, 'job_ids': job_ids, 'sources': sources, 'invocation': invocation, 'run_started': run_started}) }}
 {% endmacro %}
 
+{#- What writing declared rules needs, built once per hook (not per test or rule): the warehouse's types, its
+    string-literal escapes, the metrics columns, the rule types' display names and row-level types, and
+    scan_rule_keys(). Each is a dispatch or a registry read: ~1-2 ms a call in dbt, per rule before. -#}
+{% macro hook_declared_context() %}
+  {{ return({
+      'types': dataplex_dq.hook_types(),
+      'escapes': adapter.dispatch('string_literal_escapes', 'dataplex_dq')(),
+      'columns': dataplex_dq.hook_metrics_columns(),
+      'rule_types': dataplex_dq.hook_rule_type_display().keys() | list,
+      'row_level': dataplex_dq.hook_row_level_types(),
+      'scan_keys': dataplex_dq.scan_rule_keys(),
+  }) }}
+{% endmacro %}
+
 {#- The metrics rows (SELECTs of literals, in the order of hook_metrics_columns) of the declared
-    rules of a test that left none (errored or skipped). -#}
-{% macro hook_declared_rows(node, uid, source_id, invocation) %}
-  {%- set sql_types = dataplex_dq.hook_types() -%}
-  {%- set lit = dataplex_dq.string_literal -%}
+    rules of a test that left none (errored or skipped). `ctx`: hook_declared_context(). Each value is
+    written as hook_literal writes it, inline: a macro call per column and rule was most of the time of
+    a skipped 1,000-rule scan (docs/BENCHMARKS.md, the on-run-end hook). -#}
+{% macro hook_declared_rows(node, uid, source_id, invocation, ctx=none) %}
+  {%- set ctx = ctx or dataplex_dq.hook_declared_context() -%}
+  {%- set sql_types, e, lit = ctx.types, ctx.escapes, dataplex_dq.string_literal -%}
   {%- set out = [] -%}
-  {%- for index, spec, attributes in dataplex_dq.hook_declared_rules(node) -%}
-    {%- set rule_type = (spec.keys() | select('in', dataplex_dq.hook_rule_type_display().keys() | list) | list | first) -%}
+  {%- for index, spec, attributes in dataplex_dq.hook_declared_rules(node, ctx.scan_keys) -%}
+    {%- set rule_type = (spec.keys() | select('in', ctx.rule_types) | list | first) -%}
     {%- set declared_threshold = spec.get('threshold') -%}
     {%- set threshold = ((declared_threshold | float) or 1.0) if (declared_threshold is not none and declared_threshold != '') else 1.0 -%}
     {%- set values = {
         'dq_invocation_id': invocation, 'dq_test_unique_id': uid, 'dq_data_source': source_id, 'rule_index': index,
         'rule_name': spec.name, 'rule_type': rule_type, 'rule_column': spec.get('column'), 'rule_dimension': spec.get('dimension'),
-        'rule_threshold': threshold if rule_type in dataplex_dq.hook_row_level_types() else none,
+        'rule_threshold': threshold if rule_type in ctx.row_level else none,
         'rule_suspended': spec.get('suspended') or false,
         'rule_spec': tojson(spec), 'rule_attributes': tojson(dataplex_dq.string_map(attributes)) if attributes else none,
     } -%}
@@ -481,7 +508,23 @@
       {%- do values.update({name: dataplex_dq.hook_clean_text(values[name])}) -%}
     {%- endfor -%}
     {%- set m_sql = [] -%}
-    {%- for name, t in dataplex_dq.hook_metrics_columns() -%}{%- do m_sql.append(dataplex_dq.hook_literal(values.get(name), t, sql_types, lit) ~ ' as ' ~ name) -%}{%- endfor -%}
+    {%- for name, t in ctx.columns -%}
+      {%- set value = values[name] if name in values else none -%}
+      {#- hook_literal's typed SQL literal: NULL; a boolean; a finite number (a declared value that is no finite
+          number is recorded as NULL); else a string literal (string_literal's, a long text through it) -#}
+      {%- if value is none
+            or (t in ('int64', 'float64') and (value is not number or value is sameas true or value is sameas false
+                                               or (value | string | lower) in ('inf', '-inf', 'nan'))) -%}
+        {%- do m_sql.append('cast(null as ' ~ sql_types[t] ~ ') as ' ~ name) -%}
+      {%- elif t == 'bool' -%}
+        {%- do m_sql.append(('true' if value else 'false') ~ ' as ' ~ name) -%}
+      {%- elif t in ('int64', 'float64') -%}
+        {%- do m_sql.append('cast(' ~ value ~ ' as ' ~ sql_types[t] ~ ') as ' ~ name) -%}
+      {%- else -%}
+        {%- set text = value | string -%}
+        {%- do m_sql.append('cast(' ~ ((e.open ~ text.translate(e.table) ~ "'") if text | length < 1000 else lit(value)) ~ ' as ' ~ sql_types[t] ~ ') as ' ~ name) -%}
+      {%- endif -%}
+    {%- endfor -%}
     {%- do out.append('select ' ~ (m_sql | join(', '))) -%}
   {%- endfor -%}
   {{ return(out) }}
