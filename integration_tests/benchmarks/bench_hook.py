@@ -52,9 +52,7 @@ def _project(work: Path, rules: int, form: str, skipped: bool = False) -> Path:
                 "{{ config(materialized='table') }}\nselect cast('planted failure' as integer) as id, 1 as qty\n"
             )
         else:
-            (proj / "seeds" / f"items_{s}.csv").write_text(
-                "id,qty\n" + "".join(f"{i},{i % 7}\n" for i in range(200))
-            )
+            (proj / "seeds" / f"items_{s}.csv").write_text("id,qty\n" + "".join(f"{i},{i % 7}\n" for i in range(200)))
         lines += [f"  - name: items_{s}"]
         mine = [r for r in range(rules) if r % sources == s]
         if form == "tests":
@@ -149,7 +147,8 @@ def _run(proj: Path, rules: int, form: str, repeats: int, skipped: bool = False)
     rows = con.execute("select count(*) from main.dataplex_dq_results").fetchone()[0]
     con.close()
     print(
-        f"{form + (' skipped' if skipped else ''):13s} {rules:>6} rules | {tests:>5} tests {sources:>4} sources | {batches} batch(es) | "
+        f"{form + (' skipped' if skipped else ''):13s} {rules:>6} rules | {tests:>5} tests {sources:>4} sources | "
+        f"{batches} batch(es) | "
         f"hook added (dbt's timing of the on-run-end hook) min/median/max {_stats([s[0] for s in ok])} s | "
         f"hook's own timer {_stats([s[1] for s in ok])} s | "
         f"whole dbt command median {statistics.median([s[5] for s in ok]):6.1f} s | "

@@ -8,7 +8,7 @@
       1. plan (hook_plan): the facts of every dataplex_dq test from dbt's `results` (status, message,
          timing, data source, declared rule name) as rows of literals (hook_rows_sql), LEFT JOINed on the
          test id to its metrics rows of this invocation (one `select *` of its store_failures relation; for
-         a test that errored or was skipped, its declared rules as literal rows), joined to the data
+         a test that errored or was skipped, its declared rules as rows of texts (hook_rows_sql)), joined to the data
          sources' facts; all inline in the INSERT when it fits one statement (hook_limits), else through
          two staging tables filled in batches;
       2. write (hook_write): DELETE (BigQuery: MERGE) the rows of this invocation's jobs, so a second
@@ -386,7 +386,7 @@
 {#- What to write (read by hook_write):
       tests:   per dataplex_dq test that ran, its facts as one row of SQL literals (`row`, in the
                order of the t_* columns) and its metrics: `branch`, a SELECT of its store_failures
-               relation (rows of this invocation), or `declared`, literal rows of its declared rules
+               relation (rows of this invocation), or `declared`, the rows (texts) of its declared rules
                (a test that errored or was skipped left none);
       sources: per data source, its facts (hook_source_facts) as one row of SQL literals;
       job_ids: the jobs this invocation writes.
@@ -485,13 +485,14 @@
   }) }}
 {% endmacro %}
 
-{#- The metrics rows (SELECTs of literals, in the order of hook_metrics_columns) of the declared
-    rules of a test that left none (errored or skipped). `ctx`: hook_declared_context(). Each value is
-    written as hook_literal writes it, inline: a macro call per column and rule was most of the time of
-    a skipped 1,000-rule scan (docs/BENCHMARKS.md, the on-run-end hook). -#}
+{#- The metrics rows of the declared rules of a test that left none (errored or skipped): per rule a list of
+    texts or none, in the order of hook_metrics_columns, written by hook_rows_sql with the other tests' (one
+    packed literal on DuckDB; a UNION ALL of 1,000 literal SELECTs took DuckDB 2.5 s to bind). `ctx`:
+    hook_declared_context(). Each value as its text, per rule only filters and tests (docs/BENCHMARKS.md, the
+    on-run-end hook): none for NULL and for a declared number that is no finite number (YAML's .inf, .nan, a
+    text: it belongs to a declaration that failed to compile, its rule is an ERROR). -#}
 {% macro hook_declared_rows(node, uid, source_id, invocation, ctx=none) %}
   {%- set ctx = ctx or dataplex_dq.hook_declared_context() -%}
-  {%- set sql_types, e, lit = ctx.types, ctx.escapes, dataplex_dq.string_literal -%}
   {%- set out = [] -%}
   {%- for index, spec, attributes in dataplex_dq.hook_declared_rules(node, ctx.scan_keys) -%}
     {%- set rule_type = (spec.keys() | select('in', ctx.rule_types) | list | first) -%}
@@ -504,34 +505,26 @@
         'rule_suspended': spec.get('suspended') or false,
         'rule_spec': tojson(spec), 'rule_attributes': tojson(dataplex_dq.string_map(attributes)) if attributes else none,
     } -%}
-    {%- for name in ['rule_spec', 'rule_attributes'] if values[name] and '\\u0000' in values[name] -%}
-      {%- do values.update({name: dataplex_dq.hook_clean_text(values[name])}) -%}
-    {%- endfor -%}
-    {%- set m_sql = [] -%}
+    {%- set row = [] -%}
     {%- for name, t in ctx.columns -%}
       {%- set value = values[name] if name in values else none -%}
-      {#- hook_literal's typed SQL literal: NULL; a boolean; a finite number (a declared value that is no finite
-          number is recorded as NULL); else a string literal (string_literal's, a long text through it) -#}
       {%- if value is none
             or (t in ('int64', 'float64') and (value is not number or value is sameas true or value is sameas false
                                                or (value | string | lower) in ('inf', '-inf', 'nan'))) -%}
-        {%- do m_sql.append('cast(null as ' ~ sql_types[t] ~ ') as ' ~ name) -%}
+        {%- do row.append(none) -%}
       {%- elif t == 'bool' -%}
-        {%- do m_sql.append(('true' if value else 'false') ~ ' as ' ~ name) -%}
-      {%- elif t in ('int64', 'float64') -%}
-        {%- do m_sql.append('cast(' ~ value ~ ' as ' ~ sql_types[t] ~ ') as ' ~ name) -%}
+        {%- do row.append('true' if value else 'false') -%}
       {%- else -%}
-        {%- set text = value | string -%}
-        {%- do m_sql.append('cast(' ~ ((e.open ~ text.translate(e.table) ~ "'") if text | length < 1000 else lit(value)) ~ ' as ' ~ sql_types[t] ~ ') as ' ~ name) -%}
+        {%- do row.append(value | string) -%}
       {%- endif -%}
     {%- endfor -%}
-    {%- do out.append('select ' ~ (m_sql | join(', '))) -%}
+    {%- do out.append(row) -%}
   {%- endfor -%}
   {{ return(out) }}
 {% endmacro %}
 
 {#- The metrics rows of some tests: a UNION ALL of their relations' rows of this invocation (and of
-    the declared rules' literal rows of the tests that left none), in the order of hook_metrics_columns. -#}
+    the declared rules' rows of the tests that left none, through hook_rows_sql), in the order of hook_metrics_columns. -#}
 {% macro hook_metrics_sql(tests, invocation) %}
   {#- the first (empty) SELECT names and types the columns; the relations' columns follow the same
       contract in the same order (macros/metrics.sql, metrics_columns) -#}
@@ -541,8 +534,20 @@
   {%- set branches = ['select ' ~ (empty | join(', ')) ~ ' from ' ~ dataplex_dq.hook_one_row() ~ ' where 1 = 0'] -%}
   {%- set read = tests | selectattr('branch') | map(attribute='branch') | list -%}
   {%- if read -%}{%- do branches.append(dataplex_dq.hook_metrics_union(read, dataplex_dq.string_literal(invocation))) -%}{%- endif -%}
-  {%- for test in tests if not test.branch -%}{%- do branches.extend(test.declared) -%}{%- endfor -%}
+  {%- set declared = dataplex_dq.hook_declared_sql(tests) -%}
+  {%- if declared -%}{%- do branches.append(declared) -%}{%- endif -%}
   {{ return(branches | join('\nunion all\n')) }}
+{% endmacro %}
+
+{#- The declared rules' rows of the tests that left none (hook_declared_rows), as one query in the contract's
+    columns (hook_rows_sql), or none when every test left its metrics rows. -#}
+{% macro hook_declared_sql(tests) %}
+  {%- set declared = [] -%}
+  {%- for test in tests if not test.branch -%}{%- do declared.extend(test.declared) -%}{%- endfor -%}
+  {%- if not declared -%}{{ return(none) }}{%- endif -%}
+  {%- set names, types = [], [] -%}
+  {%- for name, t in dataplex_dq.hook_metrics_columns() -%}{%- do names.append(name) -%}{%- do types.append(t) -%}{%- endfor -%}
+  {{ return('select * from (' ~ dataplex_dq.hook_rows_sql(names, types, declared) ~ ') as dq_declared') }}
 {% endmacro %}
 
 {#- DuckDB: the contract's columns, in order, of this invocation's packed rows (`packed_sql`: a query
@@ -645,7 +650,9 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
   {%- set ns = namespace(items=[], chars=0, relations=0) -%}
   {%- for test in tests -%}
     {%- set rels = 1 if test.branch else 0 -%}
-    {%- set chars = test.chars + ((test.branch or '') | length) + (test.declared | join('') | length) + 40 -%}
+    {#- a declared rule's row: its texts, each escaped at most to twice its length, and ~31 literals' syntax -#}
+    {%- set chars = test.chars + ((test.branch or '') | length) + (test.declared | map('join', '  ') | join('') | length) * 2
+                    + (test.declared | length) * 400 + 40 -%}
     {%- if ns.items and (ns.chars + chars > max_chars or ns.relations + rels > max_relations) -%}
       {%- do groups.append(ns.items) -%}
       {%- set ns.items, ns.chars, ns.relations = [], 0, 0 -%}
