@@ -7,8 +7,7 @@
   {%- set sql_types = dataplex_dq.hook_types() -%}
   {%- set casts = [] -%}
   {%- for name in names -%}{%- do casts.append('cast(dq_v.' ~ name ~ ' as ' ~ sql_types[types[loop.index0]] ~ ') as ' ~ name) -%}{%- endfor -%}
-  {%- set texts = [] -%}
-  {%- for row in rows -%}{%- do texts.append(dataplex_dq.hook_literals(row)) -%}{%- endfor -%}
+  {%- set texts = dataplex_dq.hook_literal_rows(rows) -%}
   {{ return('select ' ~ (casts | join(', ')) ~ '\nfrom (values\n(' ~ (texts | join('),\n(')) ~ ')\n) as dq_v (' ~ (names | join(', ')) ~ ')') }}
 {% endmacro %}
 
@@ -34,8 +33,7 @@
     {%- do casts.append('cast(dq_v.' ~ name ~ ' as ' ~ sql_types[types[loop.index0]] ~ ') as ' ~ name) -%}
     {%- do first.append('cast(null as string) as ' ~ name) -%}
   {%- endfor -%}
-  {%- set texts = [] -%}
-  {%- for row in rows -%}{%- do texts.append(dataplex_dq.hook_literals(row)) -%}{%- endfor -%}
+  {%- set texts = dataplex_dq.hook_literal_rows(rows) -%}
   {#- the first SELECT names the columns (and types them: a column of NULLs only would be INT64) -#}
   {{ return('select ' ~ (casts | join(', ')) ~ '\nfrom (\nselect ' ~ (first | join(', ')) ~ ' from unnest([1]) where false\nunion all\nselect ' ~ (texts | join('\nunion all\nselect ')) ~ '\n) as dq_v') }}
 {% endmacro %}
