@@ -12,7 +12,11 @@ wrote the results of ... in B batch(es), S s"), with the whole command for scale
   * scan form (--form scan): data_quality_scan tests of up to 1,000 rules each (docs/SEMANTICS.md §3's limit per
     data source), N rules over ceil(N / 1000) seeds: N rules from few relations.
 
-    python integration_tests/benchmarks/bench_hook.py --rules 20 1000 --rules-scan 1000 10000 --repeats 3
+  * --rules-skipped / --rules-scan-skipped: the same forms on models whose query fails, so `dbt build` (every
+    sample) skips every test and the hook writes each declared rule from its declaration.
+
+  python integration_tests/benchmarks/bench_hook.py --rules 20 1000 --rules-scan 1000 10000 --repeats 3
+  python integration_tests/benchmarks/bench_hook.py --rules --rules-scan --rules-skipped 1000 --rules-scan-skipped 1000
 
 Sizes of 10,000 rules and more run --repeats-large times (default 2: each `dbt build` takes minutes).
 Every line prints the load average at its samples: on a shared machine the wall times are upper bounds.
