@@ -8,22 +8,15 @@
   {%- set e = dataplex_dq.string_literal_escapes() -%}
   {%- set open, table = e.open, e.table -%}
   {%- set out = [] -%}
-  {%- for values in rows -%}
+  {%- for given in rows -%}
+    {#- a JSON text's \u0000 escape, which PostgreSQL's JSON refuses (a NUL character itself is replaced by the
+        table): rare, so looked for once in the row's values, which are then cleaned (hook_clean_text) -#}
+    {%- set values = dataplex_dq.hook_clean_rows([given])[0] if '\\u0000' in (given | reject('none') | map('string') | join(' ')) else given -%}
     {%- set parts = [] -%}
     {%- for v in values -%}
       {%- do parts.append(null if v is none else open ~ (v | string).translate(table) ~ "'") -%}
     {%- endfor -%}
-    {%- set row = parts | join(', ') -%}
-    {#- a JSON text's \u0000 escape, which PostgreSQL's JSON refuses (a NUL character itself is replaced by the
-        table): rare, so looked for once in the row, and the row written again from its cleaned values -#}
-    {%- if '\\u0000' in row -%}
-      {%- set parts = [] -%}
-      {%- for v in dataplex_dq.hook_clean_rows([values])[0] -%}
-        {%- do parts.append(null if v is none else open ~ (v | string).translate(table) ~ "'") -%}
-      {%- endfor -%}
-      {%- set row = parts | join(', ') -%}
-    {%- endif -%}
-    {%- do out.append(row) -%}
+    {%- do out.append(parts | join(', ')) -%}
   {%- endfor -%}
   {{ return(out) }}
 {% endmacro %}
