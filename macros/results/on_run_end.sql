@@ -360,22 +360,6 @@
   {{ return(out) }}
 {% endmacro %}
 
-{#- A typed SQL literal for a staged column. -#}
-{% macro hook_literal(value, t, sql_types, lit) %}
-  {%- set sql_type = sql_types[t] -%}
-  {%- if value is none -%}{{ return('cast(null as ' ~ sql_type ~ ')') }}{%- endif -%}
-  {%- if t == 'bool' -%}{{ return('true' if value else 'false') }}{%- endif -%}
-  {%- if t in ('int64', 'float64') -%}
-    {#- a number as SQL: a declared value that is no finite number (YAML's .inf, .nan, a text) is recorded as NULL
-        (it belongs to a declaration that failed to compile: its rule is an ERROR) -#}
-    {%- if value is not number or value is sameas true or value is sameas false or (value | string | lower) in ('inf', '-inf', 'nan') -%}
-      {{ return('cast(null as ' ~ sql_type ~ ')') }}
-    {%- endif -%}
-    {{ return('cast(' ~ value ~ ' as ' ~ sql_type ~ ')') }}
-  {%- endif -%}
-  {{ return('cast(' ~ lit(value) ~ ' as ' ~ sql_type ~ ')') }}
-{% endmacro %}
-
 {#- The test-fact columns (t_*) and source-fact columns (s_*) of hook_fact_columns, split. -#}
 {% macro _hook_fact_names() %}
   {%- set test_cols, source_cols = [], [] -%}
