@@ -206,8 +206,7 @@
     (rule_index, DataQualityRule dict in snake_case proto JSON, attributes). `keys`: scan_rule_keys(), built
     once per hook (a skipped 1,000-rule scan reads 1,000 rules: per rule only filters and tests, and the two
     macros that name and type a scan's rule). -#}
-{% macro hook_declared_rules(node, keys=none) %}
-  {%- set keys = keys or dataplex_dq.scan_rule_keys() -%}
+{% macro hook_declared_rules(node, keys) %}
   {%- set camel = keys.camel -%}
   {%- set meta = node.get('test_metadata') or {} -%}
   {%- set kw = meta.get('kwargs') or {} -%}
@@ -455,13 +454,11 @@
   {{ return({'tests': tests, 'job_ids': job_ids, 'sources': sources, 'invocation': invocation, 'run_started': run_started}) }}
 {% endmacro %}
 
-{#- What writing declared rules needs, built once per hook (not per test or rule): the warehouse's types, its
-    string-literal escapes, the metrics columns, the rule types' display names and row-level types, and
-    scan_rule_keys(). Each is a dispatch or a registry read: ~1-2 ms a call in dbt, per rule before. -#}
+{#- What reading declared rules needs, built once per hook (not per test or rule): the metrics columns, the rule
+    types' display names and row-level types, and scan_rule_keys(). Each is a registry read: ~1-2 ms a call in
+    dbt, per rule before. -#}
 {% macro hook_declared_context() %}
   {{ return({
-      'types': dataplex_dq.hook_types(),
-      'escapes': adapter.dispatch('string_literal_escapes', 'dataplex_dq')(),
       'columns': dataplex_dq.hook_metrics_columns(),
       'rule_types': dataplex_dq.hook_rule_type_display().keys() | list,
       'row_level': dataplex_dq.hook_row_level_types(),
@@ -475,8 +472,7 @@
     hook_declared_context(). Each value as its text, per rule only filters and tests (docs/BENCHMARKS.md, the
     on-run-end hook): none for NULL and for a declared number that is no finite number (YAML's .inf, .nan, a
     text: it belongs to a declaration that failed to compile, its rule is an ERROR). -#}
-{% macro hook_declared_rows(node, uid, source_id, invocation, ctx=none) %}
-  {%- set ctx = ctx or dataplex_dq.hook_declared_context() -%}
+{% macro hook_declared_rows(node, uid, source_id, invocation, ctx) %}
   {%- set out = [] -%}
   {%- for index, spec, attributes in dataplex_dq.hook_declared_rules(node, ctx.scan_keys) -%}
     {%- set rule_type = (spec.keys() | select('in', ctx.rule_types) | list | first) -%}
