@@ -36,6 +36,7 @@ models:
               name: qty-present
               arguments: {suspended: true, debug_queries: [{description: dq, sql_statement: "select 1"}]}
     data_tests:
+      - dataplex_dq.row_count_expectation: {name: rows-counted, arguments: {min_value: 1}}
       - dataplex_dq.data_quality_scan:
           name: broken_scan
           arguments:
@@ -69,10 +70,10 @@ def skipped(dbt_target, tmp_path_factory):
     invocation = build.run_results["metadata"]["invocation_id"]
     rows = project.query(
         "select rule_name, rule_status, rule_type, rule_column, rule_dimension, rule_threshold_percent, "
-        "rule_suspended, rule_parameters, rule_attributes, rule_description, debug_queries "
+        "rule_suspended, rule_parameters, rule_attributes, rule_description, debug_queries, rule_message "
         f"from {project.relation('dataplex_dq_results')} where dbt_invocation_id = '{invocation}'"
     )
-    yield build, {r["rule_name"]: r for r in rows}
+    yield build, {r["rule_name"]: r for r in rows}, project
     drop_target_schemas(dbt_target, project.env)
 
 
@@ -81,7 +82,8 @@ def _json(value):
 
 
 def test_every_declared_rule_of_a_skipped_test_is_recorded_as_declared(skipped):
-    build, rows = skipped
+    build, rows, _ = skipped
+    rows = {name: r for name, r in rows.items() if name != "rows-counted"}
     statuses = {r["unique_id"].split(".")[2]: r["status"] for r in build.run_results["results"]}
     assert statuses["broken"] == "error" and statuses["broken_scan"] == "skipped", statuses
     assert sorted(rows) == [
@@ -145,3 +147,27 @@ EXPECTED = {
     ),
     "qty-set": ("Set check", "qty", None, 100.0, False, {"values": ["1", "two", "true", "3.5"]}),
 }
+
+
+TESTS = (
+    "data_quality_scan, anomaly_detection, range_expectation, non_null_expectation, set_expectation, regex_expectation, "
+    "uniqueness_expectation, statistic_range_expectation, row_condition_expectation, table_condition_expectation, "
+    "sql_assertion, template_reference"
+)
+
+
+def test_a_test_the_package_does_not_have_is_an_error_that_names_it(skipped):
+    """`dataplex_dq.row_count_expectation` parses (dbt looks the macro up only when it compiles the test) and is
+    skipped with its failed model: recorded as an ERROR naming the test and the package's tests, and the report
+    says so, not that the results table's row cannot be read."""
+    build, rows, project = skipped
+    row = rows["rows-counted"]
+    assert row["rule_status"] == "ERROR"
+    assert not row["rule_type"]
+    message = f"dataplex_dq has no test 'row_count_expectation'; its tests: {TESTS}"
+    assert row["rule_message"] == message
+    report = project.report("--no-export")
+    assert report.returncode == 2, report.stdout + report.stderr  # a rule errored
+    out = " ".join(report.stdout.split())
+    assert f"model 'broken' rule 'rows-counted': {message}" in out, report.stdout
+    assert "cannot be read" not in report.stdout

@@ -422,18 +422,22 @@
     {%- set processed = response['bytes_processed'] if 'bytes_processed' in response else none -%}
     {%- set billed = response['bytes_billed'] if 'bytes_billed' in response else none -%}
     {%- set slot_ms = response['slot_ms'] if 'slot_ms' in response else none -%}
+    {%- set branch = read_branch(relation_name, invocation_literal) if evaluated and relation_name else none -%}
+    {%- if not branch and ns.declared is none -%}{%- set ns.declared = dataplex_dq.hook_declared_context() -%}{%- endif -%}
+    {#- a test name the package does not have (`dataplex_dq.row_count_expectation`): dbt parses it and only fails
+        to compile it, or skips it when its model failed; either way its rule is an ERROR that names the test -#}
+    {%- set unknown = not branch and test_type not in ns.declared.tests -%}
     {#- with store_failures off there is no relation to read: as the Python report, an errored rule per declared rule -#}
     {%- set values = [
-        uid, source_id, status if (not evaluated or relation_name) else 'error',
-        dataplex_dq.hook_short_message(r.message, node, test_type) if (not evaluated or relation_name) else no_row_message,
+        uid, source_id, 'error' if unknown else status if (not evaluated or relation_name) else 'error',
+        "dataplex_dq has no test '" ~ test_type ~ "'; its tests: " ~ (ns.declared.tests | join(', ')) if unknown
+        else dataplex_dq.hook_short_message(r.message, node, test_type) if (not evaluated or relation_name) else no_row_message,
         (started | string)[:26] if started else none, (completed | string)[:26] if completed else none,
         declared_name, test_type if test_type != 'data_quality_scan' else none, no_row_message,
         none if seconds is none else seconds | string, none if processed is none else processed | string,
         none if billed is none else billed | string, none if slot_ms is none else slot_ms | string,
         to_json({'execution_time': r.execution_time, 'adapter_response': response}) if status != 'skipped' else none,
     ] -%}
-    {%- set branch = read_branch(relation_name, invocation_literal) if evaluated and relation_name else none -%}
-    {%- if not branch and ns.declared is none -%}{%- set ns.declared = dataplex_dq.hook_declared_context() -%}{%- endif -%}
     {%- do tests.append({'test': uid, 'source': source_id, 'rule': declared_name, 'row': values,
                          'chars': (values | select | join('  ') | length) * 2 + 100, 'branch': branch,
                          'declared': [] if branch else dataplex_dq.hook_declared_rows(node, uid, source_id, invocation, ns.declared)}) -%}
@@ -455,12 +459,14 @@
 {% endmacro %}
 
 {#- What reading declared rules needs, built once per hook (not per test or rule): the metrics columns, the rule
-    types' display names and row-level types, and scan_rule_keys(). Each is a registry read: ~1-2 ms a call in
-    dbt, per rule before. -#}
+    types and row-level types, the package's test names and scan_rule_keys(). Each is a registry read: ~1-2 ms a
+    call in dbt, per rule before. -#}
 {% macro hook_declared_context() %}
+  {%- set rule_types = dataplex_dq.hook_rule_type_display().keys() | list -%}
   {{ return({
       'columns': dataplex_dq.hook_metrics_columns(),
-      'rule_types': dataplex_dq.hook_rule_type_display().keys() | list,
+      'rule_types': rule_types,
+      'tests': ['data_quality_scan', 'anomaly_detection'] + rule_types,
       'row_level': dataplex_dq.hook_row_level_types(),
       'scan_keys': dataplex_dq.scan_rule_keys(),
   }) }}

@@ -486,3 +486,28 @@ def test_every_rule_carries_its_jobs_incremental_window_from_the_marked_row():
     assert evaluated and {(o.metrics.incremental_field, o.metrics.incremental_end) for o in evaluated} == {
         ("ts", "2024-01-09")
     }
+
+
+@pytest.mark.parametrize(
+    ("status", "message", "expected"),
+    [
+        # the hook's row of a test the package does not have: its recorded message stands
+        ("ERROR", "dataplex_dq has no test 'row_count_expectation'", "dataplex_dq has no test 'row_count_expectation'"),
+        # any other row without a rule type (an older package, a row written by hand): why it cannot be read
+        ("SKIPPED", "skipped", "the results table's row of this rule cannot be read: rule rc: no rule type"),
+        ("ERROR", None, "the results table's row of this rule cannot be read: rule rc: no rule type"),
+    ],
+)
+def test_a_row_without_a_rule_type_is_an_error_with_the_recorded_or_the_readers_message(status, message, expected):
+    row = rule_row(
+        "rc",
+        "",
+        status,
+        rule_column=None,
+        rule_dimension=None,
+        rule_threshold_percent=None,
+        rule_message=message,
+        rule_parameters=json.dumps({"min_value": 1}),
+    )
+    (outcome,) = _one([row]).outcomes
+    assert (outcome.rule_name, outcome.status, outcome.message) == ("rc", RuleStatus.ERROR, expected)

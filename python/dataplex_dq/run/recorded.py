@@ -202,18 +202,21 @@ def _readable_outcome(
     row: Mapping[str, Any], declared: DeclaredRule | None, job_row: Mapping[str, Any] | None = None
 ) -> RuleOutcome:
     """:func:`outcome_of`, or, for a row this version cannot read (no or an unknown rule type: written by an older
-    package or by hand), that rule as an ERROR saying why: one row never stops the report."""
+    package or by hand), that rule as an ERROR saying why: one row never stops the report. A recorded ERROR keeps
+    its own message (the hook records a test the package does not have, `dataplex_dq.row_count_expectation`, as
+    an ERROR with no rule type that names the test)."""
     try:
         return outcome_of(row, declared, job_row)
     except DataplexDqError as exc:
+        recorded = row.get("rule_message")
+        if not (recorded and str(row.get("rule_status") or "").upper() == "ERROR"):
+            recorded = f"the results table's row of this rule cannot be read: {exc}"
         identity = RuleIdentity.from_rule_spec(
             {"name": str(row.get("rule_name") or "unnamed"), "table_condition_expectation": {}},
             data_source=row.get("dbt_node_unique_id"),
             test_unique_id=row.get("dbt_test_unique_id"),
         )
-        return RuleOutcome.not_evaluated(
-            identity, RuleStatus.ERROR, message=f"the results table's row of this rule cannot be read: {exc}"
-        )
+        return RuleOutcome.not_evaluated(identity, RuleStatus.ERROR, message=str(recorded))
 
 
 def _declared_rules(value: Any) -> tuple[str, ...] | None:
