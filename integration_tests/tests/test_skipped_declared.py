@@ -150,9 +150,9 @@ EXPECTED = {
 
 
 TESTS = (
-    "data_quality_scan, anomaly_detection, range_expectation, non_null_expectation, set_expectation, regex_expectation, "
-    "uniqueness_expectation, statistic_range_expectation, row_condition_expectation, table_condition_expectation, "
-    "sql_assertion, template_reference"
+    "data_quality_scan, anomaly_detection, range_expectation, non_null_expectation, set_expectation, "
+    "regex_expectation, uniqueness_expectation, statistic_range_expectation, row_condition_expectation, "
+    "table_condition_expectation, sql_assertion, template_reference"
 )
 
 
@@ -160,7 +160,7 @@ def test_a_test_the_package_does_not_have_is_an_error_that_names_it(skipped):
     """`dataplex_dq.row_count_expectation` parses (dbt looks the macro up only when it compiles the test) and is
     skipped with its failed model: recorded as an ERROR naming the test and the package's tests, and the report
     says so, not that the results table's row cannot be read."""
-    build, rows, project = skipped
+    _, rows, project = skipped
     row = rows["rows-counted"]
     assert row["rule_status"] == "ERROR"
     assert not row["rule_type"]
