@@ -665,7 +665,8 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
   {%- do run_query(dataplex_dq.hook_insert_sql(relation, staged_sql, plan)) -%}
   {#- the latest results table, then retention (macros/results/latest_results.sql), in the same transaction -#}
   {%- set latest = dataplex_dq.hook_latest_step(plan, relation) -%}
-  {%- do dataplex_dq.hook_retention_step(plan, relation, latest) -%}
+  {#- the retention step compiled only when the var is set (dbt compiles a macro the first time it is called) -#}
+  {%- if var('dataplex_dq_retention_days', none) not in (none, '') -%}{%- do dataplex_dq.hook_retention_step(plan, relation, latest) -%}{%- endif -%}
   {%- for stage in stages -%}{%- do run_query(dataplex_dq.hook_drop_table_sql(stage)) -%}{%- endfor -%}
   {%- do dataplex_dq.hook_commit() -%}
   {{ return(groups | length) }}
@@ -942,7 +943,11 @@ inner join dq_job_costs as jc
 {% macro hook_debug_step(plan, relation) %}
   {%- set failing = [] -%}
   {%- for test in plan.tests if test.branch and test.row[2] in ('fail', 'warn') -%}{%- do failing.append(test) -%}{%- endfor -%}
-  {%- if not failing -%}{{ return(0) }}{%- endif -%}
+  {{ return(dataplex_dq.hook_debug_run(plan, relation, failing) if failing else 0) }}
+{% endmacro %}
+
+{#- hook_debug_step's work, in a macro of its own: dbt compiles it only when a test failed -#}
+{% macro hook_debug_run(plan, relation, failing) %}
   {%- set limits = dataplex_dq.hook_limits() -%}
   {%- set updates = [] -%}
   {%- for group in dataplex_dq.hook_groups(failing, limits.max_chars, limits.max_relations) -%}
