@@ -99,37 +99,14 @@
 {% macro hook_metrics_columns() %}
   {#- one JSON text, not a Jinja list literal: dbt compiles a string constant far faster (rule_types) -#}
   {{ return(fromjson('[
-      ["dq_invocation_id", "string"],
-      ["dq_test_unique_id", "string"],
-      ["dq_data_source", "string"],
-      ["rule_index", "int64"],
-      ["rule_name", "string"],
-      ["rule_type", "string"],
-      ["rule_column", "string"],
-      ["rule_dimension", "string"],
-      ["rule_threshold", "float64"],
-      ["rule_ignore_null", "bool"],
-      ["rule_suspended", "bool"],
-      ["rule_status", "string"],
-      ["row_count", "int64"],
-      ["evaluated_count", "int64"],
-      ["passed_count", "int64"],
-      ["null_count", "int64"],
-      ["pass_ratio", "float64"],
-      ["passed", "bool"],
-      ["assertion_row_count", "int64"],
-      ["statistic_value", "float64"],
-      ["failing_rows_query", "string"],
-      ["rule_spec", "string"],
-      ["rule_attributes", "string"],
-      ["debug_queries_sql", "string"],
-      ["scope_row_filter", "string"],
-      ["scope_sampling_percent", "float64"],
-      ["evaluated_at", "timestamp"],
-      ["incremental_field", "string"],
-      ["incremental_start", "string"],
-      ["incremental_end", "string"],
-      ["statistic_value_text", "string"]
+      ["dq_invocation_id", "string"], ["dq_test_unique_id", "string"], ["dq_data_source", "string"], ["rule_index", "int64"],
+      ["rule_name", "string"], ["rule_type", "string"], ["rule_column", "string"], ["rule_dimension", "string"],
+      ["rule_threshold", "float64"], ["rule_ignore_null", "bool"], ["rule_suspended", "bool"], ["rule_status", "string"],
+      ["row_count", "int64"], ["evaluated_count", "int64"], ["passed_count", "int64"], ["null_count", "int64"],
+      ["pass_ratio", "float64"], ["passed", "bool"], ["assertion_row_count", "int64"], ["statistic_value", "float64"],
+      ["failing_rows_query", "string"], ["rule_spec", "string"], ["rule_attributes", "string"], ["debug_queries_sql", "string"],
+      ["scope_row_filter", "string"], ["scope_sampling_percent", "float64"], ["evaluated_at", "timestamp"], ["incremental_field", "string"],
+      ["incremental_start", "string"], ["incremental_end", "string"], ["statistic_value_text", "string"]
   ]')) }}
 {% endmacro %}
 
@@ -137,30 +114,12 @@
 {% macro hook_fact_columns() %}
   {#- one JSON text, not a Jinja list literal: dbt compiles a string constant far faster (rule_types) -#}
   {{ return(fromjson('[
-      ["t_test_unique_id", "string"],
-      ["t_data_source", "string"],
-      ["t_status", "string"],
-      ["t_message", "string"],
-      ["t_started_at", "timestamp"],
-      ["t_completed_at", "timestamp"],
-      ["t_declared_name", "string"],
-      ["t_declared_type", "string"],
-      ["t_no_row_message", "string"],
-      ["t_execution_seconds", "float64"],
-      ["t_bytes_processed", "int64"],
-      ["t_bytes_billed", "int64"],
-      ["t_slot_ms", "int64"],
-      ["t_cost", "string"],
-      ["s_job_id", "string"],
-      ["s_scan_id", "string"],
-      ["s_display_name", "string"],
-      ["s_resource_name", "string"],
-      ["s_database", "string"],
-      ["s_schema", "string"],
-      ["s_identifier", "string"],
-      ["s_config", "string"],
-      ["s_declared_rules", "string"],
-      ["s_declared_count", "string"]
+      ["t_test_unique_id", "string"], ["t_data_source", "string"], ["t_status", "string"], ["t_message", "string"],
+      ["t_started_at", "timestamp"], ["t_completed_at", "timestamp"], ["t_declared_name", "string"], ["t_declared_type", "string"],
+      ["t_no_row_message", "string"], ["t_execution_seconds", "float64"], ["t_bytes_processed", "int64"], ["t_bytes_billed", "int64"],
+      ["t_slot_ms", "int64"], ["t_cost", "string"], ["s_job_id", "string"], ["s_scan_id", "string"],
+      ["s_display_name", "string"], ["s_resource_name", "string"], ["s_database", "string"], ["s_schema", "string"],
+      ["s_identifier", "string"], ["s_config", "string"], ["s_declared_rules", "string"], ["s_declared_count", "string"]
   ]')) }}
 {% endmacro %}
 
