@@ -79,10 +79,9 @@ where not exists (select 1 from {{ latest }} as l where {{ dataplex_dq.latest_ke
 {#- Writer step (after hook_latest_step): with the var dataplex_dq_retention_days = N, delete the rows of jobs
     that started more than N days before now (UTC), except the rows of this invocation and every job that holds
     the latest result of some rule (the jobs of the latest results table): the latest models never change
-    because of retention, the history models lose the older jobs. Without the var (default), nothing. -#}
-{% macro hook_retention_step(plan, relation, latest) %}
-  {%- set days = var('dataplex_dq_retention_days', none) -%}
-  {%- if days is none or days == '' -%}{{ return('') }}{%- endif -%}
+    because of retention, the history models lose the older jobs. `days`: the var's value; the writer calls this
+    step only when the var is set (hook_write: without it, nothing, and dbt never compiles this macro). -#}
+{% macro hook_retention_step(plan, relation, latest, days) %}
   {%- if not modules.re.match('^[0-9]+$', days | string) -%}
     {{ exceptions.raise_compiler_error("dataplex_dq on-run-end: var dataplex_dq_retention_days must be a whole number of days, not " ~ (days | string)) }}
   {%- endif -%}

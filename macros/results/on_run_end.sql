@@ -625,7 +625,8 @@ where dq_u.dq_m.dq_invocation_id = {{ invocation_literal }}
   {#- the latest results table, then retention (macros/results/latest_results.sql), in the same transaction -#}
   {%- set latest = dataplex_dq.hook_latest_step(plan, relation) -%}
   {#- the retention step compiled only when the var is set (dbt compiles a macro the first time it is called) -#}
-  {%- if var('dataplex_dq_retention_days', none) not in (none, '') -%}{%- do dataplex_dq.hook_retention_step(plan, relation, latest) -%}{%- endif -%}
+  {%- set retention_days = var('dataplex_dq_retention_days', none) -%}
+  {%- if retention_days not in (none, '') -%}{%- do dataplex_dq.hook_retention_step(plan, relation, latest, retention_days) -%}{%- endif -%}
   {%- for stage in stages -%}{%- do run_query(dataplex_dq.hook_drop_table_sql(stage)) -%}{%- endfor -%}
   {%- do dataplex_dq.hook_commit() -%}
   {{ return(groups | length) }}
