@@ -325,19 +325,35 @@ def pytest_terminal_summary(terminalreporter) -> None:
 # worker is a process of its own with its own temporary folder, so its DuckDB files, dbt target/ folders
 # and copies of projects are its own, and every PostgreSQL schema / BigQuery dataset it builds into has
 # a random suffix (dbt_harness.target_env). Session fixtures (the integration project's build per
-# target, the scan and sampling builds) are built once per worker that needs them.
+# target, the scan and sampling builds, the demo) are built once per worker that needs them, so the files
+# that use them are one unit (GROUPS).
 #
 # A work unit is one file (as --dist loadfile), except the files listed together in GROUPS, which share
 # module-level builds through `shared_build` and so run on one worker. Units are handed out longest
 # first (HEAVY, measured seconds on 2 cores, rounded): the quick ones fill in at the end.
 
 GROUPS: dict[str, str] = {
-    # the scan and sampling projects' server builds, read again by the BigQuery gate and golden SQL
-    "test_scan.py": "scan_sampling",
-    "test_sampling.py": "scan_sampling",
-    "test_bigquery_gate.py": "scan_sampling",
-    "test_bigquery_sql.py": "scan_sampling",
+    # the integration project's build per target (target_build, duckdb_build, bigquery_build), the scan and sampling
+    # projects' server builds (read again by the BigQuery gate and golden SQL) and the demo's build (demo_build):
+    # each built once, not once per worker (on the BigQuery emulator a build is the slowest step of a file)
+    **dict.fromkeys(
+        [
+            "test_scan.py",
+            "test_sampling.py",
+            "test_bigquery_gate.py",
+            "test_bigquery_sql.py",
+            "test_rules.py",
+            "test_report.py",
+            "test_results_table.py",
+            "test_export_safety.py",
+            "test_on_run_end.py",
+            "test_html_report.py",
+            "test_demo.py",
+        ],
+        "shared_builds",
+    ),
 }
+
 HEAVY: dict[str, float] = {
     # seconds per file on all three targets: the dbt and dataplex-dq commands of a whole `make test` run on a loaded
     # machine (DATAPLEX_DQ_TEST_COMMAND_LOG, 2026-12-03; a session build counts for the file that first needed it),
