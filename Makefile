@@ -46,10 +46,12 @@ lint: venv lint-fusion ## ruff check, ruff format --check and mypy --strict (con
 	$(VENV)/bin/mypy
 
 # Everything: the lint and type gate first (a minute), then unit tests and the integration suite on
-# DuckDB, PostgreSQL and BigQuery (emulator).
+# DuckDB, PostgreSQL and BigQuery (emulator). One pytest worker more than cores: the workers spend part of
+# their time waiting on the PostgreSQL server and the emulator, which a third worker fills on 2 cores.
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null) && echo $$((n + 1)) || echo auto)
 test: lint emulator matrix ## lint, then unit and integration tests on DuckDB, PostgreSQL and the BigQuery emulator (CI)
 	@if [ -z "$(TEST_DIRS)" ]; then echo "no test directories" >&2; exit 1; fi
-	$(WITH_SERVICES) $(PY) -m pytest $(TEST_DIRS) -q -rs -n auto --dist loadgroup --no-loadscope-reorder
+	$(WITH_SERVICES) $(PY) -m pytest $(TEST_DIRS) -q -rs -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
 # Quick loop: no servers, so the postgres and bigquery targets are skipped (with the reason).
 test-duckdb: venv ## unit and integration tests on DuckDB only (no servers)

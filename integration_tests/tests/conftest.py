@@ -321,7 +321,7 @@ def pytest_terminal_summary(terminalreporter) -> None:
 
 # ------------------------------------------------------------------ pytest-xdist scheduling
 #
-# `make test` runs the files in parallel (pytest -n auto --dist loadgroup --no-loadscope-reorder): each
+# `make test` runs the files in parallel (pytest -n <cores + 1> --dist loadgroup --no-loadscope-reorder): each
 # worker is a process of its own with its own temporary folder, so its DuckDB files, dbt target/ folders
 # and copies of projects are its own, and every PostgreSQL schema / BigQuery dataset it builds into has
 # a random suffix (dbt_harness.target_env). Session fixtures (the integration project's build per
