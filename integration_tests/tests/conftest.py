@@ -324,12 +324,12 @@ def pytest_terminal_summary(terminalreporter) -> None:
 # `make test` runs the files in parallel (pytest -n <cores + 1> --dist loadgroup --no-loadscope-reorder): each
 # worker is a process of its own with its own temporary folder, so its DuckDB files, dbt target/ folders
 # and copies of projects are its own, and every PostgreSQL schema / BigQuery dataset it builds into has
-# a random suffix (dbt_harness.target_env). Session fixtures (the integration project's build per
-# target, the scan and sampling builds, the demo) are built once per worker that needs them, so the files
-# that use them are one unit (GROUPS).
+# a random suffix (dbt_harness.target_env). A session build (the integration project's per target, the scan
+# and sampling projects' through `shared_build`, the demo's) is made once per worker that needs it.
 #
-# A work unit is one file (as --dist loadfile), except the files listed together in GROUPS, which share
-# module-level builds through `shared_build` and so run on one worker. Units are handed out longest
+# A work unit is one file (as --dist loadfile), except the files listed together in GROUPS: those that use
+# the session builds above, which run on one worker so that each build is made once. A new file using one of
+# them belongs there too (else the build is made again on the other worker). Units are handed out longest
 # first (HEAVY, measured seconds on 2 cores, rounded): the quick ones fill in at the end.
 
 GROUPS: dict[str, str] = {
