@@ -139,10 +139,14 @@ def test_pip_install_beside_dbt_1_12_keeps_it(tmp_path: Path, bare_repo: Path) -
     python = venv / "bin" / "python"
     # the pip of this venv (pinned, recent): the pip of Python 3.11.7's ensurepip (23.2) rejects a git+file:/// URL
     # (a packaging bug); users' pips are newer, and their URL is https
-    run(pip(python, "install", "--quiet", *DBT_112))
+    # --no-compile: no .pyc written for the ~50 packages (~4 s of CPU; the later `--help` compiles what it imports)
+    run(pip(python, "install", "--quiet", "--no-compile", *DBT_112))
     before = freeze(python)
     assert before["dbt-core"] == "1.12.0"
-    run(pip(python, "install", "--quiet", f"dbt-dataplex-dq @ git+file://{bare_repo}@{TAG}"), env=git_env(tmp_path))
+    run(
+        pip(python, "install", "--quiet", "--no-compile", f"dbt-dataplex-dq @ git+file://{bare_repo}@{TAG}"),
+        env=git_env(tmp_path),
+    )
     after = freeze(python)
     changed = {name: (version, after.get(name)) for name, version in before.items() if after.get(name) != version}
     assert not changed, f"pip install changed what was installed (before, after): {changed}"
