@@ -29,6 +29,12 @@ CRUCIBLE_PID=""
 
 say() { echo "[test_services] $*" >&2; }
 
+# CPU seconds (user + system) a process has used, with those of its children it has waited for: where the
+# suite's time goes besides pytest's workers (the emulator and the PostgreSQL server share the same cores)
+cpu_seconds() {
+  awk -v hz="$(getconf CLK_TCK)" '{ printf "%.0f", ($14 + $15 + $16 + $17) / hz }' "/proc/$1/stat" 2>/dev/null || echo "?"
+}
+
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
@@ -45,13 +51,17 @@ cleanup() {
   local rc=$?
   set +e
   if [ -n "$CRUCIBLE_PID" ] && kill -0 "$CRUCIBLE_PID" 2>/dev/null; then
+    local cpu
+    cpu="$(cpu_seconds "$CRUCIBLE_PID")"
     kill "$CRUCIBLE_PID" 2>/dev/null
     wait "$CRUCIBLE_PID" 2>/dev/null
-    say "BigQuery emulator stopped"
+    say "BigQuery emulator stopped (${cpu} s of CPU)"
   fi
   if [ -n "$PG_DATA" ] && [ -f "$PG_DATA/postmaster.pid" ]; then
+    local pg_cpu
+    pg_cpu="$(cpu_seconds "$(head -n 1 "$PG_DATA/postmaster.pid")")"  # the server with its ended backends
     as_pg_user "$PG_BIN/pg_ctl" -D "$PG_DATA" -m immediate -w stop >/dev/null 2>&1
-    say "PostgreSQL stopped"
+    say "PostgreSQL stopped (${pg_cpu} s of CPU)"
   fi
   rm -rf "$STATE"
   exit "$rc"
