@@ -19,12 +19,19 @@ wrote the results of ... in B batch(es), S s"), with the whole command for scale
   python integration_tests/benchmarks/bench_hook.py --rules --rules-scan --rules-skipped 1000 --rules-scan-skipped 1000
 
 Sizes of 10,000 rules and more run --repeats-large times (default 2: each `dbt build` takes minutes).
+
+--per-macro runs each dbt process through a probe (HOOK_PROBE below; the package is not changed): the on-run-end
+hook's CPU seconds (dbt's thread), the package's macros dbt compiles into templates for the first time while the hook
+runs (count, KB of source, CPU), Python's garbage collection inside the hook, and the macros costing most to build:
+
+  python integration_tests/benchmarks/bench_hook.py --rules --rules-scan 20 --repeats 3 --per-macro
 Every line prints the load average at its samples: on a shared machine the wall times are upper bounds.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import re
@@ -109,19 +116,76 @@ def _project(work: Path, rules: int, form: str, skipped: bool = False) -> Path:
 HOOK_OK = re.compile(r"OK hook: \w+\.on-run-end\.0 \.*\s*\S*OK\S* in ([\d.]+)s")
 
 
-def _dbt(proj: Path, *args: str) -> subprocess.CompletedProcess[str]:
+# `dbt build` / `dbt test` through this probe (--per-macro): while the on-run-end hook runs, every macro template dbt
+# builds for the first time in the process is timed in CPU seconds of the thread, with the hook itself and Python's
+# garbage collection inside it. JSON in the file named by DQ_BENCH_HOOK_MACROS.
+HOOK_PROBE = """\
+import gc, json, os, sys, time
+from dbt_common.clients import jinja
+from dbt.task import run as run_task
+state = {"on": False, "gc_start": 0.0}
+totals = {"hook_cpu": 0.0, "gc_cpu": 0.0, "gc_runs": 0}
+built = {}
+def gc_timer(phase, info):
+    if state["on"]:
+        if phase == "start":
+            state["gc_start"] = time.thread_time()
+        else:
+            totals["gc_cpu"] += time.thread_time() - state["gc_start"]
+            totals["gc_runs"] += 1
+gc.callbacks.append(gc_timer)
+get_node_template = jinja.TemplateCache.get_node_template
+def timed_template(self, node):
+    if node.macro_sql in self.file_cache or not state["on"]:
+        return get_node_template(self, node)
+    start = time.thread_time()
+    try:
+        return get_node_template(self, node)
+    finally:
+        key = getattr(node, "package_name", "?") + "." + node.name
+        built[key] = [len(node.macro_sql), time.thread_time() - start]
+jinja.TemplateCache.get_node_template = timed_template
+safe_run_hooks = run_task.RunTask.safe_run_hooks
+def timed_hooks(self, adapter, hook_type, extra_context):
+    if not str(hook_type).endswith("end"):
+        return safe_run_hooks(self, adapter, hook_type, extra_context)
+    state["on"] = True
+    start = time.thread_time()
+    try:
+        return safe_run_hooks(self, adapter, hook_type, extra_context)
+    finally:
+        state["on"] = False
+        totals["hook_cpu"] += time.thread_time() - start
+run_task.RunTask.safe_run_hooks = timed_hooks
+from dbt.cli.main import cli
+try:
+    cli(sys.argv[1:])
+finally:
+    with open(os.environ["DQ_BENCH_HOOK_MACROS"], "w") as out:
+        json.dump({"built": built, **totals}, out)
+"""
+
+
+def _dbt(proj: Path, *args: str, probe: bool = False) -> subprocess.CompletedProcess[str]:
     dbt = str(Path(sys.executable).parent / "dbt")
     env = {**os.environ, "DBT_PROFILES_DIR": str(proj), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
-    return subprocess.run(
-        [dbt, *args, "--project-dir", str(proj)], cwd=proj, env=env, capture_output=True, text=True, check=False
-    )
+    cmd = [dbt, *args, "--project-dir", str(proj)]
+    if probe:
+        env["DQ_BENCH_HOOK_MACROS"] = str(proj / "hook_macros.json")
+        cmd = [sys.executable, "-c", HOOK_PROBE, *args, "--project-dir", str(proj)]
+    return subprocess.run(cmd, cwd=proj, env=env, capture_output=True, text=True, check=False)
 
 
-def _sample(proj: Path, command: str) -> tuple[float, float, int, int, int, float, float] | None:
+def _sample(
+    proj: Path, command: str, probes: list[dict] | None = None
+) -> tuple[float, float, int, int, int, float, float] | None:
     """One fresh dbt process: (dbt's time for the on-run-end hook, the hook's own time, tests, data
-    sources, batches, the whole command's time, the 1-minute load average when it ended), from its output."""
+    sources, batches, the whole command's time, the 1-minute load average when it ended), from its output.
+    ``probes``: run through HOOK_PROBE and append what it measured."""
     started = time.perf_counter()
-    proc = _dbt(proj, command)
+    proc = _dbt(proj, command, probe=probes is not None)
+    if probes is not None and (proj / "hook_macros.json").exists():
+        probes.append(json.loads((proj / "hook_macros.json").read_text()))
     whole = time.perf_counter() - started
     load = os.getloadavg()[0]
     wrote, hook_ok = WROTE.findall(proc.stdout), HOOK_OK.findall(proc.stdout)
@@ -136,11 +200,16 @@ def _stats(values: list[float]) -> str:
     return f"{min(values):7.3f} / {statistics.median(values):7.3f} / {max(values):7.3f}"
 
 
-def _run(proj: Path, rules: int, form: str, repeats: int, skipped: bool = False) -> None:
+def _run(
+    proj: Path, rules: int, form: str, repeats: int, *, skipped: bool = False, per_macro: int | None = None
+) -> None:
     """`dbt build` once, then `dbt test` repeats - 1 times, each a fresh process (the hook's macros
     are compiled anew in each, as in production); ``skipped``: `dbt build` every time (its tests are skipped)."""
     assert _dbt(proj, "deps").returncode == 0
-    samples = [_sample(proj, "build")] + [_sample(proj, "build" if skipped else "test") for _ in range(repeats - 1)]
+    probes: list[dict] | None = [] if per_macro is not None else None
+    samples = [_sample(proj, "build", probes)] + [
+        _sample(proj, "build" if skipped else "test", probes) for _ in range(repeats - 1)
+    ]
     ok = [s for s in samples if s is not None]
     if not ok:
         return
@@ -159,6 +228,23 @@ def _run(proj: Path, rules: int, form: str, repeats: int, skipped: bool = False)
         f"{len(ok)} fresh processes | {rows} rows in the results table | "
         f"load average {min(s[6] for s in ok):.1f}-{max(s[6] for s in ok):.1f} on {os.cpu_count()} CPU(s)"
     )
+    if probes:
+        _print_probes(probes, per_macro or 0)
+
+
+def _print_probes(probes: list[dict], top: int) -> None:
+    """--per-macro: the hook's CPU and the package's macro builds inside it, min/median/max over the processes."""
+    package = [{k: v for k, v in p["built"].items() if k.startswith("dataplex_dq.")} for p in probes]
+    print(
+        f"  probe, {len(probes)} processes: hook CPU {_stats([p['hook_cpu'] for p in probes])} s | "
+        f"package macros built {_stats([sum(v[1] for v in b.values()) for b in package])} s "
+        f"({len(package[0])} macros, {sum(v[0] for v in package[0].values()) / 1024:.1f} KB) | "
+        f"garbage collection {_stats([p['gc_cpu'] for p in probes])} s"
+    )
+    for name in sorted(package[0], key=lambda n: -statistics.median(b.get(n, [0, 0])[1] for b in package))[:top]:
+        kb = package[0][name][0] / 1024
+        ms = statistics.median(b.get(name, [0, 0])[1] for b in package) * 1000
+        print(f"    {name:50s} {kb:5.1f} KB {ms:6.1f} ms")
 
 
 def main() -> int:
@@ -188,6 +274,15 @@ def main() -> int:
         default=[],
         help="sizes in the scan form on models that fail: every scan skipped, its declared rules recorded",
     )
+    ap.add_argument(
+        "--per-macro",
+        nargs="?",
+        type=int,
+        const=10,
+        default=None,
+        metavar="TOP",
+        help="run dbt through a probe: the hook's CPU, the package's macros it builds, the TOP costliest (10)",
+    )
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench_hook_"))
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPU(s)")
@@ -196,13 +291,13 @@ def main() -> int:
         return args.repeats if n < 10_000 else args.repeats_large
 
     for n in args.rules:
-        _run(_project(work, n, "tests"), n, "tests", repeats(n))
+        _run(_project(work, n, "tests"), n, "tests", repeats(n), per_macro=args.per_macro)
     for n in args.rules_scan:
-        _run(_project(work, n, "scan"), n, "scan", repeats(n))
+        _run(_project(work, n, "scan"), n, "scan", repeats(n), per_macro=args.per_macro)
     for n in args.rules_skipped:
-        _run(_project(work, n, "tests", skipped=True), n, "tests", repeats(n), skipped=True)
+        _run(_project(work, n, "tests", skipped=True), n, "tests", repeats(n), skipped=True, per_macro=args.per_macro)
     for n in args.rules_scan_skipped:
-        _run(_project(work, n, "scan", skipped=True), n, "scan", repeats(n), skipped=True)
+        _run(_project(work, n, "scan", skipped=True), n, "scan", repeats(n), skipped=True, per_macro=args.per_macro)
     print(f"load average after: {os.getloadavg()[0]:.1f}; projects under {work}")
     return 0
 
