@@ -265,21 +265,21 @@ finally:
 """
 
 
-# `dbt compile` through this probe (--per-macro): every macro template dbt builds for the first time in the
-# process while it compiles a test node, timed in CPU seconds of the thread; the calls of each macro counted;
-# metadata queries (get_columns_in_relation) timed. JSON in the file named by DQ_BENCH_PER_MACRO.
-PER_MACRO_DRIVER = """\
-import collections, json, os, re, sys, threading, time
+# The instrument both per-macro probes share (this one and bench_hook.py's): while `state.on` is true in a thread,
+# every macro template dbt builds for the first time in the process is timed in CPU seconds of that thread
+# (`built`: [KB of source, KB without Jinja comments, seconds]), the package macros' calls are counted, and Python's
+# garbage collections inside are timed (`totals`). A probe sets `state.on` around what it measures and dumps
+# {"built", "calls", **totals} as JSON.
+TEMPLATE_PROBE = """\
+import collections, gc, json, os, re, sys, threading, time
 from dbt_common.clients import jinja
-from dbt.task import compile as task
 state = threading.local()
 built = {}
 calls = collections.Counter()
-totals = {"nodes_cpu": 0.0, "metadata_cpu": 0.0, "metadata_queries": 0, "gc_cpu": 0.0, "gc_runs": 0}
-import gc
+totals = {"gc_cpu": 0.0, "gc_runs": 0}
 gc_start = [0.0]
 def gc_timer(phase, info):
-    if not getattr(state, "in_test", False):
+    if not getattr(state, "on", False):
         return
     if phase == "start":
         gc_start[0] = time.thread_time()
@@ -289,7 +289,7 @@ def gc_timer(phase, info):
 gc.callbacks.append(gc_timer)
 get_node_template = jinja.TemplateCache.get_node_template
 def timed_template(self, node):
-    if node.macro_sql in self.file_cache or not getattr(state, "in_test", False):
+    if node.macro_sql in self.file_cache or not getattr(state, "on", False):
         return get_node_template(self, node)
     start = time.thread_time()
     try:
@@ -302,20 +302,29 @@ def timed_template(self, node):
 jinja.TemplateCache.get_node_template = timed_template
 call_macro = jinja.BaseMacroGenerator.call_macro
 def counted(self, *args, **kwargs):
-    if getattr(state, "in_test", False):
+    if getattr(state, "on", False):
         calls[self.get_name()] += 1
     return call_macro(self, *args, **kwargs)
 jinja.BaseMacroGenerator.call_macro = counted
+"""
+
+# `dbt compile` through TEMPLATE_PROBE (--per-macro), on while dbt compiles a test node; also the test nodes' CPU
+# and the metadata queries (get_columns_in_relation) inside them. JSON in the file named by DQ_BENCH_PER_MACRO.
+PER_MACRO_DRIVER = (
+    TEMPLATE_PROBE
+    + """\
+from dbt.task import compile as task
+totals.update({"nodes_cpu": 0.0, "metadata_cpu": 0.0, "metadata_queries": 0})
 compile_node = task.CompileRunner.compile
 def timed_node(self, manifest):
     if self.node.resource_type != "test":
         return compile_node(self, manifest)
-    state.in_test = True
+    state.on = True
     start = time.thread_time()
     try:
         return compile_node(self, manifest)
     finally:
-        state.in_test = False
+        state.on = False
         totals["nodes_cpu"] += time.thread_time() - start
 task.CompileRunner.compile = timed_node
 from dbt.adapters.duckdb.impl import DuckDBAdapter
@@ -325,7 +334,7 @@ def timed_columns(self, relation):
     try:
         return get_columns(self, relation)
     finally:
-        if getattr(state, "in_test", False):
+        if getattr(state, "on", False):
             totals["metadata_cpu"] += time.thread_time() - start
             totals["metadata_queries"] += 1
 DuckDBAdapter.get_columns_in_relation = timed_columns
@@ -336,6 +345,7 @@ finally:
     with open(os.environ["DQ_BENCH_PER_MACRO"], "w") as out:
         json.dump({"built": built, "calls": calls, **totals}, out)
 """
+)
 
 
 def dbt(project: Path, *args: str, check: bool = True) -> tuple[float, float]:

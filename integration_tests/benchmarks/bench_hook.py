@@ -20,11 +20,13 @@ wrote the results of ... in B batch(es), S s"), with the whole command for scale
 
 Sizes of 10,000 rules and more run --repeats-large times (default 2: each `dbt build` takes minutes).
 
---per-macro runs each dbt process through a probe (HOOK_PROBE below; the package is not changed): the on-run-end
-hook's CPU seconds (dbt's thread), the package's macros dbt compiles into templates for the first time while the hook
-runs (count, KB of source, CPU), Python's garbage collection inside the hook, and the macros costing most to build:
+--per-macro runs each dbt process through a probe (HOOK_PROBE below, built on bench_compile.py's TEMPLATE_PROBE;
+the package is not changed): the on-run-end hook's CPU seconds (dbt's thread), the package's macros dbt compiles
+into templates for the first time while the hook runs (count, KB of source, CPU, calls), Python's garbage
+collection inside the hook, and the macros costing most to build:
 
   python integration_tests/benchmarks/bench_hook.py --rules --rules-scan 20 --repeats 3 --per-macro
+
 Every line prints the load average at its samples: on a shared machine the wall times are upper bounds.
 """
 
@@ -41,6 +43,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench_compile import TEMPLATE_PROBE  # the same instrument as bench_compile.py --per-macro
 
 REPO = Path(__file__).resolve().parents[2]
 WROTE = re.compile(
@@ -116,45 +120,23 @@ def _project(work: Path, rules: int, form: str, skipped: bool = False) -> Path:
 HOOK_OK = re.compile(r"OK hook: \w+\.on-run-end\.0 \.*\s*\S*OK\S* in ([\d.]+)s")
 
 
-# `dbt build` / `dbt test` through this probe (--per-macro): while the on-run-end hook runs, every macro template dbt
-# builds for the first time in the process is timed in CPU seconds of the thread, with the hook itself and Python's
-# garbage collection inside it. JSON in the file named by DQ_BENCH_HOOK_MACROS.
-HOOK_PROBE = """\
-import gc, json, os, sys, time
-from dbt_common.clients import jinja
+# `dbt build` / `dbt test` through bench_compile.py's TEMPLATE_PROBE (--per-macro), on while the on-run-end hook
+# runs (in dbt's main thread), with the hook's own CPU seconds. JSON in the file named by DQ_BENCH_HOOK_MACROS.
+HOOK_PROBE = (
+    TEMPLATE_PROBE
+    + """\
 from dbt.task import run as run_task
-state = {"on": False, "gc_start": 0.0}
-totals = {"hook_cpu": 0.0, "gc_cpu": 0.0, "gc_runs": 0}
-built = {}
-def gc_timer(phase, info):
-    if state["on"]:
-        if phase == "start":
-            state["gc_start"] = time.thread_time()
-        else:
-            totals["gc_cpu"] += time.thread_time() - state["gc_start"]
-            totals["gc_runs"] += 1
-gc.callbacks.append(gc_timer)
-get_node_template = jinja.TemplateCache.get_node_template
-def timed_template(self, node):
-    if node.macro_sql in self.file_cache or not state["on"]:
-        return get_node_template(self, node)
-    start = time.thread_time()
-    try:
-        return get_node_template(self, node)
-    finally:
-        key = getattr(node, "package_name", "?") + "." + node.name
-        built[key] = [len(node.macro_sql), time.thread_time() - start]
-jinja.TemplateCache.get_node_template = timed_template
+totals["hook_cpu"] = 0.0
 safe_run_hooks = run_task.RunTask.safe_run_hooks
 def timed_hooks(self, adapter, hook_type, extra_context):
     if not str(hook_type).endswith("end"):
         return safe_run_hooks(self, adapter, hook_type, extra_context)
-    state["on"] = True
+    state.on = True
     start = time.thread_time()
     try:
         return safe_run_hooks(self, adapter, hook_type, extra_context)
     finally:
-        state["on"] = False
+        state.on = False
         totals["hook_cpu"] += time.thread_time() - start
 run_task.RunTask.safe_run_hooks = timed_hooks
 from dbt.cli.main import cli
@@ -162,8 +144,9 @@ try:
     cli(sys.argv[1:])
 finally:
     with open(os.environ["DQ_BENCH_HOOK_MACROS"], "w") as out:
-        json.dump({"built": built, **totals}, out)
+        json.dump({"built": built, "calls": calls, **totals}, out)
 """
+)
 
 
 def _dbt(proj: Path, *args: str, probe: bool = False) -> subprocess.CompletedProcess[str]:
@@ -182,12 +165,14 @@ def _sample(
     """One fresh dbt process: (dbt's time for the on-run-end hook, the hook's own time, tests, data
     sources, batches, the whole command's time, the 1-minute load average when it ended), from its output.
     ``probes``: run through HOOK_PROBE and append what it measured."""
+    probe_file = proj / "hook_macros.json"
+    probe_file.unlink(missing_ok=True)  # a process that fails to write it must not show the previous one's
     started = time.perf_counter()
     proc = _dbt(proj, command, probe=probes is not None)
-    if probes is not None and (proj / "hook_macros.json").exists():
-        probes.append(json.loads((proj / "hook_macros.json").read_text()))
     whole = time.perf_counter() - started
     load = os.getloadavg()[0]
+    if probes is not None and probe_file.exists():
+        probes.append(json.loads(probe_file.read_text()))
     wrote, hook_ok = WROTE.findall(proc.stdout), HOOK_OK.findall(proc.stdout)
     if not wrote or not hook_ok:
         print(f"  `dbt {command}`: the hook did not report (exit {proc.returncode})\n{proc.stdout[-2000:]}")
@@ -234,17 +219,19 @@ def _run(
 
 def _print_probes(probes: list[dict], top: int) -> None:
     """--per-macro: the hook's CPU and the package's macro builds inside it, min/median/max over the processes."""
+    # built: {package.macro: [source bytes, bytes without comments, build seconds]} (TEMPLATE_PROBE)
     package = [{k: v for k, v in p["built"].items() if k.startswith("dataplex_dq.")} for p in probes]
     print(
         f"  probe, {len(probes)} processes: hook CPU {_stats([p['hook_cpu'] for p in probes])} s | "
-        f"package macros built {_stats([sum(v[1] for v in b.values()) for b in package])} s "
+        f"package macros built {_stats([sum(v[2] for v in b.values()) for b in package])} s "
         f"({len(package[0])} macros, {sum(v[0] for v in package[0].values()) / 1024:.1f} KB) | "
-        f"garbage collection {_stats([p['gc_cpu'] for p in probes])} s"
+        f"garbage collection {_stats([p['gc_cpu'] for p in probes])} s "
+        f"({statistics.median(p['gc_runs'] for p in probes):.0f} runs, median)"
     )
-    for name in sorted(package[0], key=lambda n: -statistics.median(b.get(n, [0, 0])[1] for b in package))[:top]:
-        kb = package[0][name][0] / 1024
-        ms = statistics.median(b.get(name, [0, 0])[1] for b in package) * 1000
-        print(f"    {name:50s} {kb:5.1f} KB {ms:6.1f} ms")
+    median_ms = {name: statistics.median(b.get(name, [0, 0, 0])[2] for b in package) * 1000 for name in package[0]}
+    for name in sorted(median_ms, key=median_ms.__getitem__, reverse=True)[:top]:
+        calls = statistics.median(p["calls"].get(name.split(".", 1)[1], 0) for p in probes)
+        print(f"    {name:50s} {package[0][name][0] / 1024:5.1f} KB {median_ms[name]:6.1f} ms {calls:4.0f} calls")
 
 
 def main() -> int:
