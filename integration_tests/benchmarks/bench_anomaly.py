@@ -757,6 +757,14 @@ class IssueRow:
     false_alarms: int
     normal_days: int
     shift_alarm_days: list[int]
+    # per drift series, the day of its first alarm at any time (1 = the drift's first day), None when never flagged
+    drift_first: list[int | None] = field(default_factory=list)
+
+    def drift_line(self) -> str:
+        flagged = sorted(d for d in self.drift_first if d is not None)
+        first = ", ".join("never" if d is None else str(d) for d in self.drift_first)
+        median = f", median day {float(np.median(flagged)):g}" if flagged else ""
+        return f"{len(flagged)}/{len(self.drift_first)} flagged at all{median} (first alarm per series: {first})"
 
     def cells(self) -> list[str]:
         delays = f" (median {float(np.median(self.drift_delays)):g} days)" if self.drift_delays else ""
@@ -787,6 +795,7 @@ def score_issue(series: list[IssueSeries], flagged) -> IssueRow:
         if s.group == "drift":
             row.drift_total += 1
             alarms = [d for d in range(s.change_day, ISSUE_DAYS) if s.labels[d] == "change" and flagged(s, d)]
+            row.drift_first.append(alarms[0] - s.change_day + 1 if alarms else None)
             if alarms and alarms[0] - s.change_day < 7:
                 row.drift_caught += 1
                 row.drift_delays.append(alarms[0] - s.change_day + 1)
@@ -825,12 +834,18 @@ def main_issue(seed: int, quick: bool, keep: bool, sensitivity: float, verbose: 
         f"{seconds:.1f}s for {len(ours)} replays"
     )
     print(f"\n{ISSUE_HEADER}\n|---|---|---|---|---|---|---|---|---|")
+    drift_lines = []
     for name, verdicts in ours.items():
         row = score_issue(series, lambda s, d, v=verdicts: v[(s.series_id, d)]["anomalous"])
         print(f"| {ISSUE_LABELS[name]} | " + " | ".join(row.cells()) + " |")
+        drift_lines.append(f"{ISSUE_LABELS[name]}: {row.drift_line()}")
     elem = {s.series_id: elementary_issue(s) for s in series}
     row = score_issue(series, lambda s, d: elem[s.series_id][d])
     print("| Elementary's method, day_of_week | " + " | ".join(row.cells()) + " |")
+    drift_lines.append(f"Elementary's method, day_of_week: {row.drift_line()}")
+    print(f"\ndrifts, flagged within the {ISSUE_JUDGED} judged days at all:")
+    for line in drift_lines:
+        print(f"  {line}")
     if "defaults" in ours:
         v = ours["defaults"]
         first = ISSUE_DAYS - ISSUE_JUDGED

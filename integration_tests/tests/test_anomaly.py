@@ -460,9 +460,11 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
 # ------------------------------------------------------------------ the detector on designed series (issue 33)
 # One dbt model (ad_detector_cases, built with the seeds on every target) runs the detector's SQL three times over
 # designed histories and verdicts: anomaly_judged_history_sql (the verdicts already given: training forgets the
-# anomalies, accepts a confirmed new level) then anomaly_detector_sql. No trend (dq_trend false), sensitivity 3.
-# Each verdict is checked against _reference below: the detector's formulas written again in plain Python.
-#   call N14: training_buckets 14, seasonality none; call N28: training_buckets 28, none; call A14: 14, auto.
+# anomalies, accepts a confirmed new level) then anomaly_detector_sql. No trend (dq_trend false) but in call T14,
+# sensitivity 3. Each verdict is checked against _reference below: the detector's formulas written again in plain
+# Python.
+#   call N14: training_buckets 14, seasonality none; call N28: training_buckets 28, none; call A14: 14, auto;
+#   call T14: 14, none, with a trend (learned over twice the window, 28 buckets).
 # Patterns: alt(t) = 100 at even t, 102 at odd t; E(t) = 100 + [0, 2, 0, 2, 0, 2, 1][t mod 7] (a weekly pattern:
 # a value minus the value 7 buckets before it is exactly the change of level).
 #   forget (N14)   alt, t = 10 is 160 and was judged anomalous; judged: t = 14, 110. Training leaves t = 10 out: 13
@@ -495,6 +497,11 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
 #                  expected the median of its season, (100 + 101) / 2 = 100.5.
 #   flat (A14)     alt: same-season pairs 7 apart differ by 2, the plain scale is 1.0757 x 78 / 81: seasonality none,
 #                  expected 101.
+#   learned_drift  E(t) + 2 (t - 19) from t = 20 (+2 a bucket over the last 9 buckets); judged t = 28, 118. The
+#     (T14)        window's own pairs (t = 14..27) would give the trend 1.33333 a bucket, which follows the drift:
+#                  nothing found (what the detector did before). Over the trend's reach, t = 0..27, the median
+#                  pairwise slope is 0.28571: the level test's changes against the values 7 buckets before, moved
+#                  along it, find the drift: ANOMALOUS, drift.
 
 E7 = [0, 2, 0, 2, 0, 2, 1]
 
@@ -524,9 +531,11 @@ CASES: dict[str, dict] = {
     "weekly": {"call": "A14", "values": {t: 100.0 + (30 if t % 7 >= 5 else 0) + (t // 7) % 2 for t in range(15)},
                "target": 14},
     "flat": {"call": "A14", "values": {t: _alt(t) for t in range(15)}, "target": 14},
+    "learned_drift": {"call": "T14", "values": {t: _e(t) + 2 * max(t - 19, 0) for t in range(29)}, "target": 28},
 }  # fmt: skip
 CASES["marked"] = {**CASES["remember"], "call": "M14"}  # t = 10 marked by the user (exclude_from_training)
-CALLS = {"N14": (14, "none"), "N28": (28, "none"), "A14": (14, "auto"), "M14": (14, "none")}
+CALLS = {"N14": (14, "none"), "N28": (28, "none"), "A14": (14, "auto"), "M14": (14, "none"), "T14": (14, "none")}
+TREND = {"T14"}  # the calls whose series learn a trend (dq_trend, as row counts do)
 MARKED = {"M14": [10]}
 
 
@@ -567,8 +576,8 @@ def _cases_model() -> str:
             f"{{%- set verdicts_{call} %}}{' union all '.join(verdicts)}{{% endset -%}}\n"
             f"{{%- set history = dataplex_dq.anomaly_judged_history_sql('select series_id, t, season, value from (' ~ "
             f"rows_{call} ~ ') dq_r', verdicts_{call}, {MARKED.get(call, [])}) -%}}\n"
-            "{%- set targets = 'select series_id, t, season, value, dq_log, false as dq_trend from (' ~ "
-            f"rows_{call} ~ ') dq_r where dq_target' -%}}\n"
+            f"{{%- set targets = 'select series_id, t, season, value, dq_log, {str(call in TREND).lower()} as dq_trend "
+            f"from (' ~ rows_{call} ~ ') dq_r where dq_target' -%}}\n"
             f"{{%- do calls.append(dataplex_dq.anomaly_detector_sql(history, targets, {{'training_buckets': {n}, "
             f"'min_training_buckets': 7, 'sensitivity': 3, 'direction': 'both', 'seasonality': '{seasonality}', "
             "'season_name': 'day_of_week', 'period': 7})) -%}"
@@ -576,6 +585,7 @@ def _cases_model() -> str:
     parts.append(
         "select * from ({{ calls[0] }}) dq_c0\nunion all\nselect * from ({{ calls[1] }}) dq_c1\n"
         "union all\nselect * from ({{ calls[2] }}) dq_c2\nunion all\nselect * from ({{ calls[3] }}) dq_c3\n"
+        "union all\nselect * from ({{ calls[4] }}) dq_c4\n"
     )
     return "\n".join(parts) + "\n"
 
@@ -590,11 +600,14 @@ def _k(z: float, dof: float) -> float:
     return z + (z**3 + z) / (4 * d) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * d * d)
 
 
-def _reference(case: dict) -> dict[str, float | bool]:
-    """The verdict of a non-seasonal case (no trend, sensitivity 3, period 7) in plain Python: training = the window
-    without the buckets judged anomalous (and not accepted) and without zero-row buckets (counts), moved by the level
-    shifts accepted after them; point band; level test; a zero-row bucket."""
+def _reference(case: dict, reach: int | None = None) -> dict[str, float | bool]:
+    """The verdict of a non-seasonal case (sensitivity 3, period 7) in plain Python: training = the window without
+    the buckets judged anomalous (and not accepted) and without zero-row buckets (counts), moved by the level shifts
+    accepted after them; with a trend (TREND), the median pairwise slope of the values training keeps over `reach`
+    buckets (the detector's: twice the window); point band; level test; a zero-row bucket."""
     n = CALLS[case["call"]][0]
+    trend = case["call"] in TREND
+    reach = reach or (2 * n if trend else n)
     target, values = case["target"], case["values"]
     log = case.get("log", False)
     verdicts = case.get("verdicts", [])
@@ -609,20 +622,26 @@ def _reference(case: dict) -> dict[str, float | bool]:
     def usable(t: int) -> bool:
         return not (log and values[t] == 0)
 
-    kept = [t for t in range(target - n, target) if t in values and t not in excluded and usable(t)]
-    vs = [model(t) for t in kept]
+    reached = [t for t in range(target - reach, target) if t in values and t not in excluded and usable(t)]
+    pairs = [(i, j) for i in reached for j in reached if i < j]
+    slope = _median([(model(j) - model(i)) / (j - i) for i, j in pairs]) if trend else 0.0
+    kept = [t for t in reached if t >= target - n]
+    vs = [model(t) - slope * (t - target) for t in kept]  # moved to the target's time along the trend
     expected = _median(vs)
-    dev = sorted(abs(vs[j] - vs[i]) for i in range(len(vs)) for j in range(i + 1, len(vs)))
+    dev = sorted(abs(model(j) - model(i) - slope * (j - i)) for i in kept for j in kept if i < j)
     keep = max(9 * len(dev) // 10, 1)
-    k = _k(3, len(vs) - 1)
+    k = _k(3, len(vs) - 1 - trend)
     scale = 1.0757 * sum(dev[:keep]) / keep
-    half = k * scale * math.sqrt(1 + 1.571 / len(vs))
+    # with a trend, the variance of extrapolating it: D^2 / S over the window's values (D: their mean distance)
+    dist = sum(target - t for t in kept) / len(kept)
+    spread = sum((t - target) ** 2 for t in kept) - sum(t - target for t in kept) ** 2 / len(kept)
+    half = k * scale * math.sqrt(1 + 1.571 / len(vs) + (dist * dist / spread if trend else 0))
 
     def level(t: int) -> int:  # the level shifts accepted up to t
         return sum(1 for start, _, _ in shifts if start <= t)
 
     # the level test: each recent change against the mean of the kept values 7 and 14 buckets before it that lie
-    # after the same accepted shifts (no trend here), capped, weighted 1 (oldest) .. 7 (the target)
+    # after the same accepted shifts, moved along the trend, capped, weighted 1 (oldest) .. 7 (the target)
     ramp_sum = ramp_ww = ramp_var = 0.0
     n_changes = 0
     for t in [t for t in kept if t > target - 7] + ([target] if usable(target) else []):
@@ -630,7 +649,7 @@ def _reference(case: dict) -> dict[str, float | bool]:
         if not lagged:
             continue
         w = 7 - (target - t)
-        change = model(t) - sum(model(x) for x in lagged) / len(lagged)
+        change = model(t) - sum(model(x) + slope * (t - x) for x in lagged) / len(lagged)
         var = 1 + 1 / len(lagged)
         cap = min(half, 2.5 * scale * math.sqrt(var))  # the change's own 2.5 sd, at most the half width
         ramp_sum += w * max(-cap, min(cap, change))
@@ -645,7 +664,7 @@ def _reference(case: dict) -> dict[str, float | bool]:
         (level_change > level_width and value > expected) or (level_change < -level_width and value < expected)
     )
     return {"expected": expected, "half": half, "training_count": len(vs), "point": point, "level": bool(found),
-            "level_change": level_change, "level_width": level_width}  # fmt: skip
+            "level_change": level_change, "level_width": level_width, "slope": slope}  # fmt: skip
 
 
 def _case(build, name):
@@ -723,6 +742,32 @@ def test_a_late_drift_the_flat_level_test_missed_is_found(anomaly_build):
     assert late["expected"] == pytest.approx(105 - ref["level_change"], abs=1e-9)
     assert late["upper_bound"] == pytest.approx(105 - ref["level_change"] + ref["level_width"], abs=1e-9)
     assert late["lower_bound"] == pytest.approx(105 - ref["level_change"] - ref["level_width"], abs=1e-9)
+
+
+def test_a_drift_the_window_would_learn_as_its_trend_is_found(anomaly_build):
+    # +2 a bucket over the last 9 buckets of a table that learns a trend: learned from the 14-bucket window alone,
+    # the trend follows the drift and the table stays inside its band (what the detector did before); learned over
+    # twice the window, it is the trend the table had before, and the level test finds the drift (issue 33)
+    case = _case(anomaly_build, "learned_drift")
+    ref, window_only = _reference(CASES["learned_drift"]), _reference(CASES["learned_drift"], reach=14)
+    assert (round(window_only["slope"], 5), window_only["point"], window_only["level"]) == (1.33333, False, False)
+    assert (round(ref["slope"], 5), round(ref["expected"], 5), ref["point"], ref["level"]) == (
+        0.28571,
+        105.85714,
+        False,
+        True,
+    )
+    assert (round(ref["level_change"], 5), round(ref["level_width"], 5)) == (15.15, 14.04675)
+    assert (case["value"], case["training_count"], bool(case["anomalous"]), bool(case["drift"])) == (
+        118,
+        14,
+        True,
+        True,
+    )
+    assert case["side"] == 1
+    assert case["expected"] == pytest.approx(118 - ref["level_change"], abs=1e-9)
+    assert case["upper_bound"] == pytest.approx(118 - ref["level_change"] + ref["level_width"], abs=1e-9)
+    assert case["lower_bound"] == pytest.approx(118 - ref["level_change"] - ref["level_width"], abs=1e-9)
 
 
 def test_an_older_verdict_table_gets_the_new_columns(anomaly_build):

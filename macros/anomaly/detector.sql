@@ -9,7 +9,7 @@
     value, dq_log (model ln(1 + value): row counts, whose growth and weekly pattern are multiplicative) and
     dq_trend (fit a trend: row counts grow; a null rate, a mean or a freshness should not, so for them a drift is
     the anomaly, not a trend to learn). Each target row is judged against the history rows of its series with
-      target.t - training_buckets <= t < target.t   (its window).
+      target.t - training_buckets <= t < target.t   (its window; the trend reaches twice as far back, step 1).
 
     The model, for one target:
       0. training  the window's values (in the model's scale, moved by dq_shift) without the buckets judged
@@ -17,16 +17,23 @@
                  counts, without zero-row buckets unless zero is usual (2 of the target's season or a quarter of
                  the window): a zero is an outage, not an extreme low value to learn from. n = training values;
       1. trend   (dq_trend) b = median of the pairwise slopes (v_j - v_i) / (t_j - t_i) over pairs i < j of the
-                 training values (Theil-Sen); with seasonality only pairs of the same season, so the seasonal
-                 pattern cancels out of every slope; b = 0 without dq_trend;
+                 values training keeps (as in 0) in the trend's reach, twice the window:
+                 target.t - 2 x training_buckets <= t < target.t (the older half is there when earlier runs
+                 recorded it; a first run has the window alone) (Theil-Sen); with seasonality only pairs of the same
+                 season, so the seasonal pattern cancels out of every slope; b = 0 without dq_trend. Why twice: a
+                 compounding drift is a straight line in the model's scale, and a median over the window's own pairs
+                 follows it within about two weeks, after which the drifting series stays inside a band that moves
+                 with it (BENCHMARKS.md: 7 of 56 drifts on the benchmark's seeds were never flagged that way);
       2. level   each training value is moved to the target's time, a_i = v_i - b (t_i - t);
                  expected = median of a_i over the target's season (all values without seasonality);
-      3. scale   s = 1.0757 x the mean of the smallest 90% of |(v_j - v_i) - b (t_j - t_i)| over the same pairs
+      3. scale   s = 1.0757 x the mean of the smallest 90% of |(v_j - v_i) - b (t_j - t_i)| over the pairs of
+                 the window's training values (of one season as in 1)
                  (for normal data that mean is 0.9296 sigma: |N(0, 2 sigma^2)| below its 90% quantile);
       4. band    expected -/+ k x s x sqrt(1 + 1.571 / m + D^2 / S), m = values behind the median
                  (pi/2 sigma^2/m is the variance of a median), D their mean distance to the target and
                  S the sum of squares of t within the seasons (sigma^2/S is the variance of the slope, so D^2/S
-                 that of extrapolating it; 0 without trend): a prediction band. k is the sensitivity z read as a
+                 that of extrapolating it, taken over the window's values: an upper bound when the trend
+                 reaches further back; 0 without trend): a prediction band. k is the sensitivity z read as a
                  Student-t quantile (Cornish-Fisher: z + (z^3 + z) / (4 df) + (5 z^5 + 16 z^3 + 3 z) / (96 df^2)),
                  df = 0.86 x (values - levels fitted (1, or the seasons) - 1 with a trend), at least 1;
       5. season  seasonality auto (the default) fits both models and keeps the seasonal one where the window
@@ -127,6 +134,8 @@ group by {{ k }}
   {%- set keys = ['series_id', 'target_t', 'part', 'kind'] -%}
   {%- set n = cfg.training_buckets | int -%}
   {%- set lag = cfg.get('period', 7) | int -%}
+  {#- the trend's reach: twice the window of recorded history (step 1) -#}
+  {%- set reach = 2 * n -%}
   {#- the level test's threshold as a share of k: chosen on the benchmark's tuning seeds (docs/BENCHMARKS.md) -#}
   {%- set level_factor = 0.9 -%}
   {#- a recent change is capped at its own level_cap sd (and at most the point band's half width) -#}
@@ -140,15 +149,20 @@ with dq_targets as (
 dq_history as (
   {{ history_sql }}
 ),
-dq_window as (
-  {#- every history value of the window, in the model's scale, moved by the level shifts accepted after it -#}
-  select g.series_id, g.t as target_t, g.season as target_season, g.dq_log, h.t, h.season, h.dq_excluded, h.dq_side,
+dq_reach as (
+  {#- every history value of the trend's reach (twice the window), in the model's scale, moved by the level shifts
+      accepted after it -#}
+  select g.series_id, g.t as target_t, g.season as target_season, g.dq_log, g.dq_trend, h.t, h.season, h.dq_excluded, h.dq_side,
     coalesce(h.dq_segment, 0) as dq_segment,
     (g.dq_log and cast(h.value as {{ d }}) = 0) as dq_zero,
     case when g.dq_log then ln(1 + cast(h.value as {{ d }})) else cast(h.value as {{ d }}) end + coalesce(h.dq_shift, 0) as value
   from dq_targets g
-  join dq_history h on h.series_id = g.series_id and h.t < g.t and h.t >= g.t - {{ n }}
+  join dq_history h on h.series_id = g.series_id and h.t < g.t and h.t >= g.t - {{ reach }}
   where h.value is not null
+),
+dq_window as (
+  {#- the window: the history values the level, the scale and the band learn from -#}
+  select * from dq_reach where t >= target_t - {{ n }}
 ),
 dq_zero as (
   {#- a zero-row bucket is usual for the target when 2 of its season's values or a quarter of the window are zero -#}
@@ -179,8 +193,26 @@ dq_pairs as (
     and a.season = b.season
   {%- endif %}
 ),
+dq_trend_parts as (
+  {#- the trend's values: the values of its reach training would keep (step 1), so a drift of a few weeks inside the
+      window does not become the trend it is judged against; without a trend (its slope is 0) only the window's, whose
+      pairs still give the scale's deviations -#}
+  select w.series_id, w.target_t, w.target_season, w.t, w.season, w.value, 'F' as part
+  from dq_reach w join dq_zero z on z.series_id = w.series_id and z.target_t = w.target_t
+  where not w.dq_excluded and (not w.dq_zero or z.zero_usual) and (w.dq_trend or w.t >= w.target_t - {{ n }})
+),
+dq_trend_pairs as (
+  select a.series_id, a.target_t, a.part, 'A' as kind, b.value - a.value as dv, cast(b.t - a.t as {{ d }}) as dt
+  from dq_trend_parts a join dq_trend_parts b on a.series_id = b.series_id and a.target_t = b.target_t and a.part = b.part and a.t < b.t
+  {%- if seasonal %}
+  union all
+  select a.series_id, a.target_t, a.part, 'S' as kind, b.value - a.value as dv, cast(b.t - a.t as {{ d }}) as dt
+  from dq_trend_parts a join dq_trend_parts b on a.series_id = b.series_id and a.target_t = b.target_t and a.part = b.part and a.t < b.t
+    and a.season = b.season
+  {%- endif %}
+),
 dq_slope_raw as (
-  {{ dataplex_dq.anomaly_median_sql('dq_pairs', keys, 'dv / dt') }}
+  {{ dataplex_dq.anomaly_median_sql('dq_trend_pairs', keys, 'dv / dt') }}
 ),
 dq_slope as (
   select s.series_id, s.target_t, s.part, s.kind, case when g.dq_trend then s.dq_median else 0 end as dq_median
