@@ -500,8 +500,9 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
 #   learned_drift  E(t) + 2 (t - 19) from t = 20 (+2 a bucket over the last 9 buckets); judged t = 28, 118. The
 #     (T14)        window's own pairs (t = 14..27) would give the trend 1.33333 a bucket, which follows the drift:
 #                  nothing found (what the detector did before). Over the trend's reach, t = 0..27, the median
-#                  pairwise slope is 0.28571: the level test's changes against the values 7 buckets before, moved
-#                  along it, find the drift: ANOMALOUS, drift.
+#                  pairwise slope is 0.28571 (the scale from the same pairs): the level test's changes against the
+#                  values 7 buckets before, moved along it, find the drift (13.86444 beyond its half width 9.14801,
+#                  inside the point band 105.85714 -/+ 14.82869): ANOMALOUS, drift.
 
 E7 = [0, 2, 0, 2, 0, 2, 1]
 
@@ -604,7 +605,8 @@ def _reference(case: dict, reach: int | None = None) -> dict[str, float | bool]:
     """The verdict of a non-seasonal case (sensitivity 3, period 7) in plain Python: training = the window without
     the buckets judged anomalous (and not accepted) and without zero-row buckets (counts), moved by the level shifts
     accepted after them; with a trend (TREND), the median pairwise slope of the values training keeps over `reach`
-    buckets (the detector's: twice the window); point band; level test; a zero-row bucket."""
+    buckets (the detector's: twice the window), whose pairs give the scale too; point band; level test; a zero-row
+    bucket."""
     n = CALLS[case["call"]][0]
     trend = case["call"] in TREND
     reach = reach or (2 * n if trend else n)
@@ -628,7 +630,7 @@ def _reference(case: dict, reach: int | None = None) -> dict[str, float | bool]:
     kept = [t for t in reached if t >= target - n]
     vs = [model(t) - slope * (t - target) for t in kept]  # moved to the target's time along the trend
     expected = _median(vs)
-    dev = sorted(abs(model(j) - model(i) - slope * (j - i)) for i in kept for j in kept if i < j)
+    dev = sorted(abs(model(j) - model(i) - slope * (j - i)) for i, j in pairs)  # the scale: over the reach too
     keep = max(9 * len(dev) // 10, 1)
     k = _k(3, len(vs) - 1 - trend)
     scale = 1.0757 * sum(dev[:keep]) / keep
@@ -757,7 +759,11 @@ def test_a_drift_the_window_would_learn_as_its_trend_is_found(anomaly_build):
         False,
         True,
     )
-    assert (round(ref["level_change"], 5), round(ref["level_width"], 5)) == (15.15, 14.04675)
+    assert (round(ref["half"], 5), round(ref["level_change"], 5), round(ref["level_width"], 5)) == (
+        14.82869,
+        13.86444,
+        9.14801,
+    )
     assert (case["value"], case["training_count"], bool(case["anomalous"]), bool(case["drift"])) == (
         118,
         14,

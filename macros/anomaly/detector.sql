@@ -9,7 +9,8 @@
     value, dq_log (model ln(1 + value): row counts, whose growth and weekly pattern are multiplicative) and
     dq_trend (fit a trend: row counts grow; a null rate, a mean or a freshness should not, so for them a drift is
     the anomaly, not a trend to learn). Each target row is judged against the history rows of its series with
-      target.t - training_buckets <= t < target.t   (its window; the trend reaches twice as far back, step 1).
+      target.t - training_buckets <= t < target.t   (its window; the trend and the scale of a series with a
+    trend reach twice as far back, steps 1 and 3).
 
     The model, for one target:
       0. training  the window's values (in the model's scale, moved by dq_shift) without the buckets judged
@@ -26,16 +27,19 @@
                  with it (BENCHMARKS.md: 7 of 56 drifts on the benchmark's seeds were never flagged that way);
       2. level   each training value is moved to the target's time, a_i = v_i - b (t_i - t);
                  expected = median of a_i over the target's season (all values without seasonality);
-      3. scale   s = 1.0757 x the mean of the smallest 90% of |(v_j - v_i) - b (t_j - t_i)| over the pairs of
-                 the window's training values (of one season as in 1)
+      3. scale   s = 1.0757 x the mean of the smallest 90% of |(v_j - v_i) - b (t_j - t_i)| over the pairs of 1
+                 (the trend's reach with dq_trend, the window without; of one season as in 1)
                  (for normal data that mean is 0.9296 sigma: |N(0, 2 sigma^2)| below its 90% quantile);
+                 from the reach, the drifting buckets not yet judged are a smaller share of the pairs and widen
+                 the band less, and twice the pairs make a steadier s;
       4. band    expected -/+ k x s x sqrt(1 + 1.571 / m + D^2 / S), m = values behind the median
                  (pi/2 sigma^2/m is the variance of a median), D their mean distance to the target and
                  S the sum of squares of t within the seasons (sigma^2/S is the variance of the slope, so D^2/S
                  that of extrapolating it, taken over the window's values: an upper bound when the trend
                  reaches further back; 0 without trend): a prediction band. k is the sensitivity z read as a
                  Student-t quantile (Cornish-Fisher: z + (z^3 + z) / (4 df) + (5 z^5 + 16 z^3 + 3 z) / (96 df^2)),
-                 df = 0.86 x (values - levels fitted (1, or the seasons) - 1 with a trend), at least 1;
+                 df = 0.86 x (values - levels fitted (1, or the seasons) - 1 with a trend), at least 1, counted in
+                 the window (the level's values) even where s comes from the reach;
       5. season  seasonality auto (the default) fits both models and keeps the seasonal one where the window
                  shows a season: its scale below 0.8 x the plain one's (with two values of the target's season and
                  three same-season pairs); day_of_week / hour_of_day always use it (with those values), none never;
@@ -183,36 +187,26 @@ dq_parts as (
   {#- F: every training value (the one part left: the keys below keep the column) -#}
   select series_id, target_t, target_season, t, season, value, 'F' as part from dq_train
 ),
-dq_pairs as (
-  select a.series_id, a.target_t, a.part, 'A' as kind, b.value - a.value as dv, cast(b.t - a.t as {{ d }}) as dt
-  from dq_parts a join dq_parts b on a.series_id = b.series_id and a.target_t = b.target_t and a.part = b.part and a.t < b.t
-  {%- if seasonal %}
-  union all
-  select a.series_id, a.target_t, a.part, 'S' as kind, b.value - a.value as dv, cast(b.t - a.t as {{ d }}) as dt
-  from dq_parts a join dq_parts b on a.series_id = b.series_id and a.target_t = b.target_t and a.part = b.part and a.t < b.t
-    and a.season = b.season
-  {%- endif %}
-),
-dq_trend_parts as (
-  {#- the trend's values: the values of its reach training would keep (step 1), so a drift of a few weeks inside the
-      window does not become the trend it is judged against; without a trend (its slope is 0) only the window's, whose
-      pairs still give the scale's deviations -#}
+dq_reach_parts as (
+  {#- the values of the trend's reach training would keep (as in dq_train): their pairs give the trend and the scale
+      (steps 1 and 3), so a drift of a few weeks inside the window does not become the trend it is judged against, and
+      the scale is learned from twice the pairs; without a trend (its slope is 0) the window's values alone -#}
   select w.series_id, w.target_t, w.target_season, w.t, w.season, w.value, 'F' as part
   from dq_reach w join dq_zero z on z.series_id = w.series_id and z.target_t = w.target_t
   where not w.dq_excluded and (not w.dq_zero or z.zero_usual) and (w.dq_trend or w.t >= w.target_t - {{ n }})
 ),
-dq_trend_pairs as (
+dq_pairs as (
   select a.series_id, a.target_t, a.part, 'A' as kind, b.value - a.value as dv, cast(b.t - a.t as {{ d }}) as dt
-  from dq_trend_parts a join dq_trend_parts b on a.series_id = b.series_id and a.target_t = b.target_t and a.part = b.part and a.t < b.t
+  from dq_reach_parts a join dq_reach_parts b on a.series_id = b.series_id and a.target_t = b.target_t and a.part = b.part and a.t < b.t
   {%- if seasonal %}
   union all
   select a.series_id, a.target_t, a.part, 'S' as kind, b.value - a.value as dv, cast(b.t - a.t as {{ d }}) as dt
-  from dq_trend_parts a join dq_trend_parts b on a.series_id = b.series_id and a.target_t = b.target_t and a.part = b.part and a.t < b.t
+  from dq_reach_parts a join dq_reach_parts b on a.series_id = b.series_id and a.target_t = b.target_t and a.part = b.part and a.t < b.t
     and a.season = b.season
   {%- endif %}
 ),
 dq_slope_raw as (
-  {{ dataplex_dq.anomaly_median_sql('dq_trend_pairs', keys, 'dv / dt') }}
+  {{ dataplex_dq.anomaly_median_sql('dq_pairs', keys, 'dv / dt') }}
 ),
 dq_slope as (
   select s.series_id, s.target_t, s.part, s.kind, case when g.dq_trend then s.dq_median else 0 end as dq_median
