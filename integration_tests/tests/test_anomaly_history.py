@@ -1,0 +1,151 @@
+"""The buckets earlier runs recorded extend the trend's reach (issue 33; docs/SEMANTICS.md §13).
+
+A row-count check learns its trend over twice its training window of recorded history, and a run measures only its
+window (plus the judged bucket): the older half of the reach is there because earlier runs recorded it. A table of
+orders is flat (100 / 104 rows on alternate days) for 28 days, then grows 6% a day. With `training_buckets: 14`:
+
+  - project `daily`: `dbt test` on days 28, 35 and 42 (`dataplex_dq_anomaly_now`); the last run judges day 41 with
+    the recorded days 13..40 in reach, and its trend is the flat one the table had (2.6% a day in the model's scale,
+    pulled up by the ramp days in reach);
+  - project `fresh`: the same data, only the last run: its history is its own window, days 27..40, all but one of
+    them on the ramp, and the trend it learns is the growth itself (5.8% a day).
+
+Each expected value is checked against the detector's formulas written again in Python. DuckDB only: the
+detector's SQL is checked exactly on every warehouse by test_anomaly.py; this is the pipeline (runs storing
+buckets, a later run reading them).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from conftest import require_target, target_env
+from dbt_harness import DbtProject, write_project
+
+DAY0 = datetime(2024, 3, 4)
+DAYS = 42
+
+
+def _rows(day: int) -> int:
+    flat = 100 + 4 * (day % 2)
+    return flat if day < 28 else round(flat * 1.06 ** (day - 27))
+
+
+def _orders_csv() -> str:
+    lines = ["id,created_at"]
+    i = 0
+    for d in range(DAYS):
+        for k in range(_rows(d)):
+            i += 1
+            lines.append(f"{i},{DAY0 + timedelta(days=d, hours=12, seconds=k):%Y-%m-%d %H:%M:%S}")
+    return "\n".join(lines) + "\n"
+
+
+SCHEMA = """\
+version: 2
+seeds:
+  - name: ah_orders
+    config:
+      column_types: {id: integer, created_at: timestamp}
+    data_tests:
+      - dataplex_dq.anomaly_detection:
+          name: orders-volume
+          arguments:
+            timestamp_column: created_at
+            time_bucket: day
+            training_buckets: 14
+            min_training_buckets: 7
+            seasonality: none
+            volume: {}
+"""
+
+
+def _project(root: Path, name: str) -> DbtProject:
+    project = write_project(
+        root,
+        name,
+        {"seeds/ah_orders.csv": _orders_csv(), "seeds/schema.yml": SCHEMA},
+        env=target_env("duckdb", root, f"dq_anomaly_history_{name}"),
+        target="duckdb",
+        deps=False,
+    )
+    assert project.run("deps").returncode == 0
+    seeded = project.run("seed")
+    assert seeded.returncode == 0, seeded.output
+    return project
+
+
+def _judge(project: DbtProject, day: int) -> dict:
+    """`dbt test` with the reference time at the start of `day` (so day - 1 is judged); its verdict."""
+    now = f"{DAY0 + timedelta(days=day):%Y-%m-%d}"
+    result = project.run("test", "--vars", f"{{dataplex_dq_anomaly_now: '{now}'}}")
+    invocation = result.run_results["metadata"]["invocation_id"]
+    rows = project.query(
+        "select t, value, expected, lower_bound, upper_bound, training_count, anomalous, drift from "
+        f"{project.relation('dataplex_dq_anomaly_results')} where dq_invocation_id = '{invocation}'"
+    )
+    assert len(rows) == 1, rows
+    return rows[0]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    require_target("duckdb")
+    daily = _project(tmp_path_factory.mktemp("anomaly_history"), "daily")
+    fresh = _project(tmp_path_factory.mktemp("anomaly_history"), "fresh")
+    return {
+        "daily": [_judge(daily, day) for day in (28, 35, 42)],
+        "fresh": _judge(fresh, 42),
+        "recorded": daily.query(
+            f"select t from {daily.relation('dataplex_dq_anomaly_volume')} order by t",
+        ),
+    }
+
+
+def _median(xs: list[float]) -> float:
+    ys = sorted(xs)
+    return (ys[(len(ys) - 1) // 2] + ys[len(ys) // 2]) / 2
+
+
+def _expected(target: int, reach: list[int], window: list[int]) -> tuple[float, float]:
+    """The detector's trend and expected value for a count (model ln(1 + rows), no seasonality): the median pairwise
+    slope over the `reach` days, the median of the `window` days moved along it to `target`."""
+    v = {d: math.log(1 + _rows(d)) for d in range(DAYS)}
+    slope = _median([(v[j] - v[i]) / (j - i) for i in reach for j in reach if i < j])
+    return slope, math.exp(_median([v[d] - slope * (d - target) for d in window])) - 1
+
+
+def test_a_schedule_records_the_reach_and_the_trend_stays_the_tables(runs):
+    first, second, last = runs["daily"]
+    t0 = (DAY0 - datetime(1970, 1, 1)).days
+    # each run measured its window and the judged bucket, 15 days; together days 13..41, each once
+    assert [r["t"] - t0 for r in runs["recorded"]] == list(range(13, 42))
+    assert (first["t"] - t0, first["value"], bool(first["anomalous"])) == (27, 104, False)
+    # a week into the growth (1.06^7 = 1.50): found, and left out of later training
+    assert (second["t"] - t0, second["value"], bool(second["anomalous"]), bool(second["drift"])) == (
+        34,
+        150,
+        True,
+        True,
+    )
+    # two weeks in: the trend reaches back to the recorded flat days (13..40 but the anomaly of day 34), the level is
+    # the window's (27..40 but 34); with runs a week apart the window's ramp days were never judged, so they stay in
+    # training and widen the band: inside it
+    slope, expected = _expected(41, [d for d in range(13, 41) if d != 34], [d for d in range(27, 41) if d != 34])
+    assert (last["t"] - t0, last["value"], last["training_count"], bool(last["anomalous"])) == (41, 235, 13, False)
+    assert last["expected"] == pytest.approx(expected, rel=1e-9)
+    assert round(slope, 5) == 0.02603 and round(expected, 1) == 182.5
+
+
+def test_without_the_recorded_history_the_window_learns_the_growth_as_its_trend(runs):
+    fresh, last = runs["fresh"], runs["daily"][2]
+    assert (fresh["t"], fresh["value"]) == (last["t"], last["value"])
+    assert (fresh["training_count"], bool(fresh["anomalous"])) == (14, False)
+    # the same day with its own window alone (27..40): the trend is the growth, and the expected value follows it
+    slope, expected = _expected(41, list(range(27, 41)), list(range(27, 41)))
+    assert fresh["expected"] == pytest.approx(expected, rel=1e-9)
+    assert round(slope, 5) == 0.05771 and round(expected, 1) == 230.1
