@@ -40,8 +40,8 @@
                  Student-t quantile (Cornish-Fisher: z + (z^3 + z) / (4 df) + (5 z^5 + 16 z^3 + 3 z) / (96 df^2)),
                  df = 0.86 x (values - levels fitted (1, or the seasons) - 1 with a trend), at least 1, counted in
                  the window (the level's values) even where s comes from the reach;
-      5. season  seasonality auto (the default) fits both models and keeps the seasonal one where the window
-                 shows a season: its scale below 0.8 x the plain one's (with two values of the target's season and
+      5. season  seasonality auto (the default) fits both models and keeps the seasonal one where the history
+                 shows a season: its scale (3) below 0.8 x the plain one's (with two values of the target's season and
                  three same-season pairs); day_of_week / hour_of_day always use it (with those values), none never;
                  the verdict says which (seasonality);
       6. level test (sustained change: a drift, a level shift) each recent value -- the target and the kept
@@ -165,7 +165,7 @@ dq_reach as (
   where h.value is not null
 ),
 dq_window as (
-  {#- the window: the history values the level, the scale and the band learn from -#}
+  {#- the window: the history values the level and the band learn from (and the scale without a trend) -#}
   select * from dq_reach where t >= target_t - {{ n }}
 ),
 dq_zero as (
