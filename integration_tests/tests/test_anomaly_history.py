@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from datetime import datetime, timedelta
 from pathlib import Path
+from statistics import median
 
 import pytest
 
@@ -106,17 +107,12 @@ def runs(tmp_path_factory):
     }
 
 
-def _median(xs: list[float]) -> float:
-    ys = sorted(xs)
-    return (ys[(len(ys) - 1) // 2] + ys[len(ys) // 2]) / 2
-
-
 def _expected(target: int, reach: list[int], window: list[int]) -> tuple[float, float]:
     """The detector's trend and expected value for a count (model ln(1 + rows), no seasonality): the median pairwise
     slope over the `reach` days, the median of the `window` days moved along it to `target`."""
     v = {d: math.log(1 + _rows(d)) for d in range(DAYS)}
-    slope = _median([(v[j] - v[i]) / (j - i) for i in reach for j in reach if i < j])
-    return slope, math.exp(_median([v[d] - slope * (d - target) for d in window])) - 1
+    slope = median([(v[j] - v[i]) / (j - i) for i in reach for j in reach if i < j])
+    return slope, math.exp(median([v[d] - slope * (d - target) for d in window])) - 1
 
 
 def test_a_schedule_records_the_reach_and_the_trend_stays_the_tables(runs):
