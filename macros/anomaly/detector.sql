@@ -63,8 +63,9 @@
                  (direction both|spike) or below the lower bound (both|drop), a zero-row bucket where zero is not
                  usual (both|drop), or when the level test fires; side = 1 above expected, -1 below;
       8. level shift when the target and the 2 buckets before it were all judged anomalous on one side and their
-                 changes (each value less the one a period before it, two when that one is not kept, along b; judged
-                 or not) agree within the band's half width, the new level is accepted:
+                 changes (each value less the mean of the kept values one and two periods before it, the one of them
+                 that is kept when only one is, along b; judged or not) agree within the band's half width, the new
+                 level is accepted:
                  level_shift = the median of the changes, shift_start = t - 2; later windows move every bucket before
                  shift_start by it and train on the three again (anomaly_judged_history_sql), so a shift alarms on 3
                  buckets, not for a training window.
@@ -256,13 +257,14 @@ dq_lagged as (
 dq_diff as (
   {#- each recent value's change of level: the value minus its baseline, the mean of the kept values one and two season
       periods before it that lie after the same accepted level shift (a change across one carries the error of its
-      size), moved along the window's trend to its time (free of the seasonal pattern and of any forecast); var: the
-      change's variance over scale^2 (1 + 1/2 for two baseline values, 1 + 1 for one); w: its ramp weight, 1 for the
-      oldest recent bucket .. {{ lag }} for the target. run_diff: the change over one season period (two when that one
-      is not kept), judged or not, along the window's trend: the run of step 8 -#}
+      size), moved along the trend to its time (free of the seasonal pattern and of any forecast); var: the change's
+      variance over scale^2 (1 + 1/2 for two baseline values, 1 + 1 for one); w: its ramp weight, 1 for the oldest
+      recent bucket .. {{ lag }} for the target. run_diff: the change against the mean of the kept values one and two
+      season periods before (the one kept when only one is), across level shifts, judged or not, along the trend: the
+      run of step 8 -#}
   select u.series_id, u.target_t, u.t, u.dq_kept,
     {{ lag }} - (u.target_t - u.t) as w,
-    u.value - coalesce(w1.value + {{ lag }} * coalesce(s.dq_median, 0), w2.value + {{ 2 * lag }} * coalesce(s.dq_median, 0)) as run_diff,
+    u.value - coalesce((w1.value + w2.value) / 2.0 + {{ 1.5 * lag }} * coalesce(s.dq_median, 0), w1.value + {{ lag }} * coalesce(s.dq_median, 0), w2.value + {{ 2 * lag }} * coalesce(s.dq_median, 0)) as run_diff,
     coalesce(w1.dq_segment = u.dq_segment or w2.dq_segment = u.dq_segment, false) as same_level,
     case when w1.dq_segment = u.dq_segment and w2.dq_segment = u.dq_segment
            then u.value - (w1.value + w2.value) / 2.0 - {{ 1.5 * lag }} * coalesce(s.dq_median, 0)
