@@ -458,7 +458,7 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
 
 
 # ------------------------------------------------------------------ the detector on designed series (issue 33)
-# One dbt model (ad_detector_cases, built with the seeds on every target) runs the detector's SQL three times over
+# One dbt model (ad_detector_cases, built with the seeds on every target) runs the detector's SQL once per call over
 # designed histories and verdicts: anomaly_judged_history_sql (the verdicts already given: training forgets the
 # anomalies, accepts a confirmed new level) then anomaly_detector_sql. No trend (dq_trend false) but in call T14,
 # sensitivity 3. Each verdict is checked against _reference below: the detector's formulas written again in plain
