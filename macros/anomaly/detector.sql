@@ -177,24 +177,27 @@ dq_zero as (
     max(dq_segment) as last_segment
   from dq_window group by series_id, target_t
 ),
-dq_train as (
-  {#- training: the window without the buckets judged anomalous (unless accepted as a new level) and without
-      zero-row buckets where zero is not usual -#}
-  select w.series_id, w.target_t, w.target_season, w.t, w.season, w.value
-  from dq_window w join dq_zero z on z.series_id = w.series_id and z.target_t = w.target_t
+dq_kept as (
+  {#- the values training keeps, over the trend's reach: without the buckets judged anomalous (unless accepted as a
+      new level) and without zero-row buckets where zero is not usual -#}
+  select w.series_id, w.target_t, w.target_season, w.t, w.season, w.value, w.dq_segment, w.dq_trend
+  from dq_reach w join dq_zero z on z.series_id = w.series_id and z.target_t = w.target_t
   where not w.dq_excluded and (not w.dq_zero or z.zero_usual)
+),
+dq_train as (
+  {#- training: the window's kept values -#}
+  select series_id, target_t, target_season, t, season, value from dq_kept where t >= target_t - {{ n }}
 ),
 dq_parts as (
   {#- F: every training value (the one part left: the keys below keep the column) -#}
   select series_id, target_t, target_season, t, season, value, 'F' as part from dq_train
 ),
 dq_reach_parts as (
-  {#- the values of the trend's reach training would keep (as in dq_train): their pairs give the trend and the scale
-      (steps 1 and 3), so a drift of a few weeks inside the window does not become the trend it is judged against, and
-      the scale is learned from twice the pairs; without a trend (its slope is 0) the window's values alone -#}
-  select w.series_id, w.target_t, w.target_season, w.t, w.season, w.value, 'F' as part
-  from dq_reach w join dq_zero z on z.series_id = w.series_id and z.target_t = w.target_t
-  where not w.dq_excluded and (not w.dq_zero or z.zero_usual) and (w.dq_trend or w.t >= w.target_t - {{ n }})
+  {#- the kept values of the trend's reach: their pairs give the trend and the scale (steps 1 and 3), so a drift of a
+      few weeks inside the window does not become the trend it is judged against, and the scale is learned from twice
+      the pairs; without a trend (its slope is 0) the window's values alone -#}
+  select series_id, target_t, target_season, t, season, value, 'F' as part
+  from dq_kept where dq_trend or t >= target_t - {{ n }}
 ),
 dq_pairs as (
   select a.series_id, a.target_t, a.part, 'A' as kind, b.value - a.value as dv, cast(b.t - a.t as {{ d }}) as dt
@@ -250,9 +253,7 @@ dq_recent as (
 ),
 dq_lagged as (
   {#- the buckets training keeps, as the values a recent value is compared with -#}
-  select w.series_id, w.target_t, w.t, w.value, w.dq_segment
-  from dq_window w join dq_zero z on z.series_id = w.series_id and z.target_t = w.target_t
-  where not w.dq_excluded and (not w.dq_zero or z.zero_usual)
+  select series_id, target_t, t, value, dq_segment from dq_kept where t >= target_t - {{ n }}
 ),
 dq_diff as (
   {#- each recent value's change of level: the value minus its baseline, the mean of the kept values one and two season
