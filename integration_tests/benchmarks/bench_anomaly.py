@@ -751,14 +751,16 @@ def run_issue(
 @dataclass
 class IssueRow:
     point: dict[str, tuple[int, int]]
-    drift_caught: int
-    drift_total: int
-    drift_delays: list[int]
     false_alarms: int
     normal_days: int
     shift_alarm_days: list[int]
     # per drift series, the day of its first alarm at any time (1 = the drift's first day), None when never flagged
     drift_first: list[int | None] = field(default_factory=list)
+
+    @property
+    def drift_delays(self) -> list[int]:
+        """The first alarm's day of the drifts caught within 7 days of their start."""
+        return [d for d in self.drift_first if d is not None and d <= 7]
 
     def drift_line(self) -> str:
         flagged = sorted(d for d in self.drift_first if d is not None)
@@ -771,7 +773,7 @@ class IssueRow:
         fa = 100 * self.false_alarms / self.normal_days if self.normal_days else float("nan")
         return [
             *(f"{hit}/{n}" for hit, n in self.point.values()),
-            f"{self.drift_caught}/{self.drift_total}{delays}",
+            f"{len(self.drift_delays)}/{len(self.drift_first)}{delays}",
             f"{fa:.1f}",
             f"{sum(self.shift_alarm_days)} (max {max(self.shift_alarm_days, default=0)})",
         ]
@@ -782,7 +784,7 @@ def score_issue(series: list[IssueSeries], flagged) -> IssueRow:
     is never scored, before or after a change (an alarm on it neither catches a drift nor counts after a shift)."""
     first = ISSUE_DAYS - ISSUE_JUDGED
     point = {k: [0, 0] for k in POINT_KINDS}
-    row = IssueRow({}, 0, 0, [], 0, 0, [])
+    row = IssueRow({}, 0, 0, [])
     for s in series:
         for d in range(first, ISSUE_DAYS):
             label = s.labels[d]
@@ -793,12 +795,8 @@ def score_issue(series: list[IssueSeries], flagged) -> IssueRow:
                 row.normal_days += 1
                 row.false_alarms += flagged(s, d)
         if s.group == "drift":
-            row.drift_total += 1
             alarms = [d for d in range(s.change_day, ISSUE_DAYS) if s.labels[d] == "change" and flagged(s, d)]
             row.drift_first.append(alarms[0] - s.change_day + 1 if alarms else None)
-            if alarms and alarms[0] - s.change_day < 7:
-                row.drift_caught += 1
-                row.drift_delays.append(alarms[0] - s.change_day + 1)
         if s.group == "shift":
             row.shift_alarm_days.append(
                 sum(flagged(s, d) for d in range(s.change_day, ISSUE_DAYS) if s.labels[d] == "change")
