@@ -10,7 +10,8 @@ orders is flat (100 / 104 rows on alternate days) for 28 days, then grows 6% a d
   - project `fresh`: the same data, only the last run: its history is its own window, days 27..40, all but one of
     them on the ramp, and the trend it learns is the growth itself (5.8% a day).
 
-Each expected value is checked against the detector's formulas written again in Python. DuckDB only: the
+Each expected value is checked against the detector's formulas written again in Python (test_anomaly.py's
+_reference). DuckDB only: the
 detector's SQL is checked exactly on every warehouse by test_anomaly.py; this is the pipeline (runs storing
 buckets, a later run reading them).
 """
@@ -20,12 +21,12 @@ from __future__ import annotations
 import math
 from datetime import datetime, timedelta
 from pathlib import Path
-from statistics import median
 
 import pytest
 
 from conftest import require_target, target_env
 from dbt_harness import DbtProject, write_project
+from test_anomaly import _reference
 
 DAY0 = datetime(2024, 3, 4)
 DAYS = 42
@@ -107,12 +108,18 @@ def runs(tmp_path_factory):
     }
 
 
-def _expected(target: int, reach: list[int], window: list[int]) -> tuple[float, float]:
-    """The detector's trend and expected value for a count (model ln(1 + rows), no seasonality): the median pairwise
-    slope over the `reach` days, the median of the `window` days moved along it to `target`."""
-    v = {d: math.log(1 + _rows(d)) for d in range(DAYS)}
-    slope = median([(v[j] - v[i]) / (j - i) for i in reach for j in reach if i < j])
-    return slope, math.exp(median([v[d] - slope * (d - target) for d in window])) - 1
+def _expected(days: range, anomalous: list[int]) -> tuple[float, float]:
+    """The trend and the expected rows of day 41 by test_anomaly.py's Python reference of the detector (a count with
+    a trend, a 14-bucket window, no seasonality), the history being `days` with the verdicts `anomalous`."""
+    case = {
+        "call": "T14",
+        "values": {d: float(_rows(d)) for d in days},
+        "target": 41,
+        "log": True,
+        "verdicts": [(d, float(_rows(d)), 0.0, True, None, None) for d in anomalous],
+    }
+    ref = _reference(case)
+    return float(ref["slope"]), math.exp(ref["expected"]) - 1
 
 
 def test_a_schedule_records_the_reach_and_the_trend_stays_the_tables(runs):
@@ -131,7 +138,7 @@ def test_a_schedule_records_the_reach_and_the_trend_stays_the_tables(runs):
     # two weeks in: the trend reaches back to the recorded flat days (13..40 but the anomaly of day 34), the level is
     # the window's (27..40 but 34); with runs a week apart the window's ramp days were never judged, so they stay in
     # training and widen the band: inside it
-    slope, expected = _expected(41, [d for d in range(13, 41) if d != 34], [d for d in range(27, 41) if d != 34])
+    slope, expected = _expected(range(DAYS), anomalous=[34])
     assert (last["t"] - t0, last["value"], last["training_count"], bool(last["anomalous"])) == (41, 235, 13, False)
     assert last["expected"] == pytest.approx(expected, rel=1e-9)
     assert round(slope, 5) == 0.02603 and round(expected, 1) == 182.5
@@ -142,6 +149,6 @@ def test_without_the_recorded_history_the_window_learns_the_growth_as_its_trend(
     assert (fresh["t"], fresh["value"]) == (last["t"], last["value"])
     assert (fresh["training_count"], bool(fresh["anomalous"])) == (14, False)
     # the same day with its own window alone (27..40): the trend is the growth, and the expected value follows it
-    slope, expected = _expected(41, list(range(27, 41)), list(range(27, 41)))
+    slope, expected = _expected(range(27, DAYS), anomalous=[])
     assert fresh["expected"] == pytest.approx(expected, rel=1e-9)
     assert round(slope, 5) == 0.05771 and round(expected, 1) == 230.1
