@@ -6,9 +6,9 @@ orders is flat (100 / 104 rows on alternate days) for 28 days, then grows 6% a d
 
   - project `daily`: `dbt test` on days 28, 35 and 42 (`dataplex_dq_anomaly_now`); the last run judges day 41 with
     the recorded days 13..40 in reach, and its trend is the flat one the table had (2.6% a day in the model's scale,
-    pulled up by the ramp days in reach);
+    pulled up by the ramp days in reach): the level test finds the growth;
   - project `fresh`: the same data, only the last run: its history is its own window, days 27..40, all but one of
-    them on the ramp, and the trend it learns is the growth itself (5.8% a day).
+    them on the ramp, and the trend it learns is the growth itself (5.8% a day): normal.
 
 Each expected value is checked against the detector's formulas written again in Python (test_anomaly.py's
 _reference). DuckDB only: the
@@ -108,9 +108,9 @@ def runs(tmp_path_factory):
     }
 
 
-def _expected(days: range, anomalous: list[int]) -> tuple[float, float]:
-    """The trend and the expected rows of day 41 by test_anomaly.py's Python reference of the detector (a count with
-    a trend, a 14-bucket window, no seasonality), the history being `days` with the verdicts `anomalous`."""
+def _reference_41(days: range, anomalous: list[int]) -> dict[str, float | bool]:
+    """The verdict of day 41 by test_anomaly.py's Python reference of the detector (a count with a trend, a 14-bucket
+    window, no seasonality), the history being `days` with the verdicts `anomalous`; in the model's scale."""
     case = {
         "call": "T14",
         "values": {d: float(_rows(d)) for d in days},
@@ -118,8 +118,7 @@ def _expected(days: range, anomalous: list[int]) -> tuple[float, float]:
         "log": True,
         "verdicts": [(d, float(_rows(d)), 0.0, True, None, None) for d in anomalous],
     }
-    ref = _reference(case)
-    return float(ref["slope"]), math.exp(ref["expected"]) - 1
+    return _reference(case)
 
 
 def test_a_schedule_records_the_reach_and_the_trend_stays_the_tables(runs):
@@ -137,11 +136,18 @@ def test_a_schedule_records_the_reach_and_the_trend_stays_the_tables(runs):
     )
     # two weeks in: the trend reaches back to the recorded flat days (13..40 but the anomaly of day 34), the level is
     # the window's (27..40 but 34); with runs a week apart the window's ramp days were never judged, so they stay in
-    # training and widen the band: inside it
-    slope, expected = _expected(range(DAYS), anomalous=[34])
-    assert (last["t"] - t0, last["value"], last["training_count"], bool(last["anomalous"])) == (41, 235, 13, False)
-    assert last["expected"] == pytest.approx(expected, rel=1e-9)
-    assert round(slope, 5) == 0.02603 and round(expected, 1) == 182.5
+    # training and widen the point band (182.5 rows expected, 235 inside it), but the level test's changes against
+    # the days one and two weeks before, along the table's own trend, find the growth: a drift, reported with the
+    # band of that test (centred on the value less the change the ramp implies)
+    ref = _reference_41(range(DAYS), anomalous=[34])
+    assert round(float(ref["slope"]), 5) == 0.02603 and round(math.exp(ref["expected"]) - 1, 1) == 182.5
+    assert (ref["point"], ref["level"]) == (False, True)
+    assert (last["t"] - t0, last["value"], last["training_count"], bool(last["anomalous"])) == (41, 235, 13, True)
+    assert bool(last["drift"])
+    center = math.log(236) - ref["level_change"]
+    assert last["expected"] == pytest.approx(math.exp(center) - 1, rel=1e-9)
+    assert last["upper_bound"] == pytest.approx(math.exp(center + ref["level_width"]) - 1, rel=1e-9)
+    assert round(last["expected"], 1) == 159.9
 
 
 def test_without_the_recorded_history_the_window_learns_the_growth_as_its_trend(runs):
@@ -149,6 +155,8 @@ def test_without_the_recorded_history_the_window_learns_the_growth_as_its_trend(
     assert (fresh["t"], fresh["value"]) == (last["t"], last["value"])
     assert (fresh["training_count"], bool(fresh["anomalous"])) == (14, False)
     # the same day with its own window alone (27..40): the trend is the growth, and the expected value follows it
-    slope, expected = _expected(range(27, DAYS), anomalous=[])
+    ref = _reference_41(range(27, DAYS), anomalous=[])
+    expected = math.exp(ref["expected"]) - 1
+    assert (ref["point"], ref["level"], bool(fresh["drift"])) == (False, False, False)
     assert fresh["expected"] == pytest.approx(expected, rel=1e-9)
-    assert round(slope, 5) == 0.05771 and round(expected, 1) == 230.1
+    assert round(float(ref["slope"]), 5) == 0.05771 and round(expected, 1) == 230.1

@@ -39,7 +39,8 @@
                  reaches further back; 0 without trend): a prediction band. k is the sensitivity z read as a
                  Student-t quantile (Cornish-Fisher: z + (z^3 + z) / (4 df) + (5 z^5 + 16 z^3 + 3 z) / (96 df^2)),
                  df = 0.86 x (values - levels fitted (1, or the seasons) - 1 with a trend), at least 1, counted in
-                 the window (the level's values) even where s comes from the reach;
+                 the window (the level's values) even where s comes from the reach (counted over the reach, the
+                 point band alarmed more after level shifts: docs/BENCHMARKS.md);
       5. season  seasonality auto (the default) fits both models and keeps the seasonal one where the history
                  shows a season: its scale (3) below 0.8 x the plain one's (with two values of the target's season and
                  three same-season pairs); day_of_week / hour_of_day always use it (with those values), none never;
@@ -51,13 +52,17 @@
                  moved along b to its time. That change is free of the seasonal pattern and of any forecast; its
                  variance is s^2 (1 + 1/2) with two baseline values, 2 s^2 with one (var_i). Each change is capped at
                  its own 2.5 sd, 2.5 s sqrt(var_i), and at most the band's half width (an outlier not yet left out,
-                 among the recent values or their baselines, moves the sum by at most its weight x that), and
+                 among the recent values or their baselines, moves the sum by at most its weight x that); the
+                 target's own change at the half width alone (it is no earlier outlier, and beyond the half width
+                 the point test judges it: a drift's newest change is its largest and weighs most), and
                  weighted by its position, w_i = 1 for the oldest recent bucket .. `period` for the target: a
                  compounding drift grows linearly in the model's scale, so the recent changes weigh most.
-                 With at least half a period of changes, T = sum w_i c_i beyond 0.9 x k x s x sqrt(sum w_i^2 var_i)
-                 (0.9: chosen on the benchmark's tuning seeds, docs/BENCHMARKS.md), on the target's side of
+                 With at least half a period of changes, T = sum w_i c_i beyond 0.9 x k' x s x sqrt(sum w_i^2 var_i)
+                 (0.9: chosen on the benchmark's tuning seeds, docs/BENCHMARKS.md; k' is k with the degrees of
+                 freedom of s, those of 4 counted over the values s is learned from: the trend's reach with a
+                 trend, the window without), on the target's side of
                  expected, is anomalous: drift, reported with the band centred on the value less the change at the
-                 target the ramp implies (period x T / sum w_i^2) and half width 0.9 x k x s x period x
+                 target the ramp implies (period x T / sum w_i^2) and half width 0.9 x k' x s x period x
                  sqrt(sum w_i^2 var_i) / sum w_i^2, which the value is outside of;
       7. verdict training when n < min_training_buckets; else anomalous when the value is above the upper bound
                  (direction both|spike) or below the lower bound (both|drop), a zero-row bucket where zero is not
@@ -285,6 +290,11 @@ dq_dof as (
   select series_id, target_t, part, count(*) as n_part, count(distinct season) as n_seasons
   from dq_parts group by series_id, target_t, part
 ),
+dq_dof_reach as (
+  {#- the values the scale is learned from (the trend's reach with a trend, the window without): its degrees of
+      freedom, which the level test's threshold uses -#}
+  select series_id, target_t, count(*) as n_reach from dq_reach_parts group by series_id, target_t
+),
 dq_spread_s as (
   {#- sum of squares of t within each season (all values: one season without seasonality), per part -#}
   select series_id, target_t, part, {{ 'season' if seasonal else '0 as season' }},
@@ -321,6 +331,7 @@ dq_model as (
     case when {{ use_s }} then ss.dq_scale else sa.dq_scale end as scale,
     case when {{ use_s }} then ls.dq_count else la.dq_count end as level_count,
     case when {{ use_s }} then df.n_part - df.n_seasons else df.n_part - 1 end - case when g.dq_trend then 1 else 0 end as dof,
+    case when {{ use_s }} then dr.n_reach - df.n_seasons else dr.n_reach - 1 end - case when g.dq_trend then 1 else 0 end as dof_reach,
     case when not g.dq_trend then 0.0
          when {{ use_s }} then dd.dist_season * dd.dist_season / nullif(sd.ss_season, 0)
          else dd.dist_all * dd.dist_all / nullif(sq.ss_all, 0) end as trend_var,
@@ -331,6 +342,7 @@ dq_model as (
     sa.dq_scale as scale,
     la.dq_count as level_count,
     df.n_part - 1 - case when g.dq_trend then 1 else 0 end as dof,
+    dr.n_reach - 1 - case when g.dq_trend then 1 else 0 end as dof_reach,
     case when not g.dq_trend then 0.0 else dd.dist_all * dd.dist_all / nullif(sq.ss_all, 0) end as trend_var,
     'A' as model_kind
     {%- endif %}
@@ -339,6 +351,7 @@ dq_model as (
   left join dq_zero z on z.series_id = g.series_id and z.target_t = g.t
   left join dq_dist dd on dd.series_id = g.series_id and dd.target_t = g.t
   left join dq_dof df on df.series_id = g.series_id and df.target_t = g.t and df.part = 'F'
+  left join dq_dof_reach dr on dr.series_id = g.series_id and dr.target_t = g.t
   left join dq_spread sd on sd.series_id = g.series_id and sd.target_t = g.t and sd.part = 'F'
   left join dq_ss_all sq on sq.series_id = g.series_id and sq.target_t = g.t and sq.part = 'F'
   left join dq_level la on la.series_id = g.series_id and la.target_t = g.t and la.part = 'F' and la.kind = 'A'
@@ -351,29 +364,37 @@ dq_model as (
 dq_band as (
   select m.*,
     {{ dataplex_dq.anomaly_t_quantile(cfg.sensitivity, 'm.dof_eff') }} as k,
+    {#- the level test's k: its band is scale x the sd of the ramp, so the scale's degrees of freedom alone count -#}
+    {{ dataplex_dq.anomaly_t_quantile(cfg.sensitivity, 'm.dof_reach_eff') }} as k_level,
     {{ dataplex_dq.anomaly_t_quantile(cfg.sensitivity, 'm.dof_eff') }}
       * m.scale * sqrt(1.0 + 1.571 / m.level_count + coalesce(m.trend_var, 0)) as half_width,
     (m.training_count < {{ cfg.min_training_buckets | int }} or m.expected is null or m.scale is null) as training
   from (
-    select dq_m.*, greatest(dq_m.dof * 0.86, 1.0) as dof_eff
+    select dq_m.*, greatest(dq_m.dof * 0.86, 1.0) as dof_eff, greatest(dq_m.dof_reach * 0.86, 1.0) as dof_reach_eff
     from dq_model dq_m
   ) m
 ),
 dq_level_test as (
-  {#- the level test: the ramp-weighted sum of the kept recent changes, each capped at its own 2.5 sd and at most the
-      point band's half width (one outlier the verdicts have not left out yet moves it by at most its weight x that),
-      with the sum of the squared weights and its variance over scale^2; the run: the changes of the target and the 2
-      buckets before it -#}
+  {#- the level test: the ramp-weighted sum of the kept recent changes, each capped (cap below), with the sum of the
+      squared weights and its variance over scale^2; the run: the changes of the target and the 2 buckets before it -#}
   select f.series_id, f.target_t,
     sum(case when f.dq_kept and f.same_level then 1 else 0 end) as level_n,
-    sum(case when f.dq_kept and f.same_level then f.w * least(greatest(f.diff, -least(b.half_width, {{ level_cap }} * b.scale * sqrt(f.var))), least(b.half_width, {{ level_cap }} * b.scale * sqrt(f.var))) end) as ramp_sum,
+    sum(case when f.dq_kept and f.same_level then f.w * least(greatest(f.diff, -f.cap), f.cap) end) as ramp_sum,
     sum(case when f.dq_kept and f.same_level then f.w * f.w end) as ramp_ww,
     sum(case when f.dq_kept and f.same_level then f.w * f.w * f.var end) as ramp_var,
     sum(case when f.t >= f.target_t - 2 then 1 else 0 end) as run_n,
     sum(case when f.t >= f.target_t - 2 then f.run_diff else 0 end) as run_sum,
     min(case when f.t >= f.target_t - 2 then f.run_diff end) as run_min,
     max(case when f.t >= f.target_t - 2 then f.run_diff end) as run_max
-  from dq_diff f join dq_band b on b.series_id = f.series_id and b.t = f.target_t
+  from (
+    {#- cap: an earlier recent change at its own {{ level_cap }} sd and at most the point band's half width (an outlier
+        the verdicts have not left out yet moves the sum by at most its weight x that); the target's own change at
+        the half width alone: it is no earlier outlier, and beyond the half width the point test judges it -#}
+    select d.*,
+      case when d.t = d.target_t then b.half_width
+           else least(b.half_width, {{ level_cap }} * b.scale * sqrt(d.var)) end as cap
+    from dq_diff d join dq_band b on b.series_id = d.series_id and b.t = d.target_t
+  ) f
   group by f.series_id, f.target_t
 ),
 dq_prior as (
@@ -389,7 +410,7 @@ dq_verdict as (
     {#- the level test in the value's scale: the change at the target the ramp implies ({{ lag }} x the least-squares
         change per bucket, ramp_sum / ramp_ww) and its half width: {{ level_factor }} k x scale x the sd of that estimate -#}
     {{ lag }} * lt.ramp_sum / lt.ramp_ww as level_change,
-    {{ level_factor }} * b.k * b.scale * {{ lag }} * sqrt(lt.ramp_var) / lt.ramp_ww as level_width,
+    {{ level_factor }} * b.k_level * b.scale * {{ lag }} * sqrt(lt.ramp_var) / lt.ramp_ww as level_width,
     {#- a zero-row bucket where zero is not usual is anomalous whatever the band -#}
     coalesce(not training and value is not null and (
       {%- set tests = [] -%}
@@ -398,8 +419,8 @@ dq_verdict as (
       {{ tests | join(' or ') }}), false) as point_anomalous,
     coalesce(not training and lt.level_n >= {{ [((lag + 1) / 2) | int, 2] | max }} and (
       {%- set tests = [] -%}
-      {%- if cfg.direction in ['both', 'spike'] -%}{%- do tests.append("(lt.ramp_sum > " ~ level_factor ~ " * b.k * b.scale * sqrt(lt.ramp_var) and value > expected)") -%}{%- endif -%}
-      {%- if cfg.direction in ['both', 'drop'] -%}{%- do tests.append("(lt.ramp_sum < -" ~ level_factor ~ " * b.k * b.scale * sqrt(lt.ramp_var) and value < expected)") -%}{%- endif -%}
+      {%- if cfg.direction in ['both', 'spike'] -%}{%- do tests.append("(lt.ramp_sum > " ~ level_factor ~ " * b.k_level * b.scale * sqrt(lt.ramp_var) and value > expected)") -%}{%- endif -%}
+      {%- if cfg.direction in ['both', 'drop'] -%}{%- do tests.append("(lt.ramp_sum < -" ~ level_factor ~ " * b.k_level * b.scale * sqrt(lt.ramp_var) and value < expected)") -%}{%- endif -%}
       {{ tests | join(' or ') }}), false) as run_anomalous
   from dq_band b
   left join dq_level_test lt on lt.series_id = b.series_id and lt.target_t = b.t
