@@ -478,6 +478,10 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
 #   shift (N14)    E(t) for t < 14, E(t) + 50 from t = 14; t = 14, 15 were judged anomalous (above); judged: t = 16.
 #                  Third anomaly above in a row, changes over 7 buckets 50, 50, 50: a level shift is confirmed,
 #                  level_shift 50 (their median), shift_start 14; expected 101 (median of E over t = 2..13).
+#   uneven_shift   the same with t = 15 at E(15) + 44: changes 50, 44, 50 agree (their spread 6 is within
+#     (N14)        k s sqrt(3) = 7.04820, k sd of the difference of two changes of variance 1.5 s^2): confirmed,
+#                  level_shift 50 (the median), shift_start 14. Before, the spread had to be within the point band's
+#                  half width, 4.32746: not confirmed, and the shift alarmed 3 buckets more.
 #   accepted (N14) the same, and t = 16 was the confirmation (level_shift 50 from 14); judged: t = 17, E(17) + 50:
 #                  the buckets before 14 are moved up by 50 and 14..16 train again: expected 151, normal; the level
 #                  test leaves out the changes across the accepted shift (t = 14..17): 3 left, too few.
@@ -530,6 +534,10 @@ CASES: dict[str, dict] = {
              "log": True},
     "shift": {"call": "N14", "values": {t: _e(t) + (50 if t >= 14 else 0) for t in range(17)}, "target": 16,
               "verdicts": [(14, _e(14) + 50, 101.0, True, None, None), (15, _e(15) + 50, 101.0, True, None, None)]},
+    "uneven_shift": {"call": "N14", "values": {t: _e(t) + (50 if t >= 14 else 0) - (6 if t == 15 else 0)
+                                               for t in range(17)}, "target": 16,
+                     "verdicts": [(14, _e(14) + 50, 101.0, True, None, None),
+                                  (15, _e(15) + 44, 101.0, True, None, None)]},
     "accepted": {"call": "N14", "values": {t: _e(t) + (50 if t >= 14 else 0) for t in range(18)}, "target": 17,
                  "verdicts": [(14, _e(14) + 50, 101.0, True, None, None), (15, _e(15) + 50, 101.0, True, None, None),
                               (16, _e(16) + 50, 101.0, True, 50.0, 14)]},
@@ -720,6 +728,15 @@ def test_a_confirmed_level_shift_is_accepted(anomaly_build):
     assert (accepted["value"], accepted["expected"], accepted["training_count"]) == (152, 151, 14)
     assert (bool(accepted["anomalous"]), accepted["level_shift"], accepted["shift_start"]) == (False, None, None)
     assert accepted["upper_bound"] == pytest.approx(151 + ref["half"], abs=1e-9)
+
+
+def test_a_level_shift_whose_changes_differ_by_noise_is_accepted(anomaly_build):
+    uneven = _case(anomaly_build, "uneven_shift")
+    ref = _reference(CASES["uneven_shift"])
+    k_s = ref["half"] / math.sqrt(1 + 1.571 / ref["training_count"])  # k x scale, the band's half width without m
+    assert (round(ref["half"], 5), round(k_s * math.sqrt(3), 5)) == (4.32746, 7.0482)  # the spread 6 is between
+    assert (uneven["value"], uneven["expected"], bool(uneven["anomalous"]), uneven["side"]) == (150, 101, True, 1)
+    assert (uneven["level_shift"], uneven["shift_start"]) == (50, 14)
 
 
 def test_a_drift_inside_the_point_band_is_found_by_the_level_test(anomaly_build):

@@ -69,8 +69,10 @@
                  usual (both|drop), or when the level test fires; side = 1 above expected, -1 below;
       8. level shift when the target and the 2 buckets before it were all judged anomalous on one side and their
                  changes (each value less the mean of the kept values one and two periods before it, the one of them
-                 that is kept when only one is, along b; judged or not) agree within the band's half width, the new
-                 level is accepted:
+                 that is kept when only one is, along b; judged or not) agree, the new level is accepted. They agree
+                 when the largest less the smallest is within k x s x sqrt(3): k sd of the difference of two changes
+                 of variance 1.5 s^2 each (within the point band's half width, about 0.6 of that, true shifts
+                 failed on their noise and alarmed 3 buckets more: docs/BENCHMARKS.md):
                  level_shift = the median of the changes, shift_start = t - 2; later windows move every bucket before
                  shift_start by it and train on the three again (anomaly_judged_history_sql), so a shift alarms on 3
                  buckets, not for a training window.
@@ -437,11 +439,11 @@ dq_reported as (
 ),
 dq_shift_verdict as (
   {#- a level shift is confirmed when the target and the two buckets before it were all judged anomalous on one
-      side and their changes over a season period agree (spread within the band's half width): the new level is
-      accepted, its size the median of the three changes -#}
+      side and their changes over a season period agree (their spread within k sd of the difference of two changes,
+      k x scale x sqrt(2 x 1.5)): the new level is accepted, its size the median of the three changes -#}
   select r.*,
     coalesce(side <> 0 and run_n >= 2 and ((side = 1 and prior_up = 2) or (side = -1 and prior_down = 2))
-      and run_max - run_min <= half_width, false) as shift_confirmed
+      and run_max - run_min <= k * scale * sqrt(3.0), false) as shift_confirmed
   from dq_reported r
 )
 select
