@@ -502,6 +502,11 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
 #                  expected the median of its season, (100 + 101) / 2 = 100.5.
 #   flat (A14)     alt: same-season pairs 7 apart differ by 2, the plain scale is 1.0757 x 78 / 81: seasonality none,
 #                  expected 101.
+#   lonely_season  the weekly pattern of `weekly` over t = 0..33, judged t = 33 (season 5, 130), with a trend (a row
+#     (AT14)       count) and t = 19 and 26, its season's two buckets in the window, judged anomalous (200): the
+#                  window keeps none of its season, so its level comes from the season's kept buckets of the trend's
+#                  reach (t = 5, 12: 130, 131), moved along the same-season trend: seasonality day_of_week. Before,
+#                  the detector fell back to the plain model, whose level is every day's (seasonality none).
 #   learned_drift  E(t) + 2 (t - 19) from t = 20 (+2 a bucket over the last 9 buckets); judged t = 28, 118. The
 #     (T14)        window's own pairs (t = 14..27) would give the trend 1.33333 a bucket, which follows the drift:
 #                  nothing found (what the detector did before). Over the trend's reach, t = 0..27, the median
@@ -547,13 +552,17 @@ CASES: dict[str, dict] = {
     "weekly": {"call": "A14", "values": {t: 100.0 + (30 if t % 7 >= 5 else 0) + (t // 7) % 2 for t in range(15)},
                "target": 14},
     "flat": {"call": "A14", "values": {t: _alt(t) for t in range(15)}, "target": 14},
+    "lonely_season": {"call": "AT14", "values": {t: 200.0 if t in (19, 26) else 100.0 + (30 if t % 7 >= 5 else 0)
+                                                  + (t // 7) % 2 for t in range(34)}, "target": 33,
+                      "verdicts": [(19, 200.0, 130.0, True, None, None), (26, 200.0, 130.0, True, None, None)]},
     "learned_drift": {"call": "T14", "values": {t: _e(t) + 2 * max(t - 19, 0) for t in range(29)}, "target": 28},
     "quickening": {"call": "T14", "values": {t: _e(t) + 0.5 * max(t - 22, 0) + (2 if t == 28 else 0)
                                              for t in range(29)}, "target": 28},
 }  # fmt: skip
 CASES["marked"] = {**CASES["remember"], "call": "M14"}  # t = 10 marked by the user (exclude_from_training)
-CALLS = {"N14": (14, "none"), "N28": (28, "none"), "A14": (14, "auto"), "M14": (14, "none"), "T14": (14, "none")}
-TREND = {"T14"}  # the calls whose series learn a trend (dq_trend, as row counts do)
+CALLS = {"N14": (14, "none"), "N28": (28, "none"), "A14": (14, "auto"), "M14": (14, "none"), "T14": (14, "none"),
+         "AT14": (14, "auto")}
+TREND = {"T14", "AT14"}  # the calls whose series learn a trend (dq_trend, as row counts do)
 MARKED = {"M14": [10]}
 
 
@@ -603,7 +612,7 @@ def _cases_model() -> str:
     parts.append(
         "select * from ({{ calls[0] }}) dq_c0\nunion all\nselect * from ({{ calls[1] }}) dq_c1\n"
         "union all\nselect * from ({{ calls[2] }}) dq_c2\nunion all\nselect * from ({{ calls[3] }}) dq_c3\n"
-        "union all\nselect * from ({{ calls[4] }}) dq_c4\n"
+        "union all\nselect * from ({{ calls[4] }}) dq_c4\nunion all\nselect * from ({{ calls[5] }}) dq_c5\n"
     )
     return "\n".join(parts) + "\n"
 
@@ -772,6 +781,24 @@ def test_a_late_drift_the_flat_level_test_missed_is_found(anomaly_build):
     assert late["expected"] == pytest.approx(105 - ref["level_change"], abs=1e-9)
     assert late["upper_bound"] == pytest.approx(105 - ref["level_change"] + ref["level_width"], abs=1e-9)
     assert late["lower_bound"] == pytest.approx(105 - ref["level_change"] - ref["level_width"], abs=1e-9)
+
+
+def test_a_season_the_window_lost_is_learned_from_the_trends_reach(anomaly_build):
+    # the window's buckets of the judged weekday were all judged anomalous: the level of that weekday comes from the
+    # reach's (issue 33: on a weekly table the plain model's level is every day's, and its weekend days alarmed)
+    case = _case(anomaly_build, "lonely_season")
+    values = CASES["lonely_season"]["values"]
+    kept = [t for t in range(5, 33) if t not in (19, 26)]  # the reach: t >= 33 - 28, the judged ones left out
+    slope = _median([(values[j] - values[i]) / (j - i) for i in kept for j in kept if i < j and i % 7 == j % 7])
+    expected = _median([values[t] - slope * (t - 33) for t in kept if t % 7 == 5])  # t = 5, 12
+    assert (case["seasonality"], bool(case["seasonal"]), case["value"], case["training_count"]) == (
+        "day_of_week",
+        True,
+        130,
+        12,
+    )
+    assert case["expected"] == pytest.approx(expected, abs=1e-9)
+    assert round(expected, 5) == 130.5 and bool(case["anomalous"]) is False
 
 
 def test_a_drift_the_window_would_learn_as_its_trend_is_found(anomaly_build):

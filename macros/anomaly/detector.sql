@@ -26,7 +26,9 @@
                  follows it within about two weeks, after which the drifting series stays inside a band that moves
                  with it (BENCHMARKS.md: 7 of 56 drifts on the benchmark's seeds were never flagged that way);
       2. level   each training value is moved to the target's time, a_i = v_i - b (t_i - t);
-                 expected = median of a_i over the target's season (all values without seasonality);
+                 expected = median of a_i over the target's season (all values without seasonality); when the
+                 window keeps fewer than 2 values of the season (its buckets judged anomalous or zero), over the
+                 season's kept values of the trend's reach (with dq_trend) instead;
       3. scale   s = 1.0757 x the mean of the smallest 90% of |(v_j - v_i) - b (t_j - t_i)| over the pairs of 1
                  (the trend's reach with dq_trend, the window without; of one season as in 1)
                  (for normal data that mean is 0.9296 sigma: |N(0, 2 sigma^2)| below its 90% quantile);
@@ -242,11 +244,29 @@ dq_level_in as (
   select tr.series_id, tr.target_t, 'F' as part, 'S' as kind, tr.value - coalesce(s.dq_median, 0) * (tr.t - tr.target_t) as adj
   from dq_train tr left join dq_slope s on s.series_id = tr.series_id and s.target_t = tr.target_t and s.part = 'F' and s.kind = 'S'
   where tr.season = tr.target_season
+  union all
+  {#- R: the kept values of the target's season over the trend's reach (the window's without a trend) #}
+  select k.series_id, k.target_t, 'F' as part, 'R' as kind, k.value - coalesce(s.dq_median, 0) * (k.t - k.target_t) as adj
+  from dq_kept k left join dq_slope s on s.series_id = k.series_id and s.target_t = k.target_t and s.part = 'F' and s.kind = 'S'
+  where k.season = k.target_season and (k.dq_trend or k.t >= k.target_t - {{ n }})
   {%- endif %}
 ),
 dq_level as (
   {{ dataplex_dq.anomaly_median_sql('dq_level_in', keys, 'adj') }}
 ),
+{%- if seasonal %}
+dq_level_season as (
+  {#- the level of the target's season: from the window's values of the season, or, when the window keeps fewer than
+      2 of them (anomalies, holidays or outages on one weekday left them out), from the season's values of the
+      trend's reach: else a weekly table would fall back to the plain model, whose level is every day's -#}
+  select coalesce(s.series_id, r.series_id) as series_id, coalesce(s.target_t, r.target_t) as target_t,
+    case when s.dq_count >= 2 or r.dq_count is null then s.dq_median else r.dq_median end as dq_median,
+    case when s.dq_count >= 2 or r.dq_count is null then s.dq_count else r.dq_count end as dq_count
+  from (select series_id, target_t, dq_median, dq_count from dq_level where kind = 'S') s
+  full outer join (select series_id, target_t, dq_median, dq_count from dq_level where kind = 'R') r
+    on r.series_id = s.series_id and r.target_t = s.target_t
+),
+{%- endif %}
 dq_recent as (
   {#- the level test's values: the buckets of the last season period ({{ lag }} buckets, the target's included) that
       training keeps, and the run's: the target and the 2 buckets before it, judged anomalous or not -#}
@@ -359,7 +379,7 @@ dq_model as (
   left join dq_level la on la.series_id = g.series_id and la.target_t = g.t and la.part = 'F' and la.kind = 'A'
   left join dq_scale sa on sa.series_id = g.series_id and sa.target_t = g.t and sa.part = 'F' and sa.kind = 'A'
   {%- if seasonal %}
-  left join dq_level ls on ls.series_id = g.series_id and ls.target_t = g.t and ls.part = 'F' and ls.kind = 'S'
+  left join dq_level_season ls on ls.series_id = g.series_id and ls.target_t = g.t
   left join dq_scale ss on ss.series_id = g.series_id and ss.target_t = g.t and ss.part = 'F' and ss.kind = 'S'
   {%- endif %}
 ),
