@@ -560,8 +560,14 @@ CASES: dict[str, dict] = {
                                              for t in range(29)}, "target": 28},
 }  # fmt: skip
 CASES["marked"] = {**CASES["remember"], "call": "M14"}  # t = 10 marked by the user (exclude_from_training)
-CALLS = {"N14": (14, "none"), "N28": (28, "none"), "A14": (14, "auto"), "M14": (14, "none"), "T14": (14, "none"),
-         "AT14": (14, "auto")}
+CALLS = {
+    "N14": (14, "none"),
+    "N28": (28, "none"),
+    "A14": (14, "auto"),
+    "M14": (14, "none"),
+    "T14": (14, "none"),
+    "AT14": (14, "auto"),
+}
 TREND = {"T14", "AT14"}  # the calls whose series learn a trend (dq_trend, as row counts do)
 MARKED = {"M14": [10]}
 
