@@ -460,11 +460,11 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
 # ------------------------------------------------------------------ the detector on designed series (issue 33)
 # One dbt model (ad_detector_cases, built with the seeds on every target) runs the detector's SQL once per call over
 # designed histories and verdicts: anomaly_judged_history_sql (the verdicts already given: training forgets the
-# anomalies, accepts a confirmed new level) then anomaly_detector_sql. No trend (dq_trend false) but in call T14,
+# anomalies, accepts a confirmed new level) then anomaly_detector_sql. No trend (dq_trend false) but in calls T14, AT14,
 # sensitivity 3. Each verdict is checked against _reference below: the detector's formulas written again in plain
 # Python.
 #   call N14: training_buckets 14, seasonality none; call N28: training_buckets 28, none; call A14: 14, auto;
-#   call T14: 14, none, with a trend (learned over twice the window, 28 buckets).
+#   call T14: 14, none, with a trend (learned over twice the window, 28 buckets); call AT14: 14, auto, with a trend.
 # Patterns: alt(t) = 100 at even t, 102 at odd t; E(t) = 100 + [0, 2, 0, 2, 0, 2, 1][t mod 7] (a weekly pattern:
 # a value minus the value 7 buckets before it is exactly the change of level).
 #   forget (N14)   alt, t = 10 is 160 and was judged anomalous; judged: t = 14, 110. Training leaves t = 10 out: 13
