@@ -28,7 +28,8 @@
       2. level   each training value is moved to the target's time, a_i = v_i - b (t_i - t);
                  expected = median of a_i over the target's season (all values without seasonality); when the
                  window keeps fewer than 2 values of the season (its buckets judged anomalous or zero), over the
-                 season's kept values of the trend's reach (with dq_trend) instead;
+                 season's kept values of the trend's reach (with dq_trend) instead (m in 4 counts them; D stays
+                 the window's, 0 when it keeps none of the season: that band is a little narrow);
       3. scale   s = 1.0757 x the mean of the smallest 90% of |(v_j - v_i) - b (t_j - t_i)| over the pairs of 1
                  (the trend's reach with dq_trend, the window without; of one season as in 1)
                  (for normal data that mean is 0.9296 sigma: |N(0, 2 sigma^2)| below its 90% quantile);
