@@ -855,6 +855,15 @@ def main_issue(seed: int, quick: bool, keep: bool, sensitivity: float, verbose: 
         chosen = [v[(s.series_id, d)]["seasonality"] for s in series for d in range(first, ISSUE_DAYS)]
         weekly = sum(1 for c in chosen if c == "day_of_week")
         print(f"\ndefaults: seasonality day_of_week chosen on {weekly} of {len(chosen)} judged days")
+        false = [
+            v[(s.series_id, d)]
+            for s in series
+            for d in range(first, ISSUE_DAYS)
+            if s.labels[d] == "normal" and v[(s.series_id, d)]["anomalous"]
+        ]
+        by_level = sum(1 for x in false if x["drift"])
+        point_band = len(false) - by_level
+        print(f"defaults: {len(false)} false alarms, {by_level} by the level test, {point_band} by the point band")
         if verbose:
             for s in series:
                 marks = "".join(
