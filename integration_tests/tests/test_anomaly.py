@@ -488,12 +488,13 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
 #   drift (N28)    E(t) + (t - 20) from t = 21 (+1 a bucket); judged t = 28, 108: inside the point band (102 -/+
 #                  6.71952) but the level test finds it: the changes of the last 7 buckets against the mean of the
 #                  values 7 and 14 buckets before (each capped at its own 2.5 sd, 2.5 s sqrt(1.5), at most the half
-#                  width; the target's own change at the half width alone), weighted 1..7 (the target 7):
-#                  ramp_sum = sum w x change, the change at the target 7 x ramp_sum / sum w^2 = 7.63385, above its
+#                  width; the target's own change at the half width alone when its baseline values have verdicts,
+#                  here none), weighted 1..7 (the target 7):
+#                  ramp_sum = sum w x change, the change at the target 7 x ramp_sum / sum w^2 = 7.37058, above its
 #                  half width 0.9 k' s 7 sqrt(1.5 x sum w^2) / sum w^2 = 4.26389 (k': k with the degrees of freedom
 #                  of the values s is learned from, here the window's): ANOMALOUS, drift.
 #   late_drift     E(t) + (t - 23) from t = 24 (+1 a bucket over the last 5); judged t = 28, 105: inside the point
-#     (N28)        band (101.5 -/+ 4.34151); change at the target 3.97618 above its half width 2.75492: ANOMALOUS,
+#     (N28)        band (101.5 -/+ 4.34151); change at the target 3.80608 above its half width 2.75492: ANOMALOUS,
 #                  drift. The level test before (the mean of the 7 changes over 7 buckets, 2.04880, against
 #                  k s sqrt(2 / 7) = 2.25812) found nothing.
 #   steady (N28)   E(t): changes 0, normal.
@@ -511,14 +512,16 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
 #     (T14)        window's own pairs (t = 14..27) would give the trend 1.33333 a bucket, which follows the drift:
 #                  nothing found (what the detector did before). Over the trend's reach, t = 0..27, the median
 #                  pairwise slope is 0.28571 (the scale from the same pairs): the level test's changes against the
-#                  values 7 buckets before, moved along it, find the drift (14.90961 beyond its half width 7.92758,
+#                  values 7 buckets before, moved along it, find the drift (13.86444 beyond its half width 7.92758,
 #                  k' from the 28 values of the reach; inside the point band 105.85714 -/+ 14.82869): ANOMALOUS,
 #                  drift.
 #   quickening     E(t) + 0.5 (t - 22) from t = 23 and the target 2 more, 105: a drift whose newest change is its
-#     (T14)        largest. Trend 0, inside the point band (101.75 -/+ 5.24312). The target's change counts in full
-#                  (it is no earlier outlier) and the level test's k' has the degrees of freedom of the scale's 28
-#                  values: change at the target 3.5 beyond 2.80303, ANOMALOUS, drift. Before, the target's change was
-#                  capped at its 2.5 sd and k' was k (the window's 14 values): 2.98923 inside 3.23455, normal.
+#     (T14)        largest; its baseline buckets t = 21 and 14 were judged (normal). Trend 0, inside the point band
+#                  (101.75 -/+ 5.24312). The target's change counts in full (it is no earlier outlier, and an outlier
+#                  among its judged baselines would have been left out) and the level test's k' has the degrees of
+#                  freedom of the scale's 28 values: change at the target 3.5 beyond 2.80303, ANOMALOUS, drift.
+#                  Before, the target's change was capped at its 2.5 sd and k' was k (the window's 14 values):
+#                  2.98923 inside 3.23455, normal.
 
 E7 = [0, 2, 0, 2, 0, 2, 1]
 
@@ -557,7 +560,8 @@ CASES: dict[str, dict] = {
                       "verdicts": [(19, 200.0, 130.0, True, None, None), (26, 200.0, 130.0, True, None, None)]},
     "learned_drift": {"call": "T14", "values": {t: _e(t) + 2 * max(t - 19, 0) for t in range(29)}, "target": 28},
     "quickening": {"call": "T14", "values": {t: _e(t) + 0.5 * max(t - 22, 0) + (2 if t == 28 else 0)
-                                             for t in range(29)}, "target": 28},
+                                             for t in range(29)}, "target": 28,
+                   "verdicts": [(14, _e(14), _e(14), False, None, None), (21, _e(21), _e(21), False, None, None)]},
 }  # fmt: skip
 CASES["marked"] = {**CASES["remember"], "call": "M14"}  # t = 10 marked by the user (exclude_from_training)
 CALLS = {
@@ -685,8 +689,11 @@ def _reference(case: dict, reach: int | None = None) -> dict[str, float | bool]:
         w = 7 - (target - t)
         change = model(t) - sum(model(x) + slope * (t - x) for x in lagged) / len(lagged)
         var = 1 + 1 / len(lagged)
-        # the change's own 2.5 sd, at most the half width; the target's own change at the half width alone
-        cap = half if t == target else min(half, 2.5 * scale * math.sqrt(var))
+        # the change's own 2.5 sd, at most the half width; the target's own change at the half width alone when its
+        # baseline values have verdicts (an outlier among them was left out)
+        judged = {x for x, *_ in verdicts}
+        full = t == target and all(x in judged for x in lagged)
+        cap = half if full else min(half, 2.5 * scale * math.sqrt(var))
         ramp_sum += w * max(-cap, min(cap, change))
         ramp_ww += w * w
         ramp_var += w * w * var
@@ -759,7 +766,7 @@ def test_a_drift_inside_the_point_band_is_found_by_the_level_test(anomaly_build)
     ref = _reference(CASES["drift"])
     assert (round(ref["half"], 5), round(ref["level_change"], 5), round(ref["level_width"], 5)) == (
         6.71952,
-        7.63385,
+        7.37058,
         4.26389,
     )
     assert (ref["point"], ref["level"]) == (False, True)
@@ -781,7 +788,7 @@ def test_a_late_drift_the_flat_level_test_missed_is_found(anomaly_build):
     late = _case(anomaly_build, "late_drift")
     ref = _reference(CASES["late_drift"])
     assert (ref["expected"], round(ref["half"], 5), ref["point"], ref["level"]) == (101.5, 4.34151, False, True)
-    assert (round(ref["level_change"], 5), round(ref["level_width"], 5)) == (3.97618, 2.75492)
+    assert (round(ref["level_change"], 5), round(ref["level_width"], 5)) == (3.80608, 2.75492)
     assert (late["value"], bool(late["anomalous"]), bool(late["drift"]), late["side"]) == (105, True, True, 1)
     assert late["training_count"] == 28
     assert late["expected"] == pytest.approx(105 - ref["level_change"], abs=1e-9)
@@ -822,7 +829,7 @@ def test_a_drift_the_window_would_learn_as_its_trend_is_found(anomaly_build):
     )
     assert (round(ref["half"], 5), round(ref["level_change"], 5), round(ref["level_width"], 5)) == (
         14.82869,
-        14.90961,
+        13.86444,
         7.92758,
     )
     assert (case["value"], case["training_count"], bool(case["anomalous"]), bool(case["drift"])) == (
@@ -838,10 +845,13 @@ def test_a_drift_the_window_would_learn_as_its_trend_is_found(anomaly_build):
 
 
 def test_a_drift_s_newest_change_counts_in_full(anomaly_build):
-    # the level test does not cap the target's own change below the point band's half width, and its threshold has
-    # the degrees of freedom of the values the scale is learned from (the trend's reach): found (issue 33)
+    # the level test does not cap the target's own change below the point band's half width when its baseline
+    # buckets were judged, and its threshold has the degrees of freedom of the values the scale is learned from (the
+    # trend's reach): found (issue 33). Without the verdicts on its baselines the change is capped at its 2.5 sd
     case = _case(anomaly_build, "quickening")
     ref = _reference(CASES["quickening"])
+    unjudged = _reference({**CASES["quickening"], "verdicts": []})
+    assert (round(unjudged["level_change"], 5), round(unjudged["level_width"], 5)) == (2.98923, 2.80303)
     assert (ref["slope"], ref["expected"], round(ref["half"], 5), ref["point"], ref["level"]) == (
         0.0,
         101.75,

@@ -108,15 +108,16 @@ def runs(tmp_path_factory):
     }
 
 
-def _reference_41(days: range, anomalous: list[int]) -> dict[str, float | bool]:
+def _reference_41(days: range, judged: dict[int, bool]) -> dict[str, float | bool]:
     """The verdict of day 41 by test_anomaly.py's Python reference of the detector (a count with a trend, a 14-bucket
-    window, no seasonality), the history being `days` with the verdicts `anomalous`; in the model's scale."""
+    window, no seasonality), the history being `days` with the verdicts `judged` (day: anomalous); in the model's
+    scale."""
     case = {
         "call": "T14",
         "values": {d: float(_rows(d)) for d in days},
         "target": 41,
         "log": True,
-        "verdicts": [(d, float(_rows(d)), 0.0, True, None, None) for d in anomalous],
+        "verdicts": [(d, float(_rows(d)), 0.0, anomalous, None, None) for d, anomalous in judged.items()],
     }
     return _reference(case)
 
@@ -139,7 +140,7 @@ def test_a_schedule_records_the_reach_and_the_trend_stays_the_tables(runs):
     # training and widen the point band (182.5 rows expected, 235 inside it), but the level test's changes against
     # the days one and two weeks before, along the table's own trend, find the growth: a drift, reported with the
     # band of that test (centred on the value less the change the ramp implies)
-    ref = _reference_41(range(DAYS), anomalous=[34])
+    ref = _reference_41(range(DAYS), judged={27: False, 34: True})
     assert round(float(ref["slope"]), 5) == 0.02603 and round(math.exp(ref["expected"]) - 1, 1) == 182.5
     assert (ref["point"], ref["level"]) == (False, True)
     assert (last["t"] - t0, last["value"], last["training_count"], bool(last["anomalous"])) == (41, 235, 13, True)
@@ -155,7 +156,7 @@ def test_without_the_recorded_history_the_window_learns_the_growth_as_its_trend(
     assert (fresh["t"], fresh["value"]) == (last["t"], last["value"])
     assert (fresh["training_count"], bool(fresh["anomalous"])) == (14, False)
     # the same day with its own window alone (27..40): the trend is the growth, and the expected value follows it
-    ref = _reference_41(range(27, DAYS), anomalous=[])
+    ref = _reference_41(range(27, DAYS), judged={})
     expected = math.exp(ref["expected"]) - 1
     assert (ref["point"], ref["level"], bool(fresh["drift"])) == (False, False, False)
     assert fresh["expected"] == pytest.approx(expected, rel=1e-9)

@@ -5,7 +5,7 @@
     bucket (anomaly_judged_history_sql in macros/anomaly/history.sql; anomaly_history_plain_columns without
     verdicts): dq_excluded (judged anomalous, not part of an accepted new level), dq_side (its side: 1, -1, 0) and
     dq_shift (the level shifts accepted after it, in the model's scale), dq_segment (the level shifts accepted up
-    to it); `targets_sql`: series_id, t, season,
+    to it), dq_judged (a verdict was given on it); `targets_sql`: series_id, t, season,
     value, dq_log (model ln(1 + value): row counts, whose growth and weekly pattern are multiplicative) and
     dq_trend (fit a trend: row counts grow; a null rate, a mean or a freshness should not, so for them a drift is
     the anomaly, not a trend to learn). Each target row is judged against the history rows of its series with
@@ -56,8 +56,10 @@
                  variance is s^2 (1 + 1/2) with two baseline values, 2 s^2 with one (var_i). Each change is capped at
                  its own 2.5 sd, 2.5 s sqrt(var_i), and at most the band's half width (an outlier not yet left out,
                  among the recent values or their baselines, moves the sum by at most its weight x that); the
-                 target's own change at the half width alone (it is no earlier outlier, and beyond the half width
-                 the point test judges it: a drift's newest change is its largest and weighs most), and
+                 target's own change at the half width alone when its baseline values have verdicts (it is no
+                 earlier outlier, an outlier among its baselines was left out, and beyond the half width the point
+                 test judges it: a drift's newest change is its largest and weighs most; buckets older than the
+                 first run have no verdict), and
                  weighted by its position, w_i = 1 for the oldest recent bucket .. `period` for the target: a
                  compounding drift grows linearly in the model's scale, so the recent changes weigh most.
                  With at least half a period of changes, T = sum w_i c_i beyond 0.9 x k' x s x sqrt(sum w_i^2 var_i)
@@ -133,7 +135,7 @@ group by {{ k }}
 
 {#- The history columns a caller without verdicts adds (nothing judged before, no level shift). -#}
 {% macro anomaly_history_plain_columns() %}
-  {{ return("false as dq_excluded, 0 as dq_side, cast(0 as " ~ dataplex_dq.type_double() ~ ") as dq_shift, 0 as dq_segment") }}
+  {{ return("false as dq_excluded, 0 as dq_side, cast(0 as " ~ dataplex_dq.type_double() ~ ") as dq_shift, 0 as dq_segment, false as dq_judged") }}
 {% endmacro %}
 
 {#- cfg: training_buckets, min_training_buckets, sensitivity, direction, seasonality (none | day_of_week |
@@ -168,7 +170,7 @@ dq_reach as (
   {#- every history value of the trend's reach (twice the window), in the model's scale, moved by the level shifts
       accepted after it -#}
   select g.series_id, g.t as target_t, g.season as target_season, g.dq_log, g.dq_trend, h.t, h.season, h.dq_excluded, h.dq_side,
-    coalesce(h.dq_segment, 0) as dq_segment,
+    coalesce(h.dq_segment, 0) as dq_segment, coalesce(h.dq_judged, false) as dq_judged,
     (g.dq_log and cast(h.value as {{ d }}) = 0) as dq_zero,
     case when g.dq_log then ln(1 + cast(h.value as {{ d }})) else cast(h.value as {{ d }}) end + coalesce(h.dq_shift, 0) as value
   from dq_targets g
@@ -190,7 +192,7 @@ dq_zero as (
 dq_kept as (
   {#- the values training keeps, over the trend's reach: without the buckets judged anomalous (unless accepted as a
       new level) and without zero-row buckets where zero is not usual -#}
-  select w.series_id, w.target_t, w.target_season, w.t, w.season, w.value, w.dq_segment, w.dq_trend
+  select w.series_id, w.target_t, w.target_season, w.t, w.season, w.value, w.dq_segment, w.dq_trend, w.dq_judged
   from dq_reach w join dq_zero z on z.series_id = w.series_id and z.target_t = w.target_t
   where not w.dq_excluded and (not w.dq_zero or z.zero_usual)
 ),
@@ -281,7 +283,7 @@ dq_recent as (
 ),
 dq_lagged as (
   {#- the buckets training keeps, as the values a recent value is compared with -#}
-  select series_id, target_t, t, value, dq_segment from dq_kept where t >= target_t - {{ n }}
+  select series_id, target_t, t, value, dq_segment, dq_judged from dq_kept where t >= target_t - {{ n }}
 ),
 dq_diff as (
   {#- each recent value's change of level: the value minus its baseline, the mean of the kept values one and two season
@@ -299,7 +301,8 @@ dq_diff as (
            then u.value - (w1.value + w2.value) / 2.0 - {{ 1.5 * lag }} * coalesce(s.dq_median, 0)
          when w1.dq_segment = u.dq_segment then u.value - w1.value - {{ lag }} * coalesce(s.dq_median, 0)
          else u.value - w2.value - {{ 2 * lag }} * coalesce(s.dq_median, 0) end as diff,
-    case when w1.dq_segment = u.dq_segment and w2.dq_segment = u.dq_segment then 1.5 else 2.0 end as var
+    case when w1.dq_segment = u.dq_segment and w2.dq_segment = u.dq_segment then 1.5 else 2.0 end as var,
+    (w1.value is null or w1.dq_judged) and (w2.value is null or w2.dq_judged) as baseline_judged
   from dq_recent u
   left join dq_lagged w1 on w1.series_id = u.series_id and w1.target_t = u.target_t and w1.t = u.t - {{ lag }}
   left join dq_lagged w2 on w2.series_id = u.series_id and w2.target_t = u.target_t and w2.t = u.t - {{ 2 * lag }}
@@ -412,9 +415,10 @@ dq_level_test as (
   from (
     {#- cap: an earlier recent change at its own {{ level_cap }} sd and at most the point band's half width (an outlier
         the verdicts have not left out yet moves the sum by at most its weight x that); the target's own change at
-        the half width alone: it is no earlier outlier, and beyond the half width the point test judges it -#}
+        the half width alone when its baseline values were judged (it is no earlier outlier, an outlier among them
+        was left out, and beyond the half width the point test judges it) -#}
     select d.*,
-      case when d.t = d.target_t then b.half_width
+      case when d.t = d.target_t and d.baseline_judged then b.half_width
            else least(b.half_width, {{ level_cap }} * b.scale * sqrt(d.var)) end as cap
     from dq_diff d join dq_band b on b.series_id = d.series_id and b.t = d.target_t
   ) f

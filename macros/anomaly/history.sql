@@ -78,7 +78,9 @@
                    row confirm a level shift;
       dq_shift     the sum of the level shifts accepted after the bucket (in the model's scale): the old level
                    moved onto the new one, so the model learns from the whole window at once;
-      dq_segment   the number of level shifts accepted up to the bucket (the level test compares buckets of one). -#}
+      dq_segment   the number of level shifts accepted up to the bucket (the level test compares buckets of one);
+      dq_judged    a verdict was given on the bucket (an outlier among the buckets without one, older than the
+                   first run, is not left out: the level test caps changes against them). -#}
 {#- `excluded_t`: buckets (t) marked by the user as incidents or holidays, left out of training too. -#}
 {% macro anomaly_judged_history_sql(history_sql, verdicts_sql, excluded_t=[]) %}
   {%- set covered = "max(case when s.shift_start <= h.t and h.t <= s.t then 1 else 0 end)" -%}
@@ -87,7 +89,8 @@ select h.series_id, h.t, h.season, h.value,
   ((coalesce(max(r.judged), 0) = 1 and {{ covered }} = 0){{ (' or h.t in (' ~ (excluded_t | join(', ')) ~ ')') if excluded_t else '' }}) as dq_excluded,
   case when {{ covered }} = 1 then 0 else coalesce(max(r.side), 0) end as dq_side,
   coalesce(sum(case when s.shift_start > h.t then s.level_shift end), 0) as dq_shift,
-  sum(case when s.shift_start <= h.t then 1 else 0 end) as dq_segment
+  sum(case when s.shift_start <= h.t then 1 else 0 end) as dq_segment,
+  max(case when r.series_id is not null then 1 else 0 end) = 1 as dq_judged
 from ({{ history_sql }}) h
 left join (
   select series_id, t, max(case when anomalous then 1 else 0 end) as judged,
