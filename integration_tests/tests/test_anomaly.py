@@ -682,6 +682,7 @@ def _reference(case: dict, reach: int | None = None) -> dict[str, float | bool]:
     # after the same accepted shifts, moved along the trend, capped, weighted 1 (oldest) .. 7 (the target)
     ramp_sum = ramp_ww = ramp_var = 0.0
     n_changes = 0
+    judged = {x for x, *_ in verdicts}  # the buckets with a verdict
     for t in [t for t in kept if t > target - 7] + ([target] if usable(target) else []):
         lagged = [t - lag for lag in (7, 14) if t - lag in kept and level(t - lag) == level(t)]
         if not lagged:
@@ -691,7 +692,6 @@ def _reference(case: dict, reach: int | None = None) -> dict[str, float | bool]:
         var = 1 + 1 / len(lagged)
         # the change's own 2.5 sd, at most the half width; the target's own change at the half width alone when its
         # baseline values have verdicts (an outlier among them was left out)
-        judged = {x for x, *_ in verdicts}
         full = t == target and all(x in judged for x in lagged)
         cap = half if full else min(half, 2.5 * scale * math.sqrt(var))
         ramp_sum += w * max(-cap, min(cap, change))

@@ -248,10 +248,10 @@ dq_level_in as (
   from dq_train tr left join dq_slope s on s.series_id = tr.series_id and s.target_t = tr.target_t and s.part = 'F' and s.kind = 'S'
   where tr.season = tr.target_season
   union all
-  {#- R: the kept values of the target's season over the trend's reach (the window's without a trend) #}
+  {#- R: the values of the target's season in dq_reach_parts (the trend's reach with a trend, the window without) #}
   select k.series_id, k.target_t, 'F' as part, 'R' as kind, k.value - coalesce(s.dq_median, 0) * (k.t - k.target_t) as adj
-  from dq_kept k left join dq_slope s on s.series_id = k.series_id and s.target_t = k.target_t and s.part = 'F' and s.kind = 'S'
-  where k.season = k.target_season and (k.dq_trend or k.t >= k.target_t - {{ n }})
+  from dq_reach_parts k left join dq_slope s on s.series_id = k.series_id and s.target_t = k.target_t and s.part = 'F' and s.kind = 'S'
+  where k.season = k.target_season
   {%- endif %}
 ),
 dq_level as (
@@ -261,13 +261,14 @@ dq_level as (
 dq_level_season as (
   {#- the level of the target's season: from the window's values of the season, or, when the window keeps fewer than
       2 of them (anomalies, holidays or outages on one weekday left them out), from the season's values of the
-      trend's reach: else a weekly table would fall back to the plain model, whose level is every day's -#}
-  select coalesce(s.series_id, r.series_id) as series_id, coalesce(s.target_t, r.target_t) as target_t,
-    case when s.dq_count >= 2 or r.dq_count is null then s.dq_median else r.dq_median end as dq_median,
-    case when s.dq_count >= 2 or r.dq_count is null then s.dq_count else r.dq_count end as dq_count
-  from (select series_id, target_t, dq_median, dq_count from dq_level where kind = 'S') s
-  full outer join (select series_id, target_t, dq_median, dq_count from dq_level where kind = 'R') r
-    on r.series_id = s.series_id and r.target_t = s.target_t
+      trend's reach: else a weekly table would fall back to the plain model, whose level is every day's. R holds every
+      value S holds, so a target with S has R -#}
+  select r.series_id, r.target_t,
+    case when s.dq_count >= 2 then s.dq_median else r.dq_median end as dq_median,
+    case when s.dq_count >= 2 then s.dq_count else r.dq_count end as dq_count
+  from (select series_id, target_t, dq_median, dq_count from dq_level where kind = 'R') r
+  left join (select series_id, target_t, dq_median, dq_count from dq_level where kind = 'S') s
+    on s.series_id = r.series_id and s.target_t = r.target_t
 ),
 {%- endif %}
 dq_recent as (
