@@ -12,11 +12,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from conftest import require_target
+from conftest import drop_target_schemas, require_target
 from dbt_harness import INTEGRATION_DIR, TARGETS, DbtProject, bigquery_client, target_env, target_schema, write_project
 
 SCHEMA = """\
@@ -107,10 +108,26 @@ def _exists(project: DbtProject, table: str) -> bool:
     return table in {r["table_name"] for r in project.query(sql)}
 
 
+@pytest.fixture
+def dropped_after() -> Iterator[Callable[[str, dict[str, str]], dict[str, str]]]:
+    """`dropped_after(target, env)` gives `env` back and drops its schema / dataset when the test ends (a BigQuery
+    dataset left behind makes every later lookup of the shared emulator's catalog slower)."""
+    envs: list[tuple[str, dict[str, str]]] = []
+
+    def register(target: str, env: dict[str, str]) -> dict[str, str]:
+        envs.append((target, env))
+        return env
+
+    yield register
+    for target, env in envs:
+        drop_target_schemas(target, env)
+
+
 @pytest.mark.parametrize("target", TARGETS)
-def test_sql_planted_in_the_results_table_is_never_executed(target, tmp_path):
+def test_sql_planted_in_the_results_table_is_never_executed(target, tmp_path, dropped_after):
     require_target(target)
-    project = write_project(tmp_path, "planted", FILES, env=target_env(target, tmp_path, "planted"), target=target)
+    env = dropped_after(target, target_env(target, tmp_path, "planted"))
+    project = write_project(tmp_path, "planted", FILES, env=env, target=target)
     project.run("build")
     recorded = {r["rule_name"]: r for r in _rows(project)}
     assert recorded["amount-small"]["rule_status"] == "FAILED"
@@ -166,9 +183,9 @@ def _files_with(root: Path, secret: str) -> list[str]:
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_a_profile_secret_reaches_no_file_output_or_row(target, tmp_path):
+def test_a_profile_secret_reaches_no_file_output_or_row(target, tmp_path, dropped_after):
     require_target(target)
-    env = {**target_env(target, tmp_path, "secrets"), "DQ_TEST_SECRET": SECRET_ENV}
+    env = dropped_after(target, {**target_env(target, tmp_path, "secrets"), "DQ_TEST_SECRET": SECRET_ENV})
     files = {**FILES, "profiles.yml": _profiles(target)}
     project = write_project(tmp_path, "secrets", files, env=env, profile="secrets")
     outputs = []
