@@ -13,6 +13,7 @@ import os
 import re
 import sys
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -254,6 +255,22 @@ def _drop_server_schemas():
     for b in _BUILDS.values():
         drop_target_schemas(b.target, b.env)
     for target, env in _PROJECT_ENVS:
+        drop_target_schemas(target, env)
+
+
+@pytest.fixture
+def dropped_after() -> Iterator[Callable[[str, dict[str, str]], dict[str, str]]]:
+    """`dropped_after(target, env)` gives `env` back and drops its schema / dataset when the test ends, as
+    `_drop_server_schemas` does for the session's builds (a BigQuery dataset left behind makes every later lookup of
+    the shared emulator's catalog slower: docs/BENCHMARKS.md)."""
+    envs: list[tuple[str, dict[str, str]]] = []
+
+    def register(target: str, env: dict[str, str]) -> dict[str, str]:
+        envs.append((target, env))
+        return env
+
+    yield register
+    for target, env in envs:
         drop_target_schemas(target, env)
 
 

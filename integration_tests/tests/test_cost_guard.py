@@ -13,11 +13,9 @@ Not exercised offline: a real BigQuery table's numBytes (the emulator has none) 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from conftest import drop_target_schemas, require_target
+from conftest import require_target
 from dbt_harness import bigquery_client, target_env, write_project
 
 MiB = 2**20
@@ -59,16 +57,8 @@ ESTIMATOR = """\
 
 
 @pytest.mark.parametrize("target", ["duckdb", "bigquery"])
-def test_max_bytes_billed(target, tmp_path):
+def test_max_bytes_billed(target, tmp_path, dropped_after):
     require_target(target)
-    env = target_env(target, tmp_path, "cost_guard")
-    try:
-        _check_max_bytes_billed(target, tmp_path, env)
-    finally:
-        drop_target_schemas(target, env)  # a dataset left behind slows every later lookup of the emulator's catalog
-
-
-def _check_max_bytes_billed(target: str, tmp_path: Path, env: dict[str, str]) -> None:
     project = write_project(
         tmp_path,
         "cost_guard",
@@ -78,7 +68,7 @@ def _check_max_bytes_billed(target: str, tmp_path: Path, env: dict[str, str]) ->
             "seeds/schema.yml": SCHEMA,
             "macros/estimator.sql": ESTIMATOR,
         },
-        env=env,
+        env=dropped_after(target, target_env(target, tmp_path, "cost_guard")),
         target=target,
     )
     build = project.run("build")

@@ -12,12 +12,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from conftest import drop_target_schemas, require_target
+from conftest import require_target
 from dbt_harness import INTEGRATION_DIR, TARGETS, DbtProject, bigquery_client, target_env, target_schema, write_project
 
 SCHEMA = """\
@@ -106,21 +105,6 @@ def _exists(project: DbtProject, table: str) -> bool:
         return table in {t.table_id for t in client.list_tables(f"{project.env['DBT_BQ_PROJECT']}.{schema}")}
     sql = f"select table_name from information_schema.tables where table_schema = '{schema}'"
     return table in {r["table_name"] for r in project.query(sql)}
-
-
-@pytest.fixture
-def dropped_after() -> Iterator[Callable[[str, dict[str, str]], dict[str, str]]]:
-    """`dropped_after(target, env)` gives `env` back and drops its schema / dataset when the test ends (a BigQuery
-    dataset left behind makes every later lookup of the shared emulator's catalog slower)."""
-    envs: list[tuple[str, dict[str, str]]] = []
-
-    def register(target: str, env: dict[str, str]) -> dict[str, str]:
-        envs.append((target, env))
-        return env
-
-    yield register
-    for target, env in envs:
-        drop_target_schemas(target, env)
 
 
 @pytest.mark.parametrize("target", TARGETS)
