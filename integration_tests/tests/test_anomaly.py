@@ -475,16 +475,17 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
 #   zero (N14)     alt in rows (counts, dq_log), t = 11 has 0 rows (no verdict: a zero where zero is not usual is
 #                  never a training point), t = 14 has 0 rows: ANOMALOUS whatever the band; 13 training values,
 #                  expected exp(ln 101) - 1 = 100.
-#   shift (N14)    E(t) for t < 14, E(t) + 50 from t = 14; t = 14, 15 were judged anomalous (above); judged: t = 16.
-#                  Third anomaly above in a row, changes over 7 buckets 50, 50, 50: a level shift is confirmed,
-#                  level_shift 50 (their median), shift_start 14; expected 101 (median of E over t = 2..13).
-#   uneven_shift   the same with t = 15 at E(15) + 44: changes 50, 44, 50 agree (their spread 6 is within
-#     (N14)        k s sqrt(3) = 7.04820, k sd of the difference of two changes of variance 1.5 s^2): confirmed,
-#                  level_shift 50 (the median), shift_start 14. Before, the spread had to be within the point band's
-#                  half width, 4.32746: not confirmed, and the shift alarmed 3 buckets more.
-#   accepted (N14) the same, and t = 16 was the confirmation (level_shift 50 from 14); judged: t = 17, E(17) + 50:
-#                  the buckets before 14 are moved up by 50 and 14..16 train again: expected 151, normal; the level
-#                  test leaves out the changes across the accepted shift (t = 14..17): 3 left, too few.
+#   shift (N14)    E(t) for t < 14, E(t) + 50 from t = 14; t = 14 was judged anomalous (above); judged: t = 15.
+#                  Second anomaly above in a row, changes over 7 buckets 50, 50: a level shift is confirmed,
+#                  level_shift 50 (their mean), shift_start 14; expected 101 (median of E over t = 1..13).
+#   uneven_shift   the same with t = 15 at E(15) + 44: changes 50, 44 agree (they differ by 6, within
+#     (N14)        k s sqrt(3) = 6.83130, k sd of the difference of two changes of variance 1.5 s^2, though not
+#                  within the point band's half width, 4.17557): confirmed, level_shift 47 (the mean), shift_start 14.
+#   two_day (N14)  the shift's values with t = 14 marked by the user (exclude_from_training: a holiday): a marked
+#                  bucket starts no level shift, so t = 15 is anomalous and nothing is accepted.
+#   accepted (N14) the shift, and t = 15 was the confirmation (level_shift 50 from 14); judged: t = 16, E(16) + 50:
+#                  the buckets before 14 are moved up by 50 and 14, 15 train again: expected 151, normal; the level
+#                  test leaves out the changes across the accepted shift (t = 14..16).
 #   drift (N28)    E(t) + (t - 20) from t = 21 (+1 a bucket); judged t = 28, 108: inside the point band (102 -/+
 #                  6.71952) but the level test finds it: the changes of the last 7 buckets against the mean of the
 #                  values 7 and 14 buckets before (each capped at its own 2.5 sd, 2.5 s sqrt(1.5), at most the half
@@ -540,15 +541,13 @@ CASES: dict[str, dict] = {
     "remember": {"call": "N14", "values": {**{t: _alt(t) for t in range(14)}, 10: 160.0, 14: 110.0}, "target": 14},
     "zero": {"call": "N14", "values": {**{t: _alt(t) for t in range(14)}, 11: 0.0, 14: 0.0}, "target": 14,
              "log": True},
-    "shift": {"call": "N14", "values": {t: _e(t) + (50 if t >= 14 else 0) for t in range(17)}, "target": 16,
-              "verdicts": [(14, _e(14) + 50, 101.0, True, None, None), (15, _e(15) + 50, 101.0, True, None, None)]},
+    "shift": {"call": "N14", "values": {t: _e(t) + (50 if t >= 14 else 0) for t in range(16)}, "target": 15,
+              "verdicts": [(14, _e(14) + 50, 101.0, True, None, None)]},
     "uneven_shift": {"call": "N14", "values": {t: _e(t) + (50 if t >= 14 else 0) - (6 if t == 15 else 0)
-                                               for t in range(17)}, "target": 16,
-                     "verdicts": [(14, _e(14) + 50, 101.0, True, None, None),
-                                  (15, _e(15) + 44, 101.0, True, None, None)]},
-    "accepted": {"call": "N14", "values": {t: _e(t) + (50 if t >= 14 else 0) for t in range(18)}, "target": 17,
-                 "verdicts": [(14, _e(14) + 50, 101.0, True, None, None), (15, _e(15) + 50, 101.0, True, None, None),
-                              (16, _e(16) + 50, 101.0, True, 50.0, 14)]},
+                                               for t in range(16)}, "target": 15,
+                     "verdicts": [(14, _e(14) + 50, 101.0, True, None, None)]},
+    "accepted": {"call": "N14", "values": {t: _e(t) + (50 if t >= 14 else 0) for t in range(17)}, "target": 16,
+                 "verdicts": [(14, _e(14) + 50, 101.0, True, None, None), (15, _e(15) + 50, 101.0, True, 50.0, 14)]},
     "drift": {"call": "N28", "values": {t: _e(t) + max(t - 20, 0) for t in range(29)}, "target": 28},
     "late_drift": {"call": "N28", "values": {t: _e(t) + max(t - 23, 0) for t in range(29)}, "target": 28},
     "steady": {"call": "N28", "values": {t: _e(t) for t in range(29)}, "target": 28},
@@ -564,6 +563,7 @@ CASES: dict[str, dict] = {
                    "verdicts": [(14, _e(14), _e(14), False, None, None), (21, _e(21), _e(21), False, None, None)]},
 }  # fmt: skip
 CASES["marked"] = {**CASES["remember"], "call": "M14"}  # t = 10 marked by the user (exclude_from_training)
+CASES["two_day"] = {**CASES["shift"], "call": "M14"}  # t = 14 marked by the user too
 CALLS = {
     "N14": (14, "none"),
     "N28": (28, "none"),
@@ -573,7 +573,7 @@ CALLS = {
     "AT14": (14, "auto"),
 }
 TREND = {"T14", "AT14"}  # the calls whose series learn a trend (dq_trend, as row counts do)
-MARKED = {"M14": [10]}
+MARKED = {"M14": [10, 14]}  # 14 is "marked"'s judged bucket, never in its own history
 
 
 def _cases_model() -> str:
@@ -743,11 +743,11 @@ def test_a_zero_row_bucket_is_an_anomaly_and_never_a_training_point(anomaly_buil
 
 def test_a_confirmed_level_shift_is_accepted(anomaly_build):
     shift, accepted = _case(anomaly_build, "shift"), _case(anomaly_build, "accepted")
-    assert (shift["value"], shift["expected"], bool(shift["anomalous"])) == (150, 101, True)
+    assert (shift["value"], shift["expected"], bool(shift["anomalous"])) == (152, 101, True)
     assert (shift["level_shift"], shift["shift_start"], shift["side"]) == (50, 14, 1)
     ref = _reference(CASES["accepted"])
     assert (ref["expected"], ref["training_count"], ref["point"], ref["level"]) == (151, 14, False, False)
-    assert (accepted["value"], accepted["expected"], accepted["training_count"]) == (152, 151, 14)
+    assert (accepted["value"], accepted["expected"], accepted["training_count"]) == (150, 151, 14)
     assert (bool(accepted["anomalous"]), accepted["level_shift"], accepted["shift_start"]) == (False, None, None)
     assert accepted["upper_bound"] == pytest.approx(151 + ref["half"], abs=1e-9)
 
@@ -756,9 +756,15 @@ def test_a_level_shift_whose_changes_differ_by_noise_is_accepted(anomaly_build):
     uneven = _case(anomaly_build, "uneven_shift")
     ref = _reference(CASES["uneven_shift"])
     k_s = ref["half"] / math.sqrt(1 + 1.571 / ref["training_count"])  # k x scale, the band's half width without m
-    assert (round(ref["half"], 5), round(k_s * math.sqrt(3), 5)) == (4.32746, 7.0482)  # the spread 6 is between
-    assert (uneven["value"], uneven["expected"], bool(uneven["anomalous"]), uneven["side"]) == (150, 101, True, 1)
-    assert (uneven["level_shift"], uneven["shift_start"]) == (50, 14)
+    assert (round(ref["half"], 5), round(k_s * math.sqrt(3), 5)) == (4.17557, 6.8313)  # the difference 6 is between
+    assert (uneven["value"], uneven["expected"], bool(uneven["anomalous"]), uneven["side"]) == (146, 101, True, 1)
+    assert (uneven["level_shift"], uneven["shift_start"]) == (47, 14)
+
+
+def test_a_marked_bucket_starts_no_level_shift(anomaly_build):
+    two_day = _case(anomaly_build, "two_day")
+    assert (two_day["value"], bool(two_day["anomalous"]), two_day["side"]) == (152, True, 1)
+    assert (two_day["level_shift"], two_day["shift_start"]) == (None, None)
 
 
 def test_a_drift_inside_the_point_band_is_found_by_the_level_test(anomaly_build):

@@ -72,15 +72,18 @@
       7. verdict training when n < min_training_buckets; else anomalous when the value is above the upper bound
                  (direction both|spike) or below the lower bound (both|drop), a zero-row bucket where zero is not
                  usual (both|drop), or when the level test fires; side = 1 above expected, -1 below;
-      8. level shift when the target and the 2 buckets before it were all judged anomalous on one side and their
+      8. level shift when the target and the bucket before it were both judged anomalous on one side and their
                  changes (each value less the mean of the kept values one and two periods before it, the one of them
                  that is kept when only one is, along b; judged or not) agree, the new level is accepted. They agree
-                 when the largest less the smallest is within k x s x sqrt(3): k sd of the difference of two changes
-                 of variance 1.5 s^2 each (within the point band's half width, about 0.6 of that, true shifts
-                 failed on their noise and alarmed 3 buckets more: docs/BENCHMARKS.md):
-                 level_shift = the median of the changes, shift_start = t - 2; later windows move every bucket before
-                 shift_start by it and train on the three again (anomaly_judged_history_sql), so a shift alarms on 3
-                 buckets, not for a training window.
+                 when they differ by at most k x s x sqrt(3): k sd of the difference of two changes of variance
+                 1.5 s^2 each (within the point band's half width, about 0.6 of that, true shifts failed on their
+                 noise: docs/BENCHMARKS.md): level_shift = the mean of the two changes, shift_start = t - 1; later
+                 windows move every bucket before shift_start by it and train on the two again
+                 (anomaly_judged_history_sql), so a shift alarms on 2 buckets, not for a training window. Two, not
+                 three: with three, a later alarm at the false-alarm rate or a holiday among the first days made
+                 most seeds' shifts alarm 4-6 days; the price is that an unmarked two-day event (an outage, a
+                 two-day holiday) is taken for a new level and the return alarms twice (docs/BENCHMARKS.md); buckets
+                 marked as incidents or holidays never start a run.
 
     Why medians: a mean and a standard deviation learn from every training value, so one past outlier
     (a spike, an outage) moves the expected value and inflates the band for the whole training window,
@@ -157,6 +160,8 @@ group by {{ k }}
   {%- set level_factor = 0.9 -%}
   {#- a recent change is capped at its own level_cap sd (and at most the point band's half width) -#}
   {%- set level_cap = 2.5 -%}
+  {#- a level shift is accepted on its second anomalous bucket in a row on one side (step 8) -#}
+  {%- set shift_run = 2 -%}
   {%- set sql -%}
 with dq_targets as (
   select series_id, t, season, cast(value as {{ d }}) as raw_value, dq_log, dq_trend,
@@ -273,7 +278,7 @@ dq_level_season as (
 {%- endif %}
 dq_recent as (
   {#- the level test's values: the buckets of the last season period ({{ lag }} buckets, the target's included) that
-      training keeps, and the run's: the target and the 2 buckets before it, judged anomalous or not -#}
+      training keeps, and the run's: the target and the bucket before it, judged anomalous or not -#}
   select w.series_id, w.target_t, w.t, w.value, w.dq_side, not w.dq_excluded as dq_kept, w.dq_segment
   from dq_window w join dq_zero z on z.series_id = w.series_id and z.target_t = w.target_t
   where w.t > w.target_t - {{ lag }} and (not w.dq_zero or z.zero_usual)
@@ -403,16 +408,16 @@ dq_band as (
 ),
 dq_level_test as (
   {#- the level test: the ramp-weighted sum of the kept recent changes, each capped (cap below), with the sum of the
-      squared weights and its variance over scale^2; the run: the changes of the target and the 2 buckets before it -#}
+      squared weights and its variance over scale^2; the run: the changes of the target and the bucket before it -#}
   select f.series_id, f.target_t,
     sum(case when f.dq_kept and f.same_level then 1 else 0 end) as level_n,
     sum(case when f.dq_kept and f.same_level then f.w * least(greatest(f.diff, -f.cap), f.cap) end) as ramp_sum,
     sum(case when f.dq_kept and f.same_level then f.w * f.w end) as ramp_ww,
     sum(case when f.dq_kept and f.same_level then f.w * f.w * f.var end) as ramp_var,
-    sum(case when f.t >= f.target_t - 2 then 1 else 0 end) as run_n,
-    sum(case when f.t >= f.target_t - 2 then f.run_diff else 0 end) as run_sum,
-    min(case when f.t >= f.target_t - 2 then f.run_diff end) as run_min,
-    max(case when f.t >= f.target_t - 2 then f.run_diff end) as run_max
+    sum(case when f.t > f.target_t - {{ shift_run }} then 1 else 0 end) as run_n,
+    sum(case when f.t > f.target_t - {{ shift_run }} then f.run_diff else 0 end) as run_sum,
+    min(case when f.t > f.target_t - {{ shift_run }} then f.run_diff end) as run_min,
+    max(case when f.t > f.target_t - {{ shift_run }} then f.run_diff end) as run_max
   from (
     {#- cap: an earlier recent change at its own {{ level_cap }} sd and at most the point band's half width (an outlier
         the verdicts have not left out yet moves the sum by at most its weight x that); the target's own change at
@@ -426,11 +431,11 @@ dq_level_test as (
   group by f.series_id, f.target_t
 ),
 dq_prior as (
-  {#- the sides of the anomalies found on the 2 buckets before the target -#}
+  {#- the side of an anomaly found on the bucket before the target -#}
   select series_id, target_t,
     sum(case when dq_side = 1 then 1 else 0 end) as prior_up,
     sum(case when dq_side = -1 then 1 else 0 end) as prior_down
-  from dq_window where t >= target_t - 2 group by series_id, target_t
+  from dq_window where t > target_t - {{ shift_run }} group by series_id, target_t
 ),
 dq_verdict as (
   select b.*, lt.level_n, lt.run_n, lt.run_sum, lt.run_min, lt.run_max,
@@ -464,11 +469,11 @@ dq_reported as (
   from dq_verdict v
 ),
 dq_shift_verdict as (
-  {#- a level shift is confirmed when the target and the two buckets before it were all judged anomalous on one
-      side and their changes over a season period agree (their spread within k sd of the difference of two changes,
-      k x scale x sqrt(2 x 1.5)): the new level is accepted, its size the median of the three changes -#}
+  {#- a level shift is confirmed when the target and the bucket before it were both judged anomalous on one side
+      and their changes over a season period agree (within k sd of the difference of two changes,
+      k x scale x sqrt(2 x 1.5)): the new level is accepted, its size the mean of the two changes -#}
   select r.*,
-    coalesce(side <> 0 and run_n >= 2 and ((side = 1 and prior_up = 2) or (side = -1 and prior_down = 2))
+    coalesce(side <> 0 and run_n = {{ shift_run }} and ((side = 1 and prior_up = {{ shift_run - 1 }}) or (side = -1 and prior_down = {{ shift_run - 1 }}))
       and run_max - run_min <= k * scale * sqrt(3.0), false) as shift_confirmed
   from dq_reported r
 )
@@ -484,8 +489,8 @@ select
   case when seasonal then '{{ season_name }}' else 'none' end as seasonality,
   drift,
   side,
-  case when shift_confirmed and run_n = 3 then run_sum - run_min - run_max when shift_confirmed then run_sum / run_n end as level_shift,
-  case when shift_confirmed then t - 2 end as shift_start
+  case when shift_confirmed then run_sum / run_n end as level_shift,
+  case when shift_confirmed then t - {{ shift_run - 1 }} end as shift_start
 from dq_shift_verdict
   {%- endset -%}
   {{ return(sql) }}

@@ -74,8 +74,8 @@
     series and t) say about it, the columns the detector reads (macros/anomaly/detector.sql):
       dq_excluded  the bucket was judged anomalous and is not part of an accepted new level: training leaves
                    it out, so one bad bucket does not widen the band of the buckets after it;
-      dq_side      the side of that anomaly (1 above, -1 below, 0 none or accepted): three on one side in a
-                   row confirm a level shift;
+      dq_side      the side of that anomaly (1 above, -1 below, 0 none, accepted or marked): two on one side in
+                   a row confirm a level shift (a marked incident or holiday is no new level);
       dq_shift     the sum of the level shifts accepted after the bucket (in the model's scale): the old level
                    moved onto the new one, so the model learns from the whole window at once;
       dq_segment   the number of level shifts accepted up to the bucket (the level test compares buckets of one);
@@ -87,7 +87,7 @@
   {%- set sql -%}
 select h.series_id, h.t, h.season, h.value,
   ((coalesce(max(r.judged), 0) = 1 and {{ covered }} = 0){{ (' or h.t in (' ~ (excluded_t | join(', ')) ~ ')') if excluded_t else '' }}) as dq_excluded,
-  case when {{ covered }} = 1 then 0 else coalesce(max(r.side), 0) end as dq_side,
+  case when {{ covered }} = 1{{ (' or h.t in (' ~ (excluded_t | join(', ')) ~ ')') if excluded_t else '' }} then 0 else coalesce(max(r.side), 0) end as dq_side,
   coalesce(sum(case when s.shift_start > h.t then s.level_shift end), 0) as dq_shift,
   sum(case when s.shift_start <= h.t then 1 else 0 end) as dq_segment,
   max(case when r.series_id is not null then 1 else 0 end) = 1 as dq_judged
