@@ -176,15 +176,24 @@ def anomaly_build(request, tmp_path_factory):
     assert seed.returncode == 0, seed.output
     cases = project.run("run", "--select", "ad_detector_cases")
     assert cases.returncode == 0, cases.output
-    first = project.run("test", "--select", "ad_orders", "ad_jobs")
-    second = project.run("test", "--select", "ad_orders", "ad_jobs")
-    assert second.returncode == 1, second.output  # two anomalies fail the orders test
     schema = target_schema(target, project.env)
 
     def q(name):
         if target == "bigquery":
             return f"`{project.env['DBT_BQ_PROJECT']}`.`{schema}`.`{name}`"
         return f'"{schema}"."{name}"'
+
+    first = project.run("test", "--select", "ad_orders", "ad_jobs")
+    _assert_test_run(first, "first")
+    with Db(target, project.env) as db:  # the first job's measurement and verdict, before the second run reads them
+        first_job = db.query(
+            f"select t, dq_invocation_id from {q('dataplex_dq_anomaly_volume')} where mode = 'job' union all "
+            f"select t, dq_invocation_id from {q('dataplex_dq_anomaly_results')} where mode = 'job'"
+        )
+    first_id = first.run_results["metadata"]["invocation_id"]
+    assert [(r["t"], r["dq_invocation_id"]) for r in first_job] == [(1, first_id)] * 2, first_job
+    second = project.run("test", "--select", "ad_orders", "ad_jobs")
+    _assert_test_run(second, "second")
 
     with Db(target, project.env) as db:
         out = {
@@ -235,6 +244,19 @@ def anomaly_build(request, tmp_path_factory):
             )
     yield out
     drop_target_schemas(target, project.env)
+
+
+def _assert_test_run(run, which):
+    """Each `dbt test` of the fixture: the hooks succeed, the jobs scan passes (training) and the orders checks fail
+    with their two anomalies (exit code 1); otherwise the run's own output says why."""
+    statuses = {name: r["status"] for name, r in run.results_by_name().items()}
+    hooks = {name: status for name, status in statuses.items() if name.startswith("dataplex_dq-on-run")}
+    tests = {name: status for name, status in statuses.items() if name not in hooks}
+    assert (run.returncode, tests, set(hooks.values())) == (
+        1,
+        {"jobs-scan": "pass", "orders-anomalies": "fail"},
+        {"success"},
+    ), f"the {which} `dbt test`:\n{run.output[-6000:]}"
 
 
 def _verdict(build, name):
