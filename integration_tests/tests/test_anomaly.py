@@ -508,6 +508,18 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
 #   accepted (N14) the shift, and t = 15 was the confirmation (level_shift 50 from 14); judged: t = 16, E(16) + 50:
 #                  the buckets before 14 are moved up by 50 and 14, 15 train again: expected 151, normal; the level
 #                  test leaves out the changes across the accepted shift (t = 14..16).
+#   returned (N14) the shift's two buckets, 14 and 15 (accepted on 15), then back: t = 16 at E(16), 100. Against the
+#                  accepted level (expected 151) it is far below, but it is inside the point band around the level
+#                  before the shift (151 - 50 = 101 -/+ 4.05422): an unmarked two-day event, not a new level. Normal,
+#                  reported against that band, and the shift is undone: level_shift -50, shift_start 16.
+#   returned_marked (M14) the same with t = 16 marked by the user (exclude_from_training): a marked holiday is no
+#                  return; ANOMALOUS, nothing undone.
+#   spike_after_return  the return on 16, 17 normal, then t = 18 at E(18) + 50: no shift was accepted on the bucket
+#     (N14)        before it (the return undid one two buckets before): ANOMALOUS, nothing accepted or undone.
+#   half_return    the same with t = 16 at E(16) + 25: below the new level, not back at the old one: ANOMALOUS, nothing
+#     (N14)        undone.
+#   after_return   the day after (t = 17, E(17) = 102) with the verdicts of 14, 15 and 16: the buckets before 14
+#     (N14)        are moved by 50 - 50 = 0, 14 and 15 by -50: training is at the old level, expected 101, normal.
 #   drift (N28)    E(t) + (t - 20) from t = 21 (+1 a bucket); judged t = 28, 108: inside the point band (102 -/+
 #                  6.71952) but the level test finds it: the changes of the last 7 buckets against the mean of the
 #                  values 7 and 14 buckets before (each capped at its own 2.5 sd, 2.5 s sqrt(1.5), at most the half
@@ -570,6 +582,21 @@ CASES: dict[str, dict] = {
                      "verdicts": [(14, _e(14) + 50, 101.0, True, None, None)]},
     "accepted": {"call": "N14", "values": {t: _e(t) + (50 if t >= 14 else 0) for t in range(17)}, "target": 16,
                  "verdicts": [(14, _e(14) + 50, 101.0, True, None, None), (15, _e(15) + 50, 101.0, True, 50.0, 14)]},
+    "returned": {"call": "N14", "values": {t: _e(t) + (50 if t in (14, 15) else 0) for t in range(17)}, "target": 16,
+                 "verdicts": [(14, _e(14) + 50, 101.0, True, None, None), (15, _e(15) + 50, 101.0, True, 50.0, 14)]},
+    "spike_after_return": {"call": "N14", "values": {t: _e(t) + (50 if t in (14, 15, 18) else 0) for t in range(19)},
+                           "target": 18,
+                           "verdicts": [(14, _e(14) + 50, 101.0, True, None, None),
+                                        (15, _e(15) + 50, 101.0, True, 50.0, 14), (16, _e(16), 101.0, False, -50.0, 16),
+                                        (17, _e(17), 101.0, False, None, None)]},
+    "half_return": {"call": "N14", "values": {t: _e(t) + (50 if t in (14, 15) else 25 if t == 16 else 0)
+                                              for t in range(17)}, "target": 16,
+                    "verdicts": [(14, _e(14) + 50, 101.0, True, None, None),
+                                 (15, _e(15) + 50, 101.0, True, 50.0, 14)]},
+    "after_return": {"call": "N14", "values": {t: _e(t) + (50 if t in (14, 15) else 0) for t in range(18)},
+                     "target": 17,
+                     "verdicts": [(14, _e(14) + 50, 101.0, True, None, None), (15, _e(15) + 50, 101.0, True, 50.0, 14),
+                                  (16, _e(16), 101.0, False, -50.0, 16)]},
     "drift": {"call": "N28", "values": {t: _e(t) + max(t - 20, 0) for t in range(29)}, "target": 28},
     "late_drift": {"call": "N28", "values": {t: _e(t) + max(t - 23, 0) for t in range(29)}, "target": 28},
     "steady": {"call": "N28", "values": {t: _e(t) for t in range(29)}, "target": 28},
@@ -586,6 +613,7 @@ CASES: dict[str, dict] = {
 }  # fmt: skip
 CASES["marked"] = {**CASES["remember"], "call": "M14"}  # t = 10 marked by the user (exclude_from_training)
 CASES["two_day"] = {**CASES["shift"], "call": "M14"}  # t = 14 marked by the user too
+CASES["returned_marked"] = {**CASES["returned"], "call": "M14"}  # t = 16 marked too: no return
 CALLS = {
     "N14": (14, "none"),
     "N28": (28, "none"),
@@ -595,7 +623,7 @@ CALLS = {
     "AT14": (14, "auto"),
 }
 TREND = {"T14", "AT14"}  # the calls whose series learn a trend (dq_trend, as row counts do)
-MARKED = {"M14": [10, 14]}  # 14 is "marked"'s judged bucket, never in its own history
+MARKED = {"M14": [10, 14, 16]}  # 14 is "marked"'s judged bucket, never in its own history; 16 "returned_marked"'s
 
 
 def _cases_model() -> str:
@@ -639,7 +667,7 @@ def _cases_model() -> str:
             f"from (' ~ rows_{call} ~ ') dq_r where dq_target' -%}}\n"
             f"{{%- do calls.append(dataplex_dq.anomaly_detector_sql(history, targets, {{'training_buckets': {n}, "
             f"'min_training_buckets': 7, 'sensitivity': 3, 'direction': 'both', 'seasonality': '{seasonality}', "
-            "'season_name': 'day_of_week', 'period': 7})) -%}"
+            f"'season_name': 'day_of_week', 'period': 7, 'marked': {MARKED.get(call, [])}}})) -%}}"
         )
     parts.append(
         "select * from ({{ calls[0] }}) dq_c0\nunion all\nselect * from ({{ calls[1] }}) dq_c1\n"
@@ -787,6 +815,40 @@ def test_a_marked_bucket_starts_no_level_shift(anomaly_build):
     two_day = _case(anomaly_build, "two_day")
     assert (two_day["value"], bool(two_day["anomalous"]), two_day["side"]) == (152, True, 1)
     assert (two_day["level_shift"], two_day["shift_start"]) == (None, None)
+
+
+def test_a_return_to_the_old_level_right_after_a_shift_undoes_it(anomaly_build):
+    returned, half, after = (_case(anomaly_build, n) for n in ("returned", "half_return", "after_return"))
+    ref = _reference(CASES["returned"])
+    assert (ref["expected"], ref["training_count"], ref["point"]) == (151, 14, True)  # against the accepted level
+    assert round(ref["half"], 5) == 4.05422
+    assert (returned["value"], returned["expected"], bool(returned["anomalous"]), returned["side"]) == (
+        100,
+        101,
+        False,
+        0,
+    )
+    assert returned["lower_bound"] == pytest.approx(101 - ref["half"], abs=1e-9)
+    assert returned["upper_bound"] == pytest.approx(101 + ref["half"], abs=1e-9)
+    assert (returned["level_shift"], returned["shift_start"], bool(returned["drift"])) == (-50, 16, False)
+    assert (half["value"], half["expected"], bool(half["anomalous"]), half["side"]) == (125, 151, True, -1)
+    assert (half["level_shift"], half["shift_start"]) == (None, None)
+    spike = _case(anomaly_build, "spike_after_return")  # a spike two buckets after a return is no return
+    assert (spike["value"], spike["expected"], bool(spike["anomalous"]), spike["side"]) == (150, 101, True, 1)
+    assert (spike["level_shift"], spike["shift_start"]) == (None, None)
+    marked = _case(anomaly_build, "returned_marked")  # the same return on a day the user marked as a holiday
+    assert (marked["value"], bool(marked["anomalous"]), marked["side"]) == (100, True, -1)
+    assert (marked["level_shift"], marked["shift_start"]) == (None, None)
+    ref = _reference(CASES["after_return"])
+    assert (ref["expected"], ref["training_count"], ref["point"], ref["level"]) == (101, 14, False, False)
+    assert (after["value"], after["expected"], after["training_count"], bool(after["anomalous"])) == (
+        102,
+        101,
+        14,
+        False,
+    )
+    assert after["upper_bound"] == pytest.approx(101 + ref["half"], abs=1e-9)
+    assert (after["level_shift"], after["shift_start"]) == (None, None)
 
 
 def test_a_drift_inside_the_point_band_is_found_by_the_level_test(anomaly_build):

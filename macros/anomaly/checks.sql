@@ -204,6 +204,11 @@ dq_agg as (
   {#- the detector over the checks' history; the verdicts into the result table -#}
   {%- set hist = [] -%}
   {%- set targets = [] -%}
+  {#- the buckets marked by the user as incidents or holidays (exclude_from_training) -#}
+  {%- set marked = [] -%}
+  {%- if mode == 'bucket' -%}
+    {%- for dt in cfg.exclude_from_training -%}{%- do marked.append((((dt - epoch0).total_seconds() | int) + shift) // bs) -%}{%- endfor -%}
+  {%- endif -%}
   {%- for kind in ['volume', 'freshness', 'data'] -%}
     {%- set kind_checks = checks | selectattr('kind', 'equalto', kind) | list -%}
     {%- if kind_checks | length > 0 -%}
@@ -212,16 +217,14 @@ dq_agg as (
       {%- set base = "select check_name as series_id, t, season, value from " ~ rel[kind] ~ " where data_source = " ~ src ~ " and mode = " ~ lit(mode) ~ " and time_bucket = " ~ lit(cfg.time_bucket) ~ " and check_name in (" ~ (kind_names | join(', ')) ~ ")" -%}
       {#- the history with the verdicts already given (training forgets the anomalies, accepts a new level) -#}
       {%- set judged = "select check_name as series_id, t, value, expected, anomalous, level_shift, shift_start from " ~ rel.result ~ " where data_source = " ~ src ~ " and mode = " ~ lit(mode) ~ " and time_bucket = " ~ lit(cfg.time_bucket) ~ " and check_name in (" ~ (kind_names | join(', ')) ~ ")" ~ (" and t < " ~ T if mode == 'bucket' else "") -%}
-      {%- set marked = [] -%}
-      {%- if mode == 'bucket' -%}
-        {%- for dt in cfg.exclude_from_training -%}{%- do marked.append((((dt - epoch0).total_seconds() | int) + shift) // bs) -%}{%- endfor -%}
-      {%- endif -%}
       {%- do hist.append(dataplex_dq.anomaly_judged_history_sql(base, judged, marked)) -%}
       {%- set flags = "true as dq_log, true as dq_trend" if kind == 'volume' else "false as dq_log, false as dq_trend" -%}
       {%- do targets.append(base.replace("select check_name as series_id, t, season, value from", "select check_name as series_id, t, season, value, " ~ flags ~ " from") ~ " and " ~ target_filter) -%}
     {%- endif -%}
   {%- endfor -%}
-  {%- set detector = dataplex_dq.anomaly_detector_sql(hist | join('\nunion all\n'), targets | join('\nunion all\n'), dataplex_dq.anomaly_detector_cfg(cfg)) -%}
+  {%- set detector_cfg = dataplex_dq.anomaly_detector_cfg(cfg) -%}
+  {%- do detector_cfg.update({'marked': marked}) -%}
+  {%- set detector = dataplex_dq.anomaly_detector_sql(hist | join('\nunion all\n'), targets | join('\nunion all\n'), detector_cfg) -%}
   {%- set cases = {'rule_index': [], 'check_kind': [], 'column_name': [], 'metric': []} -%}
   {%- for c in checks -%}
     {%- if c is mapping -%}

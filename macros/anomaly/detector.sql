@@ -82,8 +82,16 @@
                  (anomaly_judged_history_sql), so a shift alarms on 2 buckets, not for a training window. Two, not
                  three: with three, a later alarm at the false-alarm rate or a holiday among the first days made
                  most seeds' shifts alarm 4-6 days; the price is that an unmarked two-day event (an outage, a
-                 two-day holiday) is taken for a new level and the return alarms twice (docs/BENCHMARKS.md); buckets
-                 marked as incidents or holidays never start a run.
+                 two-day holiday) is taken for a new level (step 9 undoes it); buckets marked as incidents or
+                 holidays never start a run;
+      9. return  the bucket right after an accepted level shift (its two buckets one segment, the bucket before
+                 them the segment before, both judged anomalous: dq_fresh), outside the new level's point band on
+                 the other side (whatever the direction judged) and inside the point band around
+                 the level before the shift (expected less the shift), and not marked by the user (cfg.marked: a
+                 marked holiday is no return), is back at the old level: a two-day event,
+                 not a new level. Normal, reported against that band; level_shift = minus the shift, shift_start =
+                 t, so later windows move the two buckets back and train at the old level (without it the return
+                 alarmed twice and was then accepted as a shift back: docs/BENCHMARKS.md).
 
     Why medians: a mean and a standard deviation learn from every training value, so one past outlier
     (a spike, an outage) moves the expected value and inflates the band for the whole training window,
@@ -94,7 +102,7 @@
     Output columns: series_id, t, season, value, expected, lower_bound, upper_bound (value, expected and
     bounds in the series' own unit), training_count, training, anomalous, seasonal, seasonality (the one used:
     day_of_week, hour_of_day or none), drift (the level test alone found it), side, level_shift and
-    shift_start (a confirmed level shift, NULL otherwise). -#}
+    shift_start (a confirmed level shift or a return that undoes one, NULL otherwise). -#}
 
 {#- The exact median of `value_expr` per `keys` over `from_sql`, NULL values left out: a SELECT with
     the key columns, dq_median and dq_count. -#}
@@ -138,7 +146,7 @@ group by {{ k }}
 
 {#- The history columns a caller without verdicts adds (nothing judged before, no level shift). -#}
 {% macro anomaly_history_plain_columns() %}
-  {{ return("false as dq_excluded, 0 as dq_side, cast(0 as " ~ dataplex_dq.type_double() ~ ") as dq_shift, 0 as dq_segment, false as dq_judged") }}
+  {{ return("false as dq_excluded, 0 as dq_side, cast(0 as " ~ dataplex_dq.type_double() ~ ") as dq_shift, 0 as dq_segment, false as dq_judged, false as dq_anomalous") }}
 {% endmacro %}
 
 {#- cfg: training_buckets, min_training_buckets, sensitivity, direction, seasonality (none | day_of_week |
@@ -162,6 +170,8 @@ group by {{ k }}
   {%- set level_cap = 2.5 -%}
   {#- a level shift is accepted on its second anomalous bucket in a row on one side (step 8) -#}
   {%- set shift_run = 2 -%}
+  {#- the buckets the user marked as incidents or holidays: a marked bucket never undoes a level shift (step 9) -#}
+  {%- set marked = cfg.get('marked', []) -%}
   {%- set sql -%}
 with dq_targets as (
   select series_id, t, season, cast(value as {{ d }}) as raw_value, dq_log, dq_trend,
@@ -175,7 +185,8 @@ dq_reach as (
   {#- every history value of the trend's reach (twice the window), in the model's scale, moved by the level shifts
       accepted after it -#}
   select g.series_id, g.t as target_t, g.season as target_season, g.dq_log, g.dq_trend, h.t, h.season, h.dq_excluded, h.dq_side,
-    coalesce(h.dq_segment, 0) as dq_segment, coalesce(h.dq_judged, false) as dq_judged,
+    coalesce(h.dq_segment, 0) as dq_segment, coalesce(h.dq_judged, false) as dq_judged, coalesce(h.dq_shift, 0) as dq_shift,
+    coalesce(h.dq_anomalous, false) as dq_anomalous,
     (g.dq_log and cast(h.value as {{ d }}) = 0) as dq_zero,
     case when g.dq_log then ln(1 + cast(h.value as {{ d }})) else cast(h.value as {{ d }}) end + coalesce(h.dq_shift, 0) as value
   from dq_targets g
@@ -430,6 +441,17 @@ dq_level_test as (
   ) f
   group by f.series_id, f.target_t
 ),
+dq_fresh as (
+  {#- a level shift accepted on the bucket before the target (its two buckets judged anomalous, one segment, after the
+      bucket before them; a return that undid a shift is not anomalous): its size, what the buckets before it were
+      moved by (step 9) -#}
+  select series_id, target_t,
+    case when sum(case when t >= target_t - 2 and dq_anomalous then 1 else 0 end) = 2
+          and max(case when t = target_t - 1 then dq_segment end) = max(case when t = target_t - 2 then dq_segment end)
+          and max(case when t = target_t - 3 then dq_segment end) = max(case when t = target_t - 2 then dq_segment end) - 1
+         then max(case when t = target_t - 3 then dq_shift end) - max(case when t = target_t - 2 then dq_shift end) end as fresh_shift
+  from dq_window where t >= target_t - 3 group by series_id, target_t
+),
 dq_prior as (
   {#- the side of an anomaly found on the bucket before the target -#}
   select series_id, target_t,
@@ -440,6 +462,7 @@ dq_prior as (
 dq_verdict as (
   select b.*, lt.level_n, lt.run_n, lt.run_sum, lt.run_min, lt.run_max,
     coalesce(p.prior_up, 0) as prior_up, coalesce(p.prior_down, 0) as prior_down,
+    case when fr.fresh_shift <> 0 then fr.fresh_shift end as fresh_shift,
     {#- the level test in the value's scale: the change at the target the ramp implies ({{ lag }} x the least-squares
         change per bucket, ramp_sum / ramp_ww) and its half width: {{ level_factor }} k x scale x the sd of that estimate -#}
     {{ lag }} * lt.ramp_sum / lt.ramp_ww as level_change,
@@ -458,15 +481,25 @@ dq_verdict as (
   from dq_band b
   left join dq_level_test lt on lt.series_id = b.series_id and lt.target_t = b.t
   left join dq_prior p on p.series_id = b.series_id and p.target_t = b.t
+  left join dq_fresh fr on fr.series_id = b.series_id and fr.target_t = b.t
+),
+dq_return as (
+  {#- step 9: the bucket right after an accepted level shift back at the level before it (outside the new level's point
+      band on the other side, whatever the direction judged, and inside the point band around the old one: expected
+      less the shift) -#}
+  select v.*,
+    coalesce(not training and ((fresh_shift > 0 and value < expected - half_width) or (fresh_shift < 0 and value > expected + half_width))
+      and abs(value - (expected - fresh_shift)) <= half_width{{ (' and t not in (' ~ (marked | join(', ')) ~ ')') if marked else '' }}, false) as returned
+  from dq_verdict v
 ),
 dq_reported as (
   {#- the band the verdict was judged against: the level test's when only it fired (centred on the value less the
       change at the target the ramp implies, which it is outside of); the side of the anomaly -#}
-  select v.*, run_anomalous and not point_anomalous as drift,
-    case when run_anomalous and not point_anomalous then value - level_change else expected end as center,
-    case when run_anomalous and not point_anomalous then level_width else half_width end as width,
-    case when not (point_anomalous or run_anomalous) then 0 when value >= expected then 1 else -1 end as side
-  from dq_verdict v
+  select v.*, run_anomalous and not point_anomalous and not returned as drift,
+    case when returned then expected - fresh_shift when run_anomalous and not point_anomalous then value - level_change else expected end as center,
+    case when run_anomalous and not point_anomalous and not returned then level_width else half_width end as width,
+    case when returned or not (point_anomalous or run_anomalous) then 0 when value >= expected then 1 else -1 end as side
+  from dq_return v
 ),
 dq_shift_verdict as (
   {#- a level shift is confirmed when the target and the bucket before it were both judged anomalous on one side
@@ -484,13 +517,13 @@ select
   {{ "cast(null as " ~ d ~ ")" if cfg.direction == 'drop' else "case when training then null when dq_log then exp(center + width) - 1 else center + width end" }} as upper_bound,
   training_count,
   training,
-  point_anomalous or run_anomalous as anomalous,
+  (point_anomalous or run_anomalous) and not returned as anomalous,
   seasonal,
   case when seasonal then '{{ season_name }}' else 'none' end as seasonality,
   drift,
   side,
-  case when shift_confirmed then run_sum / run_n end as level_shift,
-  case when shift_confirmed then t - {{ shift_run - 1 }} end as shift_start
+  case when shift_confirmed then run_sum / run_n when returned then -fresh_shift end as level_shift,
+  case when shift_confirmed then t - {{ shift_run - 1 }} when returned then t end as shift_start
 from dq_shift_verdict
   {%- endset -%}
   {{ return(sql) }}

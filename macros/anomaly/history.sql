@@ -79,6 +79,8 @@
       dq_shift     the sum of the level shifts accepted after the bucket (in the model's scale): the old level
                    moved onto the new one, so the model learns from the whole window at once;
       dq_segment   the number of level shifts accepted up to the bucket (the level test compares buckets of one);
+      dq_anomalous the bucket was judged anomalous (accepted into a new level or not: a level shift's two buckets
+                   are, the return that undoes one is not; detector.sql step 9);
       dq_judged    a verdict was given on the bucket (an outlier among the buckets without one, older than the
                    first run, is not left out: the level test caps changes against them). -#}
 {#- `excluded_t`: buckets (t) marked by the user as incidents or holidays, left out of training too. -#}
@@ -91,7 +93,8 @@ select h.series_id, h.t, h.season, h.value,
   case when {{ covered }} = 1{{ or_marked }} then 0 else coalesce(max(r.side), 0) end as dq_side,
   coalesce(sum(case when s.shift_start > h.t then s.level_shift end), 0) as dq_shift,
   sum(case when s.shift_start <= h.t then 1 else 0 end) as dq_segment,
-  max(case when r.series_id is not null then 1 else 0 end) = 1 as dq_judged
+  max(case when r.series_id is not null then 1 else 0 end) = 1 as dq_judged,
+  coalesce(max(r.judged), 0) = 1 as dq_anomalous
 from ({{ history_sql }}) h
 left join (
   select series_id, t, max(case when anomalous then 1 else 0 end) as judged,
