@@ -446,11 +446,17 @@ dq_fresh as (
       bucket before them; a return that undid a shift is not anomalous): its size, what the buckets before it were
       moved by (step 9) -#}
   select series_id, target_t,
-    case when sum(case when t >= target_t - 2 and dq_anomalous then 1 else 0 end) = 2
-          and max(case when t = target_t - 1 then dq_segment end) = max(case when t = target_t - 2 then dq_segment end)
-          and max(case when t = target_t - 3 then dq_segment end) = max(case when t = target_t - 2 then dq_segment end) - 1
-         then max(case when t = target_t - 3 then dq_shift end) - max(case when t = target_t - 2 then dq_shift end) end as fresh_shift
-  from dq_window where t >= target_t - 3 group by series_id, target_t
+    case when n_anomalous = 2 and seg1 = seg2 and seg3 = seg2 - 1 and shift3 - shift2 <> 0 then shift3 - shift2 end as fresh_shift
+  from (
+    select series_id, target_t,
+      sum(case when t >= target_t - 2 and dq_anomalous then 1 else 0 end) as n_anomalous,
+      max(case when t = target_t - 1 then dq_segment end) as seg1,
+      max(case when t = target_t - 2 then dq_segment end) as seg2,
+      max(case when t = target_t - 3 then dq_segment end) as seg3,
+      max(case when t = target_t - 2 then dq_shift end) as shift2,
+      max(case when t = target_t - 3 then dq_shift end) as shift3
+    from dq_window where t >= target_t - 3 group by series_id, target_t
+  ) dq_f0
 ),
 dq_prior as (
   {#- the side of an anomaly found on the bucket before the target -#}
@@ -462,7 +468,7 @@ dq_prior as (
 dq_verdict as (
   select b.*, lt.level_n, lt.run_n, lt.run_sum, lt.run_min, lt.run_max,
     coalesce(p.prior_up, 0) as prior_up, coalesce(p.prior_down, 0) as prior_down,
-    case when fr.fresh_shift <> 0 then fr.fresh_shift end as fresh_shift,
+    fr.fresh_shift,
     {#- the level test in the value's scale: the change at the target the ramp implies ({{ lag }} x the least-squares
         change per bucket, ramp_sum / ramp_ww) and its half width: {{ level_factor }} k x scale x the sd of that estimate -#}
     {{ lag }} * lt.ramp_sum / lt.ramp_ww as level_change,

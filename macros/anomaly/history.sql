@@ -86,15 +86,16 @@
 {#- `excluded_t`: buckets (t) marked by the user as incidents or holidays, left out of training too. -#}
 {% macro anomaly_judged_history_sql(history_sql, verdicts_sql, excluded_t=[]) %}
   {%- set covered = "max(case when s.shift_start <= h.t and h.t <= s.t then 1 else 0 end)" -%}
+  {%- set anomalous = "coalesce(max(r.judged), 0) = 1" -%}
   {%- set or_marked = (' or h.t in (' ~ (excluded_t | join(', ')) ~ ')') if excluded_t else '' -%}
   {%- set sql -%}
 select h.series_id, h.t, h.season, h.value,
-  ((coalesce(max(r.judged), 0) = 1 and {{ covered }} = 0){{ or_marked }}) as dq_excluded,
+  (({{ anomalous }} and {{ covered }} = 0){{ or_marked }}) as dq_excluded,
   case when {{ covered }} = 1{{ or_marked }} then 0 else coalesce(max(r.side), 0) end as dq_side,
   coalesce(sum(case when s.shift_start > h.t then s.level_shift end), 0) as dq_shift,
   sum(case when s.shift_start <= h.t then 1 else 0 end) as dq_segment,
   max(case when r.series_id is not null then 1 else 0 end) = 1 as dq_judged,
-  coalesce(max(r.judged), 0) = 1 as dq_anomalous
+  {{ anomalous }} as dq_anomalous
 from ({{ history_sql }}) h
 left join (
   select series_id, t, max(case when anomalous then 1 else 0 end) as judged,
