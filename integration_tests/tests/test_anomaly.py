@@ -22,6 +22,9 @@ Hand computation (macros/anomaly/detector.sql); row counts are modelled as x = l
   the trimmed mean keeps the smallest floor(0.9 x 21) = 18 -- the two pairs of the outlier (80) are left out:
   s = 1.0757 x (8 ln(22/21) + ln(23/21) + 3 ln(7/6)) / 18 = 0.0553139.
   expected = median of the Fridays {ln 21, ln 81, ln 23} = ln 23 -> 22 rows (m = 3 values).
+  a count's Poisson variance in this scale, c / (1 + c)^2, is 0.0682852 on average over the 21 training values (the
+  weekends' 5 and 6 rows weigh most) and 22 / 23^2 = 0.0415879 at the expected 22 rows: no more than the values s
+  was learned from, so s stays (only a count expected below them widens the band).
   trend uncertainty: the Fridays are 7, 14, 21 days back (mean D = 14); within each weekday t has the sum of
   squares 98 (3 values a week apart): S = 7 x 98 = 686 -> D^2/S = 196 / 686.
   k: df = 0.86 x (21 values - 7 weekday levels - 1 trend) = 11.18, k = 3 + 30 / (4 df) + 1656 / (96 df^2)
@@ -520,6 +523,12 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
 #     (N14)        undone.
 #   after_return   the day after (t = 17, E(17) = 102) with the verdicts of 14, 15 and 16: the buckets before 14
 #     (N14)        are moved by 50 - 50 = 0, 14 and 15 by -50: training is at the old level, expected 101, normal.
+#   small_level    a count of 200 / 204 rows a day (alternating) that fell to 50 and 52 on t = 14, 15 (a level shift
+#     (N14)        accepted on 15, ln(51 / 203)); judged t = 16, 47 rows. The fit's scale comes from the moved values,
+#                  whose counts of ~200 vary by 2 in 200; its variance is below their mean Poisson variance
+#                  (c / (1 + c)^2 in ln(1 + rows)), so all of it is Poisson's, and the expected count (50.25) has a
+#                  larger one: the band is [46.2551, 54.58397] and 47 is normal. Without that (the detector before)
+#                  the band was [47.81275, 52.81023], +-2.5 rows around 50 where a count of 50 varies by ~7: ANOMALOUS.
 #   drift (N28)    E(t) + (t - 20) from t = 21 (+1 a bucket); judged t = 28, 108: inside the point band (102 -/+
 #                  6.71952) but the level test finds it: the changes of the last 7 buckets against the mean of the
 #                  values 7 and 14 buckets before (each capped at its own 2.5 sd, 2.5 s sqrt(1.5), at most the half
@@ -597,6 +606,10 @@ CASES: dict[str, dict] = {
                      "target": 17,
                      "verdicts": [(14, _e(14) + 50, 101.0, True, None, None), (15, _e(15) + 50, 101.0, True, 50.0, 14),
                                   (16, _e(16), 101.0, False, -50.0, 16)]},
+    "small_level": {"call": "N14", "log": True, "target": 16,
+                    "values": {**{t: 200.0 if t % 2 == 0 else 204.0 for t in range(14)}, 14: 50.0, 15: 52.0, 16: 47.0},
+                    "verdicts": [(14, 50.0, 201.0, True, None, None),
+                                 (15, 52.0, 201.0, True, math.log(51 / 203), 14)]},
     "drift": {"call": "N28", "values": {t: _e(t) + max(t - 20, 0) for t in range(29)}, "target": 28},
     "late_drift": {"call": "N28", "values": {t: _e(t) + max(t - 23, 0) for t in range(29)}, "target": 28},
     "steady": {"call": "N28", "values": {t: _e(t) for t in range(29)}, "target": 28},
@@ -687,7 +700,7 @@ def _k(z: float, dof: float) -> float:
     return z + (z**3 + z) / (4 * d) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * d * d)
 
 
-def _reference(case: dict, reach: int | None = None) -> dict[str, float | bool]:
+def _reference(case: dict, reach: int | None = None, poisson: bool = True) -> dict[str, float | bool]:
     """The verdict of a non-seasonal case (sensitivity 3, period 7) in plain Python: training = the window without
     the buckets judged anomalous (and not accepted) and without zero-row buckets (counts), moved by the level shifts
     accepted after them; with a trend (TREND), the median pairwise slope of the values training keeps over `reach`
@@ -720,6 +733,10 @@ def _reference(case: dict, reach: int | None = None) -> dict[str, float | bool]:
     keep = max(9 * len(dev) // 10, 1)
     k = _k(3, len(vs) - 1 - trend)
     scale = 1.0757 * sum(dev[:keep]) / keep
+    if log and poisson:  # a count's scale at a lower expected count: the fit's Poisson share moved to it (step 3)
+        p_mean = sum(values[t] / (1 + values[t]) ** 2 for t in reached) / len(reached)
+        p_target = math.exp(-expected) - math.exp(-2 * expected)
+        scale = math.sqrt(scale**2 + min(p_mean, scale**2) * max(p_target / p_mean - 1, 0))
     # with a trend, the variance of extrapolating it: D^2 / S over the window's values (D: their mean distance)
     dist = sum(target - t for t in kept) / len(kept)
     spread = sum((t - target) ** 2 for t in kept) - sum(t - target for t in kept) ** 2 / len(kept)
@@ -849,6 +866,18 @@ def test_a_return_to_the_old_level_right_after_a_shift_undoes_it(anomaly_build):
     )
     assert after["upper_bound"] == pytest.approx(101 + ref["half"], abs=1e-9)
     assert (after["level_shift"], after["shift_start"]) == (None, None)
+
+
+def test_a_count_s_band_widens_with_its_poisson_noise_at_a_lower_level(anomaly_build):
+    small = _case(anomaly_build, "small_level")
+    ref, before = _reference(CASES["small_level"]), _reference(CASES["small_level"], poisson=False)
+    assert (ref["training_count"], round(ref["half"], 5), ref["point"], ref["level"]) == (14, 0.08117, False, False)
+    assert (round(before["half"], 5), before["point"]) == (0.04874, True)
+    assert (small["value"], small["training_count"], bool(small["anomalous"]), small["side"]) == (47, 14, False, 0)
+    assert small["expected"] == pytest.approx(math.exp(ref["expected"]) - 1, abs=1e-9)
+    assert small["lower_bound"] == pytest.approx(math.exp(ref["expected"] - ref["half"]) - 1, abs=1e-9)
+    assert small["upper_bound"] == pytest.approx(math.exp(ref["expected"] + ref["half"]) - 1, abs=1e-9)
+    assert (round(small["lower_bound"], 5), round(small["upper_bound"], 5)) == (46.2551, 54.58397)
 
 
 def test_a_drift_inside_the_point_band_is_found_by_the_level_test(anomaly_build):

@@ -35,6 +35,13 @@
                  (for normal data that mean is 0.9296 sigma: |N(0, 2 sigma^2)| below its 90% quantile);
                  from the reach, the drifting buckets not yet judged are a smaller share of the pairs and widen
                  the band less, and twice the pairs make a steadier s;
+                 a count (dq_log) varies by its Poisson noise too, p(c) = c / (1 + c)^2 in ln(1 + c), the larger
+                 the smaller the count: when the expected count's p is above the values' mean P, the part of s^2
+                 that P could explain (min(P, s^2)) is moved to it, s^2 + min(P, s^2) (p(expected) / P - 1). A
+                 small table that fell to half its rows (a level shift), or a weekend of few rows, gets a wider
+                 band than the days of more rows its scale was learned from; a count less noisy than Poisson (a load
+                 of fixed size) widens in proportion. Never narrower: narrowing the band of a larger count added
+                 false alarms (BENCHMARKS.md: small tables alarmed for weeks after a fall);
       4. band    expected -/+ k x s x sqrt(1 + 1.571 / m + D^2 / S), m = values behind the median
                  (pi/2 sigma^2/m is the variance of a median), D their mean distance to the target and
                  S the sum of squares of t within the seasons (sigma^2/S is the variance of the slope, so D^2/S
@@ -188,6 +195,8 @@ dq_reach as (
     coalesce(h.dq_segment, 0) as dq_segment, coalesce(h.dq_judged, false) as dq_judged, coalesce(h.dq_shift, 0) as dq_shift,
     coalesce(h.dq_anomalous, false) as dq_anomalous,
     (g.dq_log and cast(h.value as {{ d }}) = 0) as dq_zero,
+    {#- a count's Poisson variance in the model's scale, c / (1 + c)^2 (step 3) -#}
+    case when g.dq_log then cast(h.value as {{ d }}) / ((1 + cast(h.value as {{ d }})) * (1 + cast(h.value as {{ d }}))) else 0 end as dq_poisson,
     case when g.dq_log then ln(1 + cast(h.value as {{ d }})) else cast(h.value as {{ d }}) end + coalesce(h.dq_shift, 0) as value
   from dq_targets g
   join dq_history h on h.series_id = g.series_id and h.t < g.t and h.t >= g.t - {{ reach }}
@@ -208,7 +217,7 @@ dq_zero as (
 dq_kept as (
   {#- the values training keeps, over the trend's reach: without the buckets judged anomalous (unless accepted as a
       new level) and without zero-row buckets where zero is not usual -#}
-  select w.series_id, w.target_t, w.target_season, w.t, w.season, w.value, w.dq_segment, w.dq_trend, w.dq_judged
+  select w.series_id, w.target_t, w.target_season, w.t, w.season, w.value, w.dq_segment, w.dq_trend, w.dq_judged, w.dq_poisson
   from dq_reach w join dq_zero z on z.series_id = w.series_id and z.target_t = w.target_t
   where not w.dq_excluded and (not w.dq_zero or z.zero_usual)
 ),
@@ -224,8 +233,12 @@ dq_reach_parts as (
   {#- the kept values of the trend's reach: their pairs give the trend and the scale (steps 1 and 3), so a drift of a
       few weeks inside the window does not become the trend it is judged against, and the scale is learned from twice
       the pairs; without a trend (its slope is 0) the window's values alone -#}
-  select series_id, target_t, target_season, t, season, value, 'F' as part
+  select series_id, target_t, target_season, t, season, value, dq_poisson, 'F' as part
   from dq_kept where dq_trend or t >= target_t - {{ n }}
+),
+dq_poisson as (
+  {#- the mean Poisson variance of the values the scale is learned from (step 3) -#}
+  select series_id, target_t, avg(dq_poisson) as poisson_mean from dq_reach_parts group by series_id, target_t
 ),
 dq_pairs as (
   select a.series_id, a.target_t, a.part, 'A' as kind, b.value - a.value as dv, cast(b.t - a.t as {{ d }}) as dt
@@ -359,7 +372,7 @@ dq_dist as (
 ),
 dq_model as (
   select
-    g.series_id, g.t, g.season, g.value, g.raw_value, g.dq_log,
+    g.series_id, g.t, g.season, g.value, g.raw_value, g.dq_log, po.poisson_mean,
     coalesce(c.training_count, 0) as training_count,
     coalesce(z.zero_usual, false) as zero_usual,
     {%- if seasonal %}
@@ -371,7 +384,7 @@ dq_model as (
     {%- endif %}
     coalesce({{ use_s }}, false) as seasonal,
     case when {{ use_s }} then ls.dq_median else la.dq_median end as expected,
-    case when {{ use_s }} then ss.dq_scale else sa.dq_scale end as scale,
+    case when {{ use_s }} then ss.dq_scale else sa.dq_scale end as scale_fit,
     case when {{ use_s }} then ls.dq_count else la.dq_count end as level_count,
     case when {{ use_s }} then df.n_part - df.n_seasons else df.n_part - 1 end - case when g.dq_trend then 1 else 0 end as dof,
     case when {{ use_s }} then dr.n_reach - df.n_seasons else dr.n_reach - 1 end - case when g.dq_trend then 1 else 0 end as dof_reach,
@@ -382,7 +395,7 @@ dq_model as (
     {%- else %}
     false as seasonal,
     la.dq_median as expected,
-    sa.dq_scale as scale,
+    sa.dq_scale as scale_fit,
     la.dq_count as level_count,
     df.n_part - 1 - case when g.dq_trend then 1 else 0 end as dof,
     dr.n_reach - 1 - case when g.dq_trend then 1 else 0 end as dof_reach,
@@ -391,6 +404,7 @@ dq_model as (
     {%- endif %}
   from dq_targets g
   left join dq_count c on c.series_id = g.series_id and c.target_t = g.t
+  left join dq_poisson po on po.series_id = g.series_id and po.target_t = g.t
   left join dq_zero z on z.series_id = g.series_id and z.target_t = g.t
   left join dq_dist dd on dd.series_id = g.series_id and dd.target_t = g.t
   left join dq_dof df on df.series_id = g.series_id and df.target_t = g.t and df.part = 'F'
@@ -413,7 +427,13 @@ dq_band as (
       * m.scale * sqrt(1.0 + 1.571 / m.level_count + coalesce(m.trend_var, 0)) as half_width,
     (m.training_count < {{ cfg.min_training_buckets | int }} or m.expected is null or m.scale is null) as training
   from (
-    select dq_m.*, greatest(dq_m.dof * 0.86, 1.0) as dof_eff, greatest(dq_m.dof_reach * 0.86, 1.0) as dof_reach_eff
+    select dq_m.*, greatest(dq_m.dof * 0.86, 1.0) as dof_eff, greatest(dq_m.dof_reach * 0.86, 1.0) as dof_reach_eff,
+      {#- a count's scale at a lower expected count than its training values': the Poisson share of the fitted variance
+          (at most all of it) moved from their mean Poisson variance to the expected count's (step 3) -#}
+      case when dq_m.dq_log and dq_m.poisson_mean > 0 and dq_m.expected is not null
+        then sqrt(dq_m.scale_fit * dq_m.scale_fit + least(dq_m.poisson_mean, dq_m.scale_fit * dq_m.scale_fit)
+          * greatest((exp(-greatest(dq_m.expected, 0)) - exp(-2 * greatest(dq_m.expected, 0))) / nullif(dq_m.poisson_mean, 0) - 1, 0))
+        else dq_m.scale_fit end as scale
     from dq_model dq_m
   ) m
 ),
