@@ -537,6 +537,11 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
 #                  ramp_sum = sum w x change, the change at the target 7 x ramp_sum / sum w^2 = 7.37058, above its
 #                  half width 0.9 k' s 7 sqrt(1.5 x sum w^2) / sum w^2 = 4.26389 (k': k with the degrees of freedom
 #                  of the values s is learned from, here the window's): ANOMALOUS, drift.
+#   count_drift    a row count (dq_log) of 1,000 / 1,020 rows a day (alternating) that grows about 0.35% a day from
+#     (N28)        t = 21 (1,024, 1,007, 1,031, 1,014, 1,038, 1,021, 1,045); judged t = 28, 1,028: inside the point
+#                  band (1,020 rows expected, [978.07728, 1063.71779]). The level test's change at the target,
+#                  0.02644 in ln(1 + rows), is beyond its half width at 0.85 k' (row counts), 0.02513, though not at
+#                  0.9 k' (the other checks), 0.02661: ANOMALOUS, drift.
 #   late_drift     E(t) + (t - 23) from t = 24 (+1 a bucket over the last 5); judged t = 28, 105: inside the point
 #     (N28)        band (101.5 -/+ 4.34151); change at the target 3.80608 above its half width 2.75492: ANOMALOUS,
 #                  drift. The level test before (the mean of the 7 changes over 7 buckets, 2.04880, against
@@ -611,6 +616,9 @@ CASES: dict[str, dict] = {
                     "verdicts": [(14, 50.0, 201.0, True, None, None),
                                  (15, 52.0, 201.0, True, math.log(51 / 203), 14)]},
     "drift": {"call": "N28", "values": {t: _e(t) + max(t - 20, 0) for t in range(29)}, "target": 28},
+    "count_drift": {"call": "N28", "log": True, "target": 28,
+                    "values": {**{t: 1020.0 if t % 2 else 1000.0 for t in range(21)}, 21: 1024.0, 22: 1007.0,
+                               23: 1031.0, 24: 1014.0, 25: 1038.0, 26: 1021.0, 27: 1045.0, 28: 1028.0}},
     "late_drift": {"call": "N28", "values": {t: _e(t) + max(t - 23, 0) for t in range(29)}, "target": 28},
     "steady": {"call": "N28", "values": {t: _e(t) for t in range(29)}, "target": 28},
     "weekly": {"call": "A14", "values": {t: 100.0 + (30 if t % 7 >= 5 else 0) + (t // 7) % 2 for t in range(15)},
@@ -768,7 +776,8 @@ def _reference(case: dict, reach: int | None = None, poisson: bool = True) -> di
     value = model(target)
     level_change = 7 * ramp_sum / ramp_ww if ramp_ww else 0.0
     k_level = _k(3, len(reached) - 1 - trend)  # the scale's degrees of freedom: counted over the reach
-    level_width = 0.9 * k_level * scale * 7 * math.sqrt(ramp_var) / ramp_ww if ramp_ww else math.inf
+    factor = 0.85 if log else 0.9  # the level test's share of k: 0.85 for row counts
+    level_width = factor * k_level * scale * 7 * math.sqrt(ramp_var) / ramp_ww if ramp_ww else math.inf
     point = abs(value - expected) > half or (log and values[target] == 0)
     found = n_changes >= 4 and (
         (level_change > level_width and value > expected) or (level_change < -level_width and value < expected)
@@ -900,6 +909,21 @@ def test_a_drift_inside_the_point_band_is_found_by_the_level_test(anomaly_build)
         False,
         False,
     )
+
+
+def test_a_row_count_s_level_test_is_at_0_85_k(anomaly_build):
+    case = _case(anomaly_build, "count_drift")
+    ref = _reference(CASES["count_drift"])
+    assert (ref["training_count"], ref["point"], ref["level"]) == (28, False, True)
+    assert (round(ref["level_change"], 5), round(ref["level_width"], 5)) == (0.02644, 0.02513)
+    assert round(ref["level_width"] / 0.85 * 0.9, 5) == 0.02661  # at 0.9 k' the change is inside
+    assert round(math.exp(ref["expected"] - ref["half"]) - 1, 5) == 978.07728  # the point band holds 1,028
+    assert (case["value"], case["training_count"]) == (1028, 28)
+    assert (bool(case["anomalous"]), bool(case["drift"]), case["side"]) == (True, True, 1)
+    center = math.log(1029) - ref["level_change"]
+    assert case["expected"] == pytest.approx(math.exp(center) - 1, rel=1e-9)
+    assert case["lower_bound"] == pytest.approx(math.exp(center - ref["level_width"]) - 1, rel=1e-9)
+    assert case["upper_bound"] == pytest.approx(math.exp(center + ref["level_width"]) - 1, rel=1e-9)
 
 
 def test_a_late_drift_the_flat_level_test_missed_is_found(anomaly_build):
