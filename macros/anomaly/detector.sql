@@ -172,10 +172,6 @@ group by {{ k }}
   {%- set lag = cfg.get('period', 7) | int -%}
   {#- the trend's reach: twice the window of recorded history (step 1) -#}
   {%- set reach = 2 * n -%}
-  {#- the level test's threshold as a share of k: 0.85 for row counts, 0.9 for the other checks, chosen on the
-      benchmark's seeds (docs/BENCHMARKS.md: lower, counts' drifts are caught sooner at few more false alarms; the
-      freshness and null checks of the families suite alarmed more) -#}
-  {%- set level_factor = "(case when b.dq_log then 0.85 else 0.9 end)" -%}
   {#- a recent change is capped at its own level_cap sd (and at most the point band's half width) -#}
   {%- set level_cap = 2.5 -%}
   {#- a level shift is accepted on its second anomalous bucket in a row on one side (step 8) -#}
@@ -428,14 +424,18 @@ dq_band as (
     {{ dataplex_dq.anomaly_t_quantile(cfg.sensitivity, 'm.dof_reach_eff') }} as k_level,
     {{ dataplex_dq.anomaly_t_quantile(cfg.sensitivity, 'm.dof_eff') }}
       * m.scale * sqrt(1.0 + 1.571 / m.level_count + coalesce(m.trend_var, 0)) as half_width,
-    (m.training_count < {{ cfg.min_training_buckets | int }} or m.expected is null or m.scale is null) as training
+    (m.training_count < {{ cfg.min_training_buckets | int }} or m.expected is null or m.scale is null) as training,
+    {#- the level test's threshold as a share of k: 0.85 for row counts, 0.9 for the other checks, chosen on the
+        benchmark's seeds (docs/BENCHMARKS.md: lower, counts' drifts are caught sooner at few more false alarms; the
+        freshness and null checks of the families suite alarmed more) -#}
+    case when m.dq_log then 0.85 else 0.9 end as level_factor
   from (
     select dq_m.*, greatest(dq_m.dof * 0.86, 1.0) as dof_eff, greatest(dq_m.dof_reach * 0.86, 1.0) as dof_reach_eff,
       {#- a count's scale at a lower expected count than its training values': the Poisson share of the fitted variance
           (at most all of it) moved from their mean Poisson variance to the expected count's (step 3) -#}
       case when dq_m.dq_log and dq_m.poisson_mean > 0 and dq_m.expected is not null
         then sqrt(dq_m.scale_fit * dq_m.scale_fit + least(dq_m.poisson_mean, dq_m.scale_fit * dq_m.scale_fit)
-          * greatest((exp(-greatest(dq_m.expected, 0)) - exp(-2 * greatest(dq_m.expected, 0))) / nullif(dq_m.poisson_mean, 0) - 1, 0))
+          * greatest((exp(-greatest(dq_m.expected, 0)) - exp(-2 * greatest(dq_m.expected, 0))) / dq_m.poisson_mean - 1, 0))
         else dq_m.scale_fit end as scale
     from dq_model dq_m
   ) m
@@ -493,9 +493,9 @@ dq_verdict as (
     coalesce(p.prior_up, 0) as prior_up, coalesce(p.prior_down, 0) as prior_down,
     fr.fresh_shift,
     {#- the level test in the value's scale: the change at the target the ramp implies ({{ lag }} x the least-squares
-        change per bucket, ramp_sum / ramp_ww) and its half width: {{ level_factor }} k x scale x the sd of that estimate -#}
+        change per bucket, ramp_sum / ramp_ww) and its half width: level_factor x k x scale x the sd of that estimate -#}
     {{ lag }} * lt.ramp_sum / lt.ramp_ww as level_change,
-    {{ level_factor }} * b.k_level * b.scale * {{ lag }} * sqrt(lt.ramp_var) / lt.ramp_ww as level_width,
+    b.level_factor * b.k_level * b.scale * {{ lag }} * sqrt(lt.ramp_var) / lt.ramp_ww as level_width,
     {#- a zero-row bucket where zero is not usual is anomalous whatever the band -#}
     coalesce(not training and value is not null and (
       {%- set tests = [] -%}
@@ -504,8 +504,8 @@ dq_verdict as (
       {{ tests | join(' or ') }}), false) as point_anomalous,
     coalesce(not training and lt.level_n >= {{ [((lag + 1) / 2) | int, 2] | max }} and (
       {%- set tests = [] -%}
-      {%- if cfg.direction in ['both', 'spike'] -%}{%- do tests.append("(lt.ramp_sum > " ~ level_factor ~ " * b.k_level * b.scale * sqrt(lt.ramp_var) and value > expected)") -%}{%- endif -%}
-      {%- if cfg.direction in ['both', 'drop'] -%}{%- do tests.append("(lt.ramp_sum < -" ~ level_factor ~ " * b.k_level * b.scale * sqrt(lt.ramp_var) and value < expected)") -%}{%- endif -%}
+      {%- if cfg.direction in ['both', 'spike'] -%}{%- do tests.append("(lt.ramp_sum > b.level_factor * b.k_level * b.scale * sqrt(lt.ramp_var) and value > expected)") -%}{%- endif -%}
+      {%- if cfg.direction in ['both', 'drop'] -%}{%- do tests.append("(lt.ramp_sum < -b.level_factor * b.k_level * b.scale * sqrt(lt.ramp_var) and value < expected)") -%}{%- endif -%}
       {{ tests | join(' or ') }}), false) as run_anomalous
   from dq_band b
   left join dq_level_test lt on lt.series_id = b.series_id and lt.target_t = b.t
