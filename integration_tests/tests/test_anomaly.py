@@ -521,6 +521,11 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
 #     (N14)        before it (the return undid one two buckets before): ANOMALOUS, nothing accepted or undone.
 #   half_return    the same with t = 16 at E(16) + 25: below the new level, not back at the old one: ANOMALOUS, nothing
 #     (N14)        undone.
+#   near_return    a small shift: 14 and 15 at E(t) + 5 (accepted on 15, level_shift 5), then t = 16 at E(16) + 2.5,
+#     (N14)        102.5: inside the new level's point band (106 -/+ 4.05422, wider than the shift) but in the third of
+#                  the shift nearest the old level (below 106 - 2 x 5 / 3 = 102.66667) and inside the old level's band
+#                  (101 -/+ 4.05422): back at the old level, normal, level_shift -5 from 16. `near_stay`: the same
+#                  with t = 16 at 103, above that third: normal against the new level (expected 106), nothing undone.
 #   after_return   the day after (t = 17, E(17) = 102) with the verdicts of 14, 15 and 16: the buckets before 14
 #     (N14)        are moved by 50 - 50 = 0, 14 and 15 by -50: training is at the old level, expected 101, normal.
 #   small_level    a count of 200 / 204 rows a day (alternating) that fell to 50 and 52 on t = 14, 15 (a level shift
@@ -607,6 +612,12 @@ CASES: dict[str, dict] = {
                                               for t in range(17)}, "target": 16,
                     "verdicts": [(14, _e(14) + 50, 101.0, True, None, None),
                                  (15, _e(15) + 50, 101.0, True, 50.0, 14)]},
+    "near_return": {"call": "N14", "values": {t: _e(t) + (5 if t in (14, 15) else 2.5 if t == 16 else 0)
+                                              for t in range(17)}, "target": 16,
+                    "verdicts": [(14, _e(14) + 5, 101.0, True, None, None), (15, _e(15) + 5, 101.0, True, 5.0, 14)]},
+    "near_stay": {"call": "N14", "values": {t: _e(t) + (5 if t in (14, 15) else 3 if t == 16 else 0)
+                                            for t in range(17)}, "target": 16,
+                  "verdicts": [(14, _e(14) + 5, 101.0, True, None, None), (15, _e(15) + 5, 101.0, True, 5.0, 14)]},
     "after_return": {"call": "N14", "values": {t: _e(t) + (50 if t in (14, 15) else 0) for t in range(18)},
                      "target": 17,
                      "verdicts": [(14, _e(14) + 50, 101.0, True, None, None), (15, _e(15) + 50, 101.0, True, 50.0, 14),
@@ -862,6 +873,15 @@ def test_a_return_to_the_old_level_right_after_a_shift_undoes_it(anomaly_build):
     spike = _case(anomaly_build, "spike_after_return")  # a spike two buckets after a return is no return
     assert (spike["value"], spike["expected"], bool(spike["anomalous"]), spike["side"]) == (150, 101, True, 1)
     assert (spike["level_shift"], spike["shift_start"]) == (None, None)
+    near, stay = _case(anomaly_build, "near_return"), _case(anomaly_build, "near_stay")  # a shift of 5: band > shift
+    ref = _reference(CASES["near_stay"])
+    assert (ref["expected"], ref["point"], round(ref["half"], 5)) == (106, False, 4.05422)
+    assert (near["value"], near["expected"], bool(near["anomalous"]), near["side"]) == (102.5, 101, False, 0)
+    assert near["lower_bound"] == pytest.approx(101 - ref["half"], abs=1e-9)
+    assert (near["level_shift"], near["shift_start"], bool(near["drift"])) == (-5, 16, False)
+    assert (stay["value"], stay["expected"], bool(stay["anomalous"]), stay["side"]) == (103, 106, False, 0)
+    assert stay["lower_bound"] == pytest.approx(106 - ref["half"], abs=1e-9)
+    assert (stay["level_shift"], stay["shift_start"]) == (None, None)
     marked = _case(anomaly_build, "returned_marked")  # the same return on a day the user marked as a holiday
     assert (marked["value"], bool(marked["anomalous"]), marked["side"]) == (100, True, -1)
     assert (marked["level_shift"], marked["shift_start"]) == (None, None)
