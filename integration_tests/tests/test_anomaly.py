@@ -528,6 +528,12 @@ def test_post_hook_reports_training_and_generated_assets(anomaly_build):
 #                  with t = 16 at 103, above that third: normal against the new level (expected 106), nothing undone.
 #   after_return   the day after (t = 17, E(17) = 102) with the verdicts of 14, 15 and 16: the buckets before 14
 #     (N14)        are moved by 50 - 50 = 0, 14 and 15 by -50: training is at the old level, expected 101, normal.
+#   resumed (N14)  the same verdicts (a shift accepted on 15, undone by the return on 16: an unmarked holiday on a
+#                  shift's third day), and t = 17 at E(17) + 50, 152: back at the level the return undid (inside
+#                  151 -/+ the point band's half width, far outside 101's): the shift goes on. Normal, reported against
+#                  151's band, level_shift 50 from 17 (later windows move the buckets before 17 up by 50: 14 and 15
+#                  back at their own values, the holiday onto the new level). Before, it alarmed, and again on 18, and
+#                  the shift was accepted on 18 (4 alarm days for one shift).
 #   small_level    a count of 200 / 204 rows a day (alternating) that fell to 50 and 52 on t = 14, 15 (a level shift
 #     (N14)        accepted on 15, ln(51 / 203)); judged t = 16, 47 rows. The fit's scale comes from the moved values,
 #                  whose counts of ~200 vary by 2 in 200; its variance is below their mean Poisson variance
@@ -618,6 +624,10 @@ CASES: dict[str, dict] = {
     "near_stay": {"call": "N14", "values": {t: _e(t) + (5 if t in (14, 15) else 3 if t == 16 else 0)
                                             for t in range(17)}, "target": 16,
                   "verdicts": [(14, _e(14) + 5, 101.0, True, None, None), (15, _e(15) + 5, 101.0, True, 5.0, 14)]},
+    "resumed": {"call": "N14", "values": {t: _e(t) + (50 if t in (14, 15, 17) else 0) for t in range(18)},
+                "target": 17,
+                "verdicts": [(14, _e(14) + 50, 101.0, True, None, None), (15, _e(15) + 50, 101.0, True, 50.0, 14),
+                             (16, _e(16), 101.0, False, -50.0, 16)]},
     "after_return": {"call": "N14", "values": {t: _e(t) + (50 if t in (14, 15) else 0) for t in range(18)},
                      "target": 17,
                      "verdicts": [(14, _e(14) + 50, 101.0, True, None, None), (15, _e(15) + 50, 101.0, True, 50.0, 14),
@@ -895,6 +905,16 @@ def test_a_return_to_the_old_level_right_after_a_shift_undoes_it(anomaly_build):
     )
     assert after["upper_bound"] == pytest.approx(101 + ref["half"], abs=1e-9)
     assert (after["level_shift"], after["shift_start"]) == (None, None)
+
+
+def test_a_shift_undone_by_a_one_day_return_goes_on_when_the_next_bucket_is_back_at_it(anomaly_build):
+    resumed = _case(anomaly_build, "resumed")
+    ref = _reference(CASES["resumed"])  # training at the old level, as after_return's: 152 is far above its band
+    assert (ref["expected"], ref["training_count"], ref["point"]) == (101, 14, True)
+    assert (resumed["value"], resumed["expected"], bool(resumed["anomalous"]), resumed["side"]) == (152, 151, False, 0)
+    assert resumed["lower_bound"] == pytest.approx(151 - ref["half"], abs=1e-9)
+    assert resumed["upper_bound"] == pytest.approx(151 + ref["half"], abs=1e-9)
+    assert (resumed["level_shift"], resumed["shift_start"], bool(resumed["drift"])) == (50, 17, False)
 
 
 def test_a_count_s_band_widens_with_its_poisson_noise_at_a_lower_level(anomaly_build):

@@ -103,6 +103,13 @@
                  not a new level. Normal, reported against that band; level_shift = minus the shift, shift_start =
                  t, so later windows move the two buckets back and train at the old level (without it the return
                  alarmed twice and was then accepted as a shift back: docs/BENCHMARKS.md).
+     10. resume  the bucket right after such a return (normal, a segment of its own after the two anomalous buckets
+                 of the shift it undid) back at the level the return undid, by the same test as 9 with that level in
+                 place of the old one, and not marked by the user: the return was a one-day event (an unmarked holiday
+                 on a real shift's third day), not the end of the shift. Normal, reported against the undone level's
+                 band; level_shift = the undone shift, shift_start = t, so later windows move the buckets before it
+                 onto the new level again (the return bucket with them). Without it the shift alarmed again on its
+                 fourth and fifth buckets before it was accepted a second time (docs/BENCHMARKS.md).
 
     Why medians: a mean and a standard deviation learn from every training value, so one past outlier
     (a spike, an outage) moves the expected value and inflates the band for the whole training window,
@@ -113,7 +120,8 @@
     Output columns: series_id, t, season, value, expected, lower_bound, upper_bound (value, expected and
     bounds in the series' own unit), training_count, training, anomalous, seasonal, seasonality (the one used:
     day_of_week, hour_of_day or none), drift (the level test alone found it), side, level_shift and
-    shift_start (a confirmed level shift or a return that undoes one, NULL otherwise). -#}
+    shift_start (a confirmed level shift, a return that undoes one or a resume that takes it back, NULL
+    otherwise). -#}
 
 {#- The exact median of `value_expr` per `keys` over `from_sql`, NULL values left out: a SELECT with
     the key columns, dq_median and dq_count. -#}
@@ -179,7 +187,8 @@ group by {{ k }}
   {%- set level_cap = 2.5 -%}
   {#- a level shift is accepted on its second anomalous bucket in a row on one side (step 8) -#}
   {%- set shift_run = 2 -%}
-  {#- the buckets the user marked as incidents or holidays: a marked bucket never undoes a level shift (step 9) -#}
+  {#- the buckets the user marked as incidents or holidays: a marked bucket never undoes or resumes a level shift
+      (steps 9, 10) -#}
   {%- set marked = cfg.get('marked', []) -%}
   {%- set sql -%}
 with dq_targets as (
@@ -470,18 +479,25 @@ dq_level_test as (
 dq_fresh as (
   {#- a level shift accepted on the bucket before the target (its two buckets judged anomalous, one segment, after the
       bucket before them; a return that undid a shift is not anomalous): its size, what the buckets before it were
-      moved by (step 9) -#}
+      moved by (step 9); a return on the bucket before the target (normal, a segment of its own after the two
+      anomalous buckets of the shift it undid): that shift's size (step 10) -#}
   select series_id, target_t,
-    case when n_anomalous = 2 and seg1 = seg2 and seg3 = seg2 - 1 and shift3 - shift2 <> 0 then shift3 - shift2 end as fresh_shift
+    case when a1 = 1 and a2 = 1 and seg1 = seg2 and seg3 = seg2 - 1 and shift3 - shift2 <> 0 then shift3 - shift2 end as fresh_shift,
+    case when a1 = 0 and a2 = 1 and a3 = 1 and seg1 = seg2 + 1 and seg2 = seg3 and seg4 = seg3 - 1 and shift4 - shift3 <> 0
+      then shift4 - shift3 end as undone_shift
   from (
     select series_id, target_t,
-      sum(case when t >= target_t - 2 and dq_anomalous then 1 else 0 end) as n_anomalous,
+      max(case when t = target_t - 1 and dq_anomalous then 1 else 0 end) as a1,
+      max(case when t = target_t - 2 and dq_anomalous then 1 else 0 end) as a2,
+      max(case when t = target_t - 3 and dq_anomalous then 1 else 0 end) as a3,
       max(case when t = target_t - 1 then dq_segment end) as seg1,
       max(case when t = target_t - 2 then dq_segment end) as seg2,
       max(case when t = target_t - 3 then dq_segment end) as seg3,
+      max(case when t = target_t - 4 then dq_segment end) as seg4,
       max(case when t = target_t - 2 then dq_shift end) as shift2,
-      max(case when t = target_t - 3 then dq_shift end) as shift3
-    from dq_window where t >= target_t - 3 group by series_id, target_t
+      max(case when t = target_t - 3 then dq_shift end) as shift3,
+      max(case when t = target_t - 4 then dq_shift end) as shift4
+    from dq_window where t >= target_t - 4 group by series_id, target_t
   ) dq_f0
 ),
 dq_prior as (
@@ -494,7 +510,7 @@ dq_prior as (
 dq_verdict as (
   select b.*, lt.level_n, lt.run_n, lt.run_sum, lt.run_min, lt.run_max,
     coalesce(p.prior_up, 0) as prior_up, coalesce(p.prior_down, 0) as prior_down,
-    fr.fresh_shift,
+    fr.fresh_shift, fr.undone_shift,
     {#- the level test in the value's scale: the change at the target the ramp implies ({{ lag }} x the least-squares
         change per bucket, ramp_sum / ramp_ww) and its half width: level_factor x k x scale x the sd of that estimate -#}
     {{ lag }} * lt.ramp_sum / lt.ramp_ww as level_change,
@@ -516,19 +532,20 @@ dq_verdict as (
   left join dq_fresh fr on fr.series_id = b.series_id and fr.target_t = b.t
 ),
 dq_return as (
-  {#- step 9: the bucket right after an accepted level shift back at the level before it (on the other side of the new
-      level, whatever the direction judged, outside its point band or in the third of the shift nearest the old level,
-      and inside the point band around the old one: expected less the shift) -#}
+  {#- steps 9 and 10: the bucket right after a move of the level back at the level the model just left, expected +
+      back_shift (the level before a shift accepted on the bucket before: minus that shift; the level a return on the
+      bucket before undid: plus the undone shift): on that side of expected, whatever the direction judged, outside
+      the point band or in the third of the way nearest the level left, and inside the point band around it -#}
   select v.*,
-    coalesce(not training and ((fresh_shift > 0 and value < expected - least(half_width, 2 * fresh_shift / 3)) or (fresh_shift < 0 and value > expected + least(half_width, -2 * fresh_shift / 3)))
-      and abs(value - (expected - fresh_shift)) <= half_width{{ (' and t not in (' ~ (marked | join(', ')) ~ ')') if marked else '' }}, false) as returned
-  from dq_verdict v
+    coalesce(not training and ((back_shift < 0 and value < expected - least(half_width, -2 * back_shift / 3)) or (back_shift > 0 and value > expected + least(half_width, 2 * back_shift / 3)))
+      and abs(value - (expected + back_shift)) <= half_width{{ (' and t not in (' ~ (marked | join(', ')) ~ ')') if marked else '' }}, false) as returned
+  from (select dq_v.*, coalesce(-dq_v.fresh_shift, dq_v.undone_shift) as back_shift from dq_verdict dq_v) v
 ),
 dq_reported as (
   {#- the band the verdict was judged against: the level test's when only it fired (centred on the value less the
       change at the target the ramp implies, which it is outside of); the side of the anomaly -#}
   select v.*, run_anomalous and not point_anomalous and not returned as drift,
-    case when returned then expected - fresh_shift when run_anomalous and not point_anomalous then value - level_change else expected end as center,
+    case when returned then expected + back_shift when run_anomalous and not point_anomalous then value - level_change else expected end as center,
     case when run_anomalous and not point_anomalous and not returned then level_width else half_width end as width,
     case when returned or not (point_anomalous or run_anomalous) then 0 when value >= expected then 1 else -1 end as side
   from dq_return v
@@ -554,7 +571,7 @@ select
   case when seasonal then '{{ season_name }}' else 'none' end as seasonality,
   drift,
   side,
-  case when shift_confirmed then run_sum / run_n when returned then -fresh_shift end as level_shift,
+  case when shift_confirmed then run_sum / run_n when returned then back_shift end as level_shift,
   case when shift_confirmed then t - {{ shift_run - 1 }} when returned then t end as shift_start
 from dq_shift_verdict
   {%- endset -%}
