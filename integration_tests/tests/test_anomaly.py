@@ -621,9 +621,6 @@ CASES: dict[str, dict] = {
     "near_return": {"call": "N14", "values": {t: _e(t) + (5 if t in (14, 15) else 2.5 if t == 16 else 0)
                                               for t in range(17)}, "target": 16,
                     "verdicts": [(14, _e(14) + 5, 101.0, True, None, None), (15, _e(15) + 5, 101.0, True, 5.0, 14)]},
-    "near_stay": {"call": "N14", "values": {t: _e(t) + (5 if t in (14, 15) else 3 if t == 16 else 0)
-                                            for t in range(17)}, "target": 16,
-                  "verdicts": [(14, _e(14) + 5, 101.0, True, None, None), (15, _e(15) + 5, 101.0, True, 5.0, 14)]},
     "resumed": {"call": "N14", "values": {t: _e(t) + (50 if t in (14, 15, 17) else 0) for t in range(18)},
                 "target": 17,
                 "verdicts": [(14, _e(14) + 50, 101.0, True, None, None), (15, _e(15) + 50, 101.0, True, 50.0, 14),
@@ -656,6 +653,7 @@ CASES: dict[str, dict] = {
 CASES["marked"] = {**CASES["remember"], "call": "M14"}  # t = 10 marked by the user (exclude_from_training)
 CASES["two_day"] = {**CASES["shift"], "call": "M14"}  # t = 14 marked by the user too
 CASES["returned_marked"] = {**CASES["returned"], "call": "M14"}  # t = 16 marked too: no return
+CASES["near_stay"] = {**CASES["near_return"], "values": {**CASES["near_return"]["values"], 16: _e(16) + 3}}  # 103
 CALLS = {
     "N14": (14, "none"),
     "N28": (28, "none"),

@@ -477,14 +477,15 @@ dq_level_test as (
   group by f.series_id, f.target_t
 ),
 dq_fresh as (
-  {#- a level shift accepted on the bucket before the target (its two buckets judged anomalous, one segment, after the
-      bucket before them; a return that undid a shift is not anomalous): its size, what the buckets before it were
-      moved by (step 9); a return on the bucket before the target (normal, a segment of its own after the two
-      anomalous buckets of the shift it undid): that shift's size (step 10) -#}
+  {#- back_shift: where the level the model just left lies, relative to the level it judges the target at. After a
+      level shift accepted on the bucket before the target (its two buckets judged anomalous, one segment, after the
+      bucket before them; a return that undid a shift is not anomalous): minus its size, what the buckets before it
+      were moved by (step 9). After a return on the bucket before the target (normal, a segment of its own after the
+      two anomalous buckets of the shift it undid): the size of the shift it undid (step 10) -#}
   select series_id, target_t,
-    case when a1 = 1 and a2 = 1 and seg1 = seg2 and seg3 = seg2 - 1 and shift3 - shift2 <> 0 then shift3 - shift2 end as fresh_shift,
-    case when a1 = 0 and a2 = 1 and a3 = 1 and seg1 = seg2 + 1 and seg2 = seg3 and seg4 = seg3 - 1 and shift4 - shift3 <> 0
-      then shift4 - shift3 end as undone_shift
+    case when a1 = 1 and a2 = 1 and seg1 = seg2 and seg3 = seg2 - 1 and shift3 - shift2 <> 0 then shift2 - shift3
+         when a1 = 0 and a2 = 1 and a3 = 1 and seg1 = seg2 + 1 and seg2 = seg3 and seg4 = seg3 - 1 and shift4 - shift3 <> 0
+           then shift4 - shift3 end as back_shift
   from (
     select series_id, target_t,
       max(case when t = target_t - 1 and dq_anomalous then 1 else 0 end) as a1,
@@ -510,7 +511,7 @@ dq_prior as (
 dq_verdict as (
   select b.*, lt.level_n, lt.run_n, lt.run_sum, lt.run_min, lt.run_max,
     coalesce(p.prior_up, 0) as prior_up, coalesce(p.prior_down, 0) as prior_down,
-    fr.fresh_shift, fr.undone_shift,
+    fr.back_shift,
     {#- the level test in the value's scale: the change at the target the ramp implies ({{ lag }} x the least-squares
         change per bucket, ramp_sum / ramp_ww) and its half width: level_factor x k x scale x the sd of that estimate -#}
     {{ lag }} * lt.ramp_sum / lt.ramp_ww as level_change,
@@ -533,13 +534,12 @@ dq_verdict as (
 ),
 dq_return as (
   {#- steps 9 and 10: the bucket right after a move of the level back at the level the model just left, expected +
-      back_shift (the level before a shift accepted on the bucket before: minus that shift; the level a return on the
-      bucket before undid: plus the undone shift): on that side of expected, whatever the direction judged, outside
-      the point band or in the third of the way nearest the level left, and inside the point band around it -#}
+      back_shift (dq_fresh): on that side of expected, whatever the direction judged, outside the point band or in
+      the third of the way nearest the level left, and inside the point band around it -#}
   select v.*,
     coalesce(not training and ((back_shift < 0 and value < expected - least(half_width, -2 * back_shift / 3)) or (back_shift > 0 and value > expected + least(half_width, 2 * back_shift / 3)))
       and abs(value - (expected + back_shift)) <= half_width{{ (' and t not in (' ~ (marked | join(', ')) ~ ')') if marked else '' }}, false) as returned
-  from (select dq_v.*, coalesce(-dq_v.fresh_shift, dq_v.undone_shift) as back_shift from dq_verdict dq_v) v
+  from dq_verdict v
 ),
 dq_reported as (
   {#- the band the verdict was judged against: the level test's when only it fired (centred on the value less the
