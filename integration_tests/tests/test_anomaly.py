@@ -245,6 +245,15 @@ def anomaly_build(request, tmp_path_factory):
                 f"select rule_name, rule_status, rule_passed, dbt_node_unique_id from {q('dataplex_dq_results')} "
                 "order by rule_name"
             )
+    # the BI model over the results table (after the report, which reads the second run's artifacts)
+    built = project.run("run", "--select", "dq_anomaly_verdicts")
+    assert built.returncode == 0, built.output
+    relation = built.manifest["nodes"]["model.dataplex_dq.dq_anomaly_verdicts"]["relation_name"]
+    with Db(target, project.env) as db:
+        out["bi_verdicts"] = db.query(
+            "select dbt_node_unique_id, check_name, time_bucket, bucket_start, anomaly_status, value, "
+            f"is_latest_verdict, dbt_invocation_id from {relation}"
+        )
     yield out
     drop_target_schemas(target, project.env)
 
@@ -369,6 +378,36 @@ def test_history_from_the_data_is_idempotent(anomaly_build):
     assert {v["dq_invocation_id"] for v in verdicts} == {second}
     jobs = [v for v in anomaly_build["all_verdicts"] if v["data_source"] == "seed.anomaly_checks.ad_jobs"]
     assert len(jobs) == 2 and len({v["dq_invocation_id"] for v in jobs}) == 2
+
+
+def test_the_bi_model_marks_the_verdict_a_rerun_of_the_reference_time_left(anomaly_build):
+    first = anomaly_build["first"].run_results["metadata"]["invocation_id"]
+    second = anomaly_build["second"].run_results["metadata"]["invocation_id"]
+    orders_node, jobs_node = "seed.anomaly_checks.ad_orders", "seed.anomaly_checks.ad_jobs"
+    rows = anomaly_build["bi_verdicts"]
+    orders = [r for r in rows if r["dbt_node_unique_id"] == orders_node]
+    kept = {v["check_name"]: v for v in anomaly_build["verdicts"] if v["data_source"] == orders_node}
+    # dq_anomaly_verdicts has one row per check and job: both runs judged the same day bucket of each of the five
+    # checks; the second run's row is the latest verdict, as the detector's table (which kept only it) says
+    assert sorted((r["check_name"], r["dbt_invocation_id"], r["is_latest_verdict"]) for r in orders) == sorted(
+        (check, job, job == second) for check in kept for job in (first, second)
+    )
+    assert len({(r["check_name"], r["time_bucket"], r["bucket_start"]) for r in orders}) == len(kept) == 5
+    latest = {r["check_name"]: r for r in orders if r["is_latest_verdict"]}
+
+    def status(v):
+        return "training" if v["training"] else "anomalous" if v["anomalous"] else "normal"
+
+    assert {c: (r["anomaly_status"], pytest.approx(float(r["value"]))) for c, r in latest.items()} == {
+        c: (status(v), float(v["value"])) for c, v in kept.items()
+    }
+    assert float(latest["volume-anomaly"]["value"]) == TARGET_ROWS
+    assert sorted(r["anomaly_status"] for r in latest.values()).count("anomalous") == 2
+    # a per-job check's bucket is its job: each job's row is the latest of its own bucket
+    jobs = [r for r in rows if r["dbt_node_unique_id"] == jobs_node]
+    assert sorted((r["check_name"], r["dbt_invocation_id"], r["is_latest_verdict"]) for r in jobs) == sorted(
+        [("volume-anomaly", first, True), ("volume-anomaly", second, True)]
+    )
 
 
 # ------------------------------------------------------------------ declaration errors (DuckDB)
