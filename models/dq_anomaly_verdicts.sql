@@ -1,8 +1,8 @@
 {#- Anomaly checks over time (docs/SEMANTICS.md §13): one row per check and job, with the value judged, the band
     it was judged against and the verdict, read from the results table like every rule. A re-run of a reference time
     (dataplex_dq_anomaly_now) is a job of its own and judges the same bucket again; is_latest_verdict marks the row of
-    the latest job per data source, check and bucket, the verdict the detector's tables keep (one per job for the
-    per-job checks, whose bucket is the job). -#}
+    the latest job per data source, dbt target, check and bucket, the verdict the detector's tables (in the target's
+    schema) keep: one per job for the per-job checks, whose bucket is the job. -#}
 {{ config(materialized='view') }}
 
 {%- set a = 'r.rule_attributes' %}
@@ -32,7 +32,7 @@ select
     {{ dataplex_dq.json_text_field(a, 'seasonality') }} as seasonality,
     {#- a per-job check's bucket is its job (its bucket_start is the job's reference time, which a re-run repeats) -#}
     row_number() over (
-        partition by r.dbt_node_unique_id, r.rule_name, {{ dataplex_dq.json_text_field(a, 'time_bucket') }},
+        partition by r.dbt_node_unique_id, r.dbt_target, r.rule_name, {{ dataplex_dq.json_text_field(a, 'time_bucket') }},
             case when {{ dataplex_dq.json_text_field(a, 'time_bucket') }} = 'job' then r.data_quality_job_id
                  else {{ dataplex_dq.json_text_field(a, 'bucket_start') }} end
         order by r.job_start_time desc, r.data_quality_job_id desc
