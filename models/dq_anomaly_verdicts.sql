@@ -6,6 +6,8 @@
 {{ config(materialized='view') }}
 
 {%- set a = 'r.rule_attributes' %}
+{%- set time_bucket = dataplex_dq.json_text_field(a, 'time_bucket') %}
+{%- set bucket_start = dataplex_dq.json_text_field(a, 'bucket_start') %}
 select
     r.data_quality_job_id,
     r.dbt_node_unique_id,
@@ -26,15 +28,14 @@ select
     {{ dataplex_dq.json_number_field(a, 'lower_bound') }} as lower_bound,
     {{ dataplex_dq.json_number_field(a, 'upper_bound') }} as upper_bound,
     {{ dataplex_dq.json_number_field(a, 'training_count') }} as training_count,
-    {{ dataplex_dq.json_text_field(a, 'time_bucket') }} as time_bucket,
-    {{ dataplex_dq.json_text_field(a, 'bucket_start') }} as bucket_start,
+    {{ time_bucket }} as time_bucket,
+    {{ bucket_start }} as bucket_start,
     {{ dataplex_dq.json_number_field(a, 'sensitivity') }} as sensitivity,
     {{ dataplex_dq.json_text_field(a, 'seasonality') }} as seasonality,
     {#- a per-job check's bucket is its job (its bucket_start is the job's reference time, which a re-run repeats) -#}
     row_number() over (
-        partition by r.dbt_node_unique_id, r.dbt_target, r.rule_name, {{ dataplex_dq.json_text_field(a, 'time_bucket') }},
-            case when {{ dataplex_dq.json_text_field(a, 'time_bucket') }} = 'job' then r.data_quality_job_id
-                 else {{ dataplex_dq.json_text_field(a, 'bucket_start') }} end
+        partition by r.dbt_node_unique_id, r.dbt_target, r.rule_name, {{ time_bucket }},
+            case when {{ time_bucket }} = 'job' then r.data_quality_job_id else {{ bucket_start }} end
         order by r.job_start_time desc, r.data_quality_job_id desc
     ) = 1 as is_latest_verdict,
     r.dbt_invocation_id,

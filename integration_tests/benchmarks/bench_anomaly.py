@@ -784,9 +784,19 @@ class IssueRow:
         """The first alarm's day of the drifts caught within 7 days of their start."""
         return [d for d in self.drift_first if d is not None and d <= 7]
 
+    @property
+    def first_alarms(self) -> str:
+        """The day of each drift's first alarm, in series order ("never" when it was not flagged)."""
+        return ", ".join("never" if d is None else str(d) for d in self.drift_first)
+
+    @property
+    def point_hits(self) -> tuple[int, int]:
+        """Point anomalies found and injected, every kind together."""
+        return sum(hit for hit, _ in self.point.values()), sum(n for _, n in self.point.values())
+
     def drift_line(self) -> str:
         flagged = sorted(d for d in self.drift_first if d is not None)
-        first = ", ".join("never" if d is None else str(d) for d in self.drift_first)
+        first = self.first_alarms
         median = f", median day {float(np.median(flagged)):g}" if flagged else ""
         return f"{len(flagged)}/{len(self.drift_first)} flagged at all{median} (first alarm per series: {first})"
 
@@ -798,7 +808,7 @@ class IssueRow:
     def targets(self) -> dict[str, bool]:
         """Issue 33's four targets: point recall >= 0.9 (every kind together), 7 of 8 drifts caught within 7 days, at
         most 1 false alarm per 100 normal days, at most 3 alarm days after every level shift."""
-        hits, n = (sum(x) for x in zip(*self.point.values(), strict=True))
+        hits, n = self.point_hits
         return {
             "points": hits >= 0.9 * n,
             "drifts": len(self.drift_delays) >= 7 / 8 * len(self.drift_first),
@@ -967,11 +977,10 @@ def main_issue_seeds(seeds: list[int], quick: bool, keep: bool, sensitivity: flo
         "| alarm days after the shifts (per shift) | targets missed |\n|---|---|---|---|---|---|"
     )
     for seed, row in rows[first].items():
-        hits, n = (sum(x) for x in zip(*row.point.values(), strict=True))
-        first_alarms = ", ".join("never" if d is None else str(d) for d in row.drift_first)
+        hits, n = row.point_hits
         missed = ", ".join(k for k, ok in row.targets().items() if not ok) or "none"
         print(
-            f"| {seed} | {hits}/{n} | {len(row.drift_delays)}/{len(row.drift_first)} ({first_alarms}) "
+            f"| {seed} | {hits}/{n} | {len(row.drift_delays)}/{len(row.drift_first)} ({row.first_alarms}) "
             f"| {row.false_alarm_rate:.2f} | {sum(row.shift_alarm_days)} ({', '.join(map(str, row.shift_alarm_days))}) "
             f"| {missed} |"
         )
