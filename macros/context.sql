@@ -139,8 +139,9 @@
     counts the rules that did not pass as the test's failures. When dbt parses the project (`execute`
     false) it also records the identity of the test's rules in its config.meta (macros/identity.sql):
     `rules`, computed by the test from its arguments, or the test's own rule name. -#}
-{% macro metrics_test_config(test_node, rules=none) %}
+{% macro metrics_test_config(test_node, rules=none, declaration=none) %}
   {%- set meta = {} if execute else {dataplex_dq.identity_meta_key(): rules if rules is not none else dataplex_dq.test_identity(test_node)} -%}
+  {%- if declaration is not none -%}{%- do meta.update({dataplex_dq.declaration_meta_key(): declaration}) -%}{%- endif -%}
   {{ config(
       store_failures=true,
       store_failures_as='table',

@@ -10,16 +10,23 @@
   {%- set node = dataplex_dq.current_test_node() -%}
   {#- config() only counts when dbt parses the test (at execution it does nothing) -#}
   {%- if not execute -%}
-    {{ dataplex_dq.metrics_test_config(node, dataplex_dq.per_rule_identity(rule_type, node, column_name, args)) }}
+    {%- set parsed = dataplex_dq.per_rule_parse(rule_type, node, column_name, args, unknown_args) -%}
+    {{ dataplex_dq.metrics_test_config(node, parsed.identity, parsed.declaration) }}
     {{ return("select 1 as passed") }}
   {%- endif -%}
 
-  {%- set column_name = dataplex_dq.bare_column(column_name) -%}  {#- a `quote: true` column, as dbt passes it -#}
-  {%- set column = column_name if column_name else args.get('column') -%}
-  {%- set rule = dataplex_dq.normalize_rule(rule_type, node, column, args) -%}
+  {%- set recorded = dataplex_dq.recorded_declaration(node) -%}  {#- read at parse time when valid (per_rule_parse) -#}
+  {%- if recorded is none -%}
+    {%- set column_name = dataplex_dq.bare_column(column_name) -%}  {#- a `quote: true` column, as dbt passes it -#}
+    {%- set rule = dataplex_dq.normalize_rule(rule_type, node, column_name if column_name else args.get('column'), args) -%}
+  {%- else -%}
+    {#- a copy: the SQL builders add the resolved column and SQL to the rule -#}
+    {%- set rule = dict(recorded.rule, params=dict(recorded.rule.params)) -%}
+  {%- endif -%}
   {%- set source_node = dataplex_dq.data_source_node(node) -%}
   {%- set where = dataplex_dq.collect_problems({'source': dataplex_dq.describe_source(source_node, model), 'rule': rule.name, 'test': 'dataplex_dq.' ~ rule_type}) -%}
-  {%- set declared = dataplex_dq.rule_test_declaration(rule, column_name, args, unknown_args, node, source_node, where) -%}
+  {%- if recorded is none -%}{{ dataplex_dq.rule_test_arguments(rule, column_name, args, unknown_args, where) }}{%- endif -%}
+  {%- set declared = dataplex_dq.rule_test_declaration(rule, node, source_node, where) -%}
   {%- set where = dataplex_dq.raise_problems(where) -%}  {#- every problem at once; raising from here on -#}
 
   {#- incremental scans (macros/incremental.sql): the window joins the row filter of the scope -#}
@@ -50,10 +57,10 @@
   {{ return(dataplex_dq.rule_session_prefix(rule, declared.data_type, source_node) ~ sql) }}
 {% endmacro %}
 
-{#- The checks of one per-rule test's declaration, every problem collected in `where`: its arguments,
-    the rule (validate_rule), the data source's settings, the rule names of the data source, and the
-    column with the bounds or values converted to its type. Returns {settings, data_type}. -#}
-{% macro rule_test_declaration(rule, column_name, args, unknown_args, node, source_node, where) %}
+{#- The checks of one per-rule test's own declaration, every problem collected in `where`: its
+    arguments and the rule (validate_rule). Run when dbt parses the test (per_rule_parse), and again at
+    compile only when that found a problem. -#}
+{% macro rule_test_arguments(rule, column_name, args, unknown_args, where) %}
   {%- for key in unknown_args -%}
     {{ dataplex_dq.raise_rule_error(where, key, "unknown argument; dataplex_dq." ~ rule.rule_type ~ " takes: " ~ (args.keys() | list | join(', '))) }}
   {%- endfor -%}
@@ -61,6 +68,12 @@
     {{ dataplex_dq.raise_rule_error(where, 'column', "the test is declared under column '" ~ column_name ~ "' but its argument says '" ~ args.get('column') ~ "'") }}
   {%- endif -%}
   {{ dataplex_dq.validate_rule(rule, where) }}
+{% endmacro %}
+
+{#- The checks of one per-rule test that need its data source, every problem collected in `where`: the
+    data source's settings, the rule names of the data source, and the column with the bounds or values
+    converted to its type. Returns {settings, data_type}. -#}
+{% macro rule_test_declaration(rule, node, source_node, where) %}
   {%- set problem = dataplex_dq.data_source_problem(source_node) -%}
   {%- if problem is not none -%}
     {{ dataplex_dq.raise_rule_error(where, none, problem) }}

@@ -202,7 +202,8 @@
   {%- set node = dataplex_dq.current_test_node() -%}
   {#- config() only counts when dbt parses the test (at execution it does nothing) -#}
   {%- if not execute -%}
-    {{ dataplex_dq.metrics_test_config(node, dataplex_dq.scan_identity(args, unknown_args)) }}
+    {%- set parsed = dataplex_dq.scan_parse(node, args, unknown_args) -%}
+    {{ dataplex_dq.metrics_test_config(node, parsed.identity, parsed.declaration) }}
     {{ return("select 1 as passed") }}
   {%- endif -%}
 
@@ -210,8 +211,9 @@
   {%- set test_name = dataplex_dq.short_test_name(node, 'data_quality_scan', source_node) -%}
   {%- set scan_where = dataplex_dq.collect_problems({'source': dataplex_dq.describe_source(source_node, model), 'rule': test_name,
                         'test': 'dataplex_dq.data_quality_scan', 'label': "data_quality_scan '" ~ test_name ~ "'"}) -%}
-  {%- set declared = dataplex_dq.scan_declaration(column_name, args, unknown_args, source_node, scan_where) -%}
-  {%- set declared_rules = dataplex_dq.scan_rules(declared.args, source_node, node, scan_where) -%}
+  {%- set recorded = dataplex_dq.recorded_declaration(node) -%}  {#- read at parse time when valid (scan_parse) -#}
+  {%- set declared = dataplex_dq.scan_declaration(column_name, args, unknown_args, source_node, scan_where, recorded) -%}
+  {%- set declared_rules = dataplex_dq.scan_rules(declared.args, source_node, node, scan_where, recorded) -%}
   {%- set rules = declared_rules.rules -%}
   {%- set column_types = dataplex_dq.scan_column_types(rules, declared_rules.wheres, source_node) -%}
   {%- set scan_where = dataplex_dq.raise_problems(scan_where) -%}  {#- every problem at once; raising from here on -#}
@@ -259,21 +261,63 @@
   {{ return(adapter.dispatch('scan_prepare_session', 'dataplex_dq')(dataplex_dq.data_source_relation(source_node), group_keys, group_types)) }}
 {% endmacro %}
 
-{#- Step 1: the scan's arguments (the spec as pasted: bare, wrapped, a DataScan resource; either
-    casing at every depth) and scan-level settings: the scan's own, else the data source's
-    meta.dataplex_dq. Returns {args, given, meta_settings, row_filter, sampling_percent}. -#}
-{% macro scan_declaration(column_name, args, unknown_args, source_node, scan_where) %}
-  {%- set scan_keys = ['rules', 'row_filter', 'sampling_percent', 'post_scan_actions', 'catalog_publishing_enabled', 'anomaly_detection', 'incremental_field', 'incremental_lookback'] -%}
+{#- The scan's arguments as pasted: those given (not none) and any other key under `arguments:`. -#}
+{% macro scan_pasted_args(args, unknown_args) %}
   {%- set pasted = {} -%}
   {%- for k, v in args.items() if v is not none -%}{%- do pasted.update({k: v}) -%}{%- endfor -%}
   {%- for k in unknown_args -%}{%- do pasted.update({k: unknown_args[k]}) -%}{%- endfor -%}
-  {#- a wrapper that is not a mapping leaves nothing to check: raised at once -#}
-  {%- set args = dataplex_dq.scan_spec_of(pasted, dict(scan_where, problems=none)) -%}
+  {{ return(pasted) }}
+{% endmacro %}
+
+{#- A key of the spec that is not a DataQualitySpec field, reported in `where`. -#}
+{% macro scan_unknown_arguments(spec, where) %}
+  {%- set scan_keys = ['rules', 'row_filter', 'sampling_percent', 'post_scan_actions', 'catalog_publishing_enabled', 'anomaly_detection', 'incremental_field', 'incremental_lookback'] -%}
   {%- set accepted = [] -%}
   {%- for k in scan_keys -%}{%- do accepted.extend([k, dataplex_dq.camel_case(k)]) -%}{%- endfor -%}
-  {%- for key in args if key not in accepted -%}
-    {{ dataplex_dq.raise_rule_error(scan_where, key, "unknown argument; dataplex_dq.data_quality_scan takes a DataQualitySpec: " ~ (scan_keys | join(', ')) ~ " (snake_case or camelCase), bare, under data_quality_spec, or a whole DataScan resource") }}
+  {%- for key in spec if key not in accepted -%}
+    {{ dataplex_dq.raise_rule_error(where, key, "unknown argument; dataplex_dq.data_quality_scan takes a DataQualitySpec: " ~ (scan_keys | join(', ')) ~ " (snake_case or camelCase), bare, under data_quality_spec, or a whole DataScan resource") }}
   {%- endfor -%}
+{% endmacro %}
+
+{#- The declared rules (a non-empty list), each normalized and validated, its problems reported in
+    `where`: at most 1,000, names unique within the scan. Returns {rules, wheres, indexes} (`wheres`:
+    where each rule's problems are reported; `indexes`: each rule's position in `raw_rules`, a rule
+    that is not one left out). -#}
+{% macro scan_read_rules(raw_rules, where) %}
+  {%- if (raw_rules | length) > 1000 -%}
+    {{ dataplex_dq.raise_rule_error(where, 'rules', "has " ~ (raw_rules | length) ~ " rules; Dataplex allows at most 1000 per data source") }}
+  {%- endif -%}
+  {%- set out = {'rules': [], 'wheres': [], 'indexes': []} -%}
+  {%- set seen = {} -%}
+  {%- set keys = dataplex_dq.scan_rule_keys() -%}
+  {%- for raw in raw_rules -%}
+    {%- set rule = dataplex_dq.normalize_scan_rule(raw, loop.index0, where, keys) -%}
+    {%- if rule is not none -%}
+      {%- set rule_where = {'source': where.source, 'rule': rule.name, 'rule_index': loop.index0, 'test': 'dataplex_dq.data_quality_scan ' ~ rule.rule_type, 'problems': where.problems} -%}
+      {{ dataplex_dq.validate_rule(rule, rule_where) }}
+      {%- if rule.name in seen -%}
+        {{ dataplex_dq.raise_rule_error(rule_where, 'name', "rule #" ~ seen[rule.name] ~ " of this scan has the same name; rule names must be unique per data source") }}
+      {%- endif -%}
+      {%- do seen.update({rule.name: loop.index0}) -%}
+      {%- do out.rules.append(rule) -%}
+      {%- do out.wheres.append(rule_where) -%}
+      {%- do out.indexes.append(loop.index0) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- Step 1: the scan's arguments (the spec as pasted: bare, wrapped, a DataScan resource; either
+    casing at every depth) and scan-level settings: the scan's own, else the data source's
+    meta.dataplex_dq. Returns {args, given, meta_settings, row_filter, sampling_percent}. -#}
+{% macro scan_declaration(column_name, args, unknown_args, source_node, scan_where, recorded=none) %}
+  {%- if recorded is none -%}
+    {#- a wrapper that is not a mapping leaves nothing to check: raised at once -#}
+    {%- set args = dataplex_dq.scan_spec_of(dataplex_dq.scan_pasted_args(args, unknown_args), dict(scan_where, problems=none)) -%}
+    {{ dataplex_dq.scan_unknown_arguments(args, scan_where) }}
+  {%- else -%}
+    {%- set args = recorded.spec -%}
+  {%- endif -%}
   {%- if column_name -%}
     {{ dataplex_dq.raise_rule_error(scan_where, none, "declare data_quality_scan under the model's data_tests, not under column '" ~ column_name ~ "'; each rule names its own column") }}
   {%- endif -%}
@@ -305,32 +349,25 @@
 
 {#- Step 2: the rules, normalized and validated; names unique across the data source, at most 1,000.
     Returns {rules, wheres} (`wheres`: where each rule's problems are reported). -#}
-{% macro scan_rules(args, source_node, node, scan_where) %}
-  {%- set raw_rules = args.get('rules') -%}
-  {%- if raw_rules is none or raw_rules is string or raw_rules is mapping or raw_rules is not iterable or (raw_rules | length) == 0 -%}
-    {{ dataplex_dq.raise_rule_error(scan_where, 'rules', "must be a non-empty list of rules (DataQualityRule), got " ~ raw_rules) }}
-    {{ return(dataplex_dq.raise_problems(scan_where)) }}
-  {%- endif -%}
-  {%- if (raw_rules | length) > 1000 -%}
-    {{ dataplex_dq.raise_rule_error(scan_where, 'rules', "has " ~ (raw_rules | length) ~ " rules; Dataplex allows at most 1000 per data source") }}
-  {%- endif -%}
-  {%- set rules = [] -%}
-  {%- set wheres = [] -%}
-  {%- set seen = {} -%}
-  {%- set keys = dataplex_dq.scan_rule_keys() -%}
-  {%- for raw in raw_rules -%}
-    {%- set rule = dataplex_dq.normalize_scan_rule(raw, loop.index0, scan_where, keys) -%}
-    {%- if rule is not none -%}
-      {%- set where = {'source': scan_where.source, 'rule': rule.name, 'rule_index': loop.index0, 'test': 'dataplex_dq.data_quality_scan ' ~ rule.rule_type, 'problems': scan_where.problems} -%}
-      {{ dataplex_dq.validate_rule(rule, where) }}
-      {%- if rule.name in seen -%}
-        {{ dataplex_dq.raise_rule_error(where, 'name', "rule #" ~ seen[rule.name] ~ " of this scan has the same name; rule names must be unique per data source") }}
-      {%- endif -%}
-      {%- do seen.update({rule.name: loop.index0}) -%}
-      {%- do rules.append(rule) -%}
-      {%- do wheres.append(where) -%}
+{% macro scan_rules(args, source_node, node, scan_where, recorded=none) %}
+  {%- if recorded is none -%}
+    {%- set raw_rules = args.get('rules') -%}
+    {%- if raw_rules is none or raw_rules is string or raw_rules is mapping or raw_rules is not iterable or (raw_rules | length) == 0 -%}
+      {{ dataplex_dq.raise_rule_error(scan_where, 'rules', "must be a non-empty list of rules (DataQualityRule), got " ~ raw_rules) }}
+      {{ return(dataplex_dq.raise_problems(scan_where)) }}
     {%- endif -%}
-  {%- endfor -%}
+    {%- set read = dataplex_dq.scan_read_rules(raw_rules, scan_where) -%}
+  {%- else -%}
+    {#- recorded valid at parse time: copies (the SQL builders add a rule's resolved column and SQL to it),
+        each reporting its problems as the rule of its index -#}
+    {%- set read = {'rules': [], 'wheres': []} -%}
+    {%- for rule in recorded.rules -%}
+      {%- do read.rules.append(dict(rule, params=dict(rule.params))) -%}
+      {%- do read.wheres.append({'source': scan_where.source, 'rule': rule.name, 'rule_index': loop.index0, 'test': 'dataplex_dq.data_quality_scan ' ~ rule.rule_type, 'problems': scan_where.problems}) -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {%- set rules = read.rules -%}
+  {%- set wheres = read.wheres -%}
   {%- set others = dataplex_dq.other_rule_names(source_node, node) -%}
   {%- for rule in rules -%}
     {%- if rule.name in others -%}

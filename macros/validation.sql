@@ -149,10 +149,21 @@
 {% endmacro %}
 
 {#- the rule-type fields: each rule type checks its own (`<rule_type>_validate(params, where)` in
-    macros/rules/<rule_type>.sql), a type without fields has none -#}
+    macros/rules/<rule_type>.sql), a type without fields has none. Each is called by name, not looked up
+    (`dataplex_dq.get(...)`): dbt parses a test with only the macros it finds called in its macros' code,
+    and this runs when dbt parses the test too (macros/identity.sql). python/tests/test_rule_types.py
+    checks that every `_validate` macro of macros/rules/ is called here. -#}
 {% macro validate_rule_params(rule, where) %}
-  {%- set validate = dataplex_dq.get(rule.rule_type ~ '_validate') -%}
-  {%- if validate is not none -%}{{ validate(rule.params, where) }}{%- endif -%}
+  {%- set t = rule.rule_type -%}
+  {%- if t == 'range_expectation' -%}{{ dataplex_dq.range_expectation_validate(rule.params, where) }}
+  {%- elif t == 'set_expectation' -%}{{ dataplex_dq.set_expectation_validate(rule.params, where) }}
+  {%- elif t == 'regex_expectation' -%}{{ dataplex_dq.regex_expectation_validate(rule.params, where) }}
+  {%- elif t == 'statistic_range_expectation' -%}{{ dataplex_dq.statistic_range_expectation_validate(rule.params, where) }}
+  {%- elif t == 'row_condition_expectation' -%}{{ dataplex_dq.row_condition_expectation_validate(rule.params, where) }}
+  {%- elif t == 'table_condition_expectation' -%}{{ dataplex_dq.table_condition_expectation_validate(rule.params, where) }}
+  {%- elif t == 'sql_assertion' -%}{{ dataplex_dq.sql_assertion_validate(rule.params, where) }}
+  {%- elif t == 'template_reference' -%}{{ dataplex_dq.template_reference_validate(rule.params, where) }}
+  {%- endif -%}
 {% endmacro %}
 
 {% macro _is_sql_text(value) %}{{ return(value is string and (value | trim | length) > 0) }}{% endmacro %}

@@ -3,6 +3,9 @@ from the proto, and the facts the proto does not say as Dataplex documents them.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from dataplex_dq.rule_types import RULE_TYPE_OF_KEY, RULE_TYPES, is_row_level, rule_type_keys
@@ -90,3 +93,23 @@ def test_rule_type_keys_read_either_casing_in_proto_order() -> None:
     assert rule_type_of_spec({"column": "a", "regexExpectation": {"regex": "x"}}) == "regex_expectation"
     with pytest.raises(MetricsRowError, match=r"rule x: several rule types \(non_null_expectation, set_expectation\)"):
         rule_type_of_spec({"name": "x", "setExpectation": {}, "non_null_expectation": {}})
+
+
+def test_every_rule_type_validator_is_called_by_name() -> None:
+    """macros/validation.sql's validate_rule_params calls each `<rule_type>_validate` of macros/rules/ by name:
+    dbt parses a test with only the macros it finds called, and the declaration is validated while dbt parses
+    (macros/identity.sql), so a validator looked up by name would silently not run there."""
+    macros = Path(__file__).resolve().parents[2] / "macros"
+    defined = {
+        m.group(1)
+        for path in (macros / "rules").glob("*.sql")
+        for m in re.finditer(r"{%-?\s*macro\s+(\w+_validate)\s*\(", path.read_text())
+    }
+    text = (macros / "validation.sql").read_text()
+    body = text[
+        text.index("macro validate_rule_params") : text.index("endmacro", text.index("macro validate_rule_params"))
+    ]
+    called = set(re.findall(r"dataplex_dq\.(\w+_validate)\(rule\.params, where\)", body))
+    assert defined == called
+    assert {name.removesuffix("_validate") for name in called} <= set(RULE_TYPES)
+    assert ".get(" not in body
