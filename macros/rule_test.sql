@@ -3,6 +3,8 @@
     A rule is normalized into one dict, the same shape the data_quality_scan test uses:
       {rule_type, name, description, column, dimension, threshold, ignore_null, suspended,
        params: {rule-type fields}, debug_queries, attributes}
+    It is normalized and its own checks run when dbt parses the test (per_rule_parse,
+    macros/identity.sql); a valid rule is recorded then, and compile starts from it.
     The test returns one metrics row (docs/ARCHITECTURE.md); dbt keeps it in the warehouse
     (store_failures) and counts the rules that did not pass as the test's failures. -#}
 

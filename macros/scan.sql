@@ -4,7 +4,8 @@
        (proto JSON, as in a Dataplex spec file), normalized to the dict shape of rule_test.sql's
        normalize_rule, and validated with validate_rule; errors name the rule by index and name
        ("rule #3 'amount-in-range'"). Rules without a name get `<rule-type>-<column>-<index>`
-       (scan_rule_name; recorded for the post-hook at parse time, macros/identity.sql).
+       (scan_rule_name; recorded for the post-hook at parse time, macros/identity.sql). This is done
+       when dbt parses the test; a valid declaration is recorded then, and compile starts from it.
     2. SQL (scan_metrics_sql): one aggregate query over the scope computes every row-level count,
        null count (one per column), statistic and table condition; uniqueness is counted in the same
        query, by window or grouped counts (scan_uniqueness_strategy, macros/scan_cross_db.sql); each
@@ -308,8 +309,9 @@
 {% endmacro %}
 
 {#- Step 1: the scan's arguments (the spec as pasted: bare, wrapped, a DataScan resource; either
-    casing at every depth) and scan-level settings: the scan's own, else the data source's
-    meta.dataplex_dq. Returns {args, given, meta_settings, row_filter, sampling_percent}. -#}
+    casing at every depth; `recorded`: as read when dbt parsed the test, macros/identity.sql) and
+    scan-level settings: the scan's own, else the data source's meta.dataplex_dq. Returns {args,
+    given, meta_settings, row_filter, sampling_percent}. -#}
 {% macro scan_declaration(column_name, args, unknown_args, source_node, scan_where, recorded=none) %}
   {%- if recorded is none -%}
     {#- a wrapper that is not a mapping leaves nothing to check: raised at once -#}
@@ -347,7 +349,8 @@
              'sampling_percent': given.get('sampling_percent') if 'sampling_percent' in given else meta_settings.get('sampling_percent')}) }}
 {% endmacro %}
 
-{#- Step 2: the rules, normalized and validated; names unique across the data source, at most 1,000.
+{#- Step 2: the rules, normalized and validated (scan_read_rules; done when dbt parsed the test when
+    `recorded`, macros/identity.sql), then their names unique across the data source, at most 1,000.
     Returns {rules, wheres} (`wheres`: where each rule's problems are reported). -#}
 {% macro scan_rules(args, source_node, node, scan_where, recorded=none) %}
   {%- if recorded is none -%}
@@ -363,6 +366,7 @@
     {%- set read = {'rules': [], 'wheres': []} -%}
     {%- for rule in recorded.rules -%}
       {%- do read.rules.append(dict(rule, params=dict(rule.params))) -%}
+      {#- (each where as scan_read_rules builds it) -#}
       {%- do read.wheres.append({'source': scan_where.source, 'rule': rule.name, 'rule_index': loop.index0, 'test': 'dataplex_dq.data_quality_scan ' ~ rule.rule_type, 'problems': scan_where.problems}) -%}
     {%- endfor -%}
   {%- endif -%}
