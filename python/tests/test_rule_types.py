@@ -106,9 +106,8 @@ def test_every_rule_type_validator_is_called_by_name() -> None:
         for m in re.finditer(r"{%-?\s*macro\s+(\w+_validate)\s*\(", path.read_text())
     }
     text = (macros / "validation.sql").read_text()
-    body = text[
-        text.index("macro validate_rule_params") : text.index("endmacro", text.index("macro validate_rule_params"))
-    ]
+    start = text.index("macro validate_rule_params")
+    body = text[start : text.index("endmacro", start)]
     called = set(re.findall(r"dataplex_dq\.(\w+_validate)\(rule\.params, where\)", body))
     assert defined == called
     assert {name.removesuffix("_validate") for name in called} <= set(RULE_TYPES)
