@@ -46,11 +46,13 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from bigquery_statements import from_dbt_log
 from conftest import drop_target_schemas, require_target, target_env, target_schema
 from dbt_harness import INTEGRATION_DIR, Db, DbtProject, run_dataplex_dq, write_project
 
@@ -186,8 +188,11 @@ def anomaly_build(request, tmp_path_factory):
             return f"`{project.env['DBT_BQ_PROJECT']}`.`{schema}`.`{name}`"
         return f'"{schema}"."{name}"'
 
+    log = project.target_path / "logs" / "dbt.log"
+    logged_before = len(from_dbt_log(log))
     first = project.run("test", "--select", "ad_orders", "ad_jobs")
     _assert_test_run(first, "first")
+    first_statements = from_dbt_log(log)[logged_before:]
     with Db(target, project.env) as db:  # the first job's measurement and verdict, before the second run reads them
         first_job = db.query(
             f"select t, dq_invocation_id from {q('dataplex_dq_anomaly_volume')} where mode = 'job' union all "
@@ -202,6 +207,7 @@ def anomaly_build(request, tmp_path_factory):
         out = {
             "project": project,
             "first": first,
+            "first_statements": first_statements,
             "second": second,
             "target": target,
             "verdicts": db.query(
@@ -1084,6 +1090,19 @@ def test_a_drift_s_newest_change_counts_in_full(anomaly_build):
     assert case["expected"] == pytest.approx(105 - 3.5, abs=1e-9)
     assert case["upper_bound"] == pytest.approx(105 - 3.5 + ref["level_width"], abs=1e-9)
     assert case["lower_bound"] == pytest.approx(105 - 3.5 - ref["level_width"], abs=1e-9)
+
+
+def test_the_tables_are_created_once_by_the_on_run_start_hook(anomaly_build):
+    # the first `dbt test` of the project: the hook creates the three history tables (the verdict table exists,
+    # from an older version); the two tests running after it in parallel threads find them in dbt's relation
+    # cache and create nothing (they did, on every run, and raced on the BigQuery emulator's catalog)
+    creates = [
+        (s.origin.split(": ", 1)[1], re.search(r"dataplex_dq_anomaly_\w+", s.sql).group(0))
+        for s in anomaly_build["first_statements"]
+        if re.match(r"create table if not exists .*dataplex_dq_anomaly_", s.sql, re.I | re.S)
+    ]
+    tables = ["dataplex_dq_anomaly_volume", "dataplex_dq_anomaly_freshness", "dataplex_dq_anomaly_data"]
+    assert creates == [("master", t) for t in tables], creates
 
 
 def test_an_older_verdict_table_gets_the_new_columns(anomaly_build):

@@ -52,6 +52,13 @@
       {%- set defs = [] -%}
       {%- for name, type in cols -%}{%- do defs.append(name ~ ' ' ~ type) -%}{%- endfor -%}
       {%- for statement in dataplex_dq.anomaly_create_table_sql(relation, defs, kind) -%}{%- do run_query(statement) -%}{%- endfor -%}
+      {#- dbt's relation cache, read by get_relation, holds the schema's relations as they were when the run
+          started: the tests running after this hook would not see the new table and create it again, in
+          parallel threads (a race on the BigQuery emulator's catalog). Tell the cache, when it holds the schema
+          (get_relation answers from it and does not see the table); otherwise get_relation asks the warehouse. -#}
+      {%- if adapter.get_relation(relation.database, relation.schema, relation.identifier) is none -%}
+        {%- do adapter.cache_added(relation.incorporate(type='table')) -%}
+      {%- endif -%}
     {%- elif kind == 'result' -%}
       {#- a result table of an older version of the package: the verdict columns added since, committed at once
           (tests running in parallel threads would otherwise race to add them) -#}
