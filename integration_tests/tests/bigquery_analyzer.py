@@ -311,7 +311,8 @@ class BigQueryAnalyzer:
     def analyze_in_passes(self, statements: list[Any]) -> list[tuple[Any, str]]:
         """Analyze `statements` (objects with a `.sql`) in order; returns [(statement, message)] for
         each one the analyzer refuses. A statement that reads a table created by an earlier one is
-        refused with "Table not found" until the catalog is refreshed: such statements are retried in
+        refused with "Table not found" (a column an earlier ALTER TABLE added: "is not present in table") until the
+        catalog is refreshed: such statements are retried in
         a next pass, after one refresh, as long as new tables appeared (a few passes instead of one
         catalog registration per created table)."""
         errors: list[tuple[Any, str]] = []
@@ -323,7 +324,8 @@ class BigQueryAnalyzer:
                 try:
                     self.analyze_script(s.sql)
                 except AnalyzerError as exc:
-                    (retry if "Table not found" in exc.message else errors).append((s, exc.message))
+                    stale_catalog = "Table not found" in exc.message or "is not present in table" in exc.message
+                    (retry if stale_catalog else errors).append((s, exc.message))
             if not retry or not self.stale:
                 errors.extend(retry)
                 break
@@ -332,12 +334,23 @@ class BigQueryAnalyzer:
         return errors
 
     def _learn(self, stmt: Any) -> None:
-        """Add the relation a CREATE TABLE / CREATE TABLE AS / CREATE VIEW statement creates."""
+        """Add the relation a CREATE TABLE / CREATE TABLE AS / CREATE VIEW statement creates, and the columns an
+        ALTER TABLE ... ADD COLUMN adds."""
         node, name = stmt, ""
         while node.DESCRIPTOR.oneofs_by_name.get("node") is not None and node.WhichOneof("node"):
             name = node.WhichOneof("node")
             node = getattr(node, name)
         path = _find_field(node, "name_path")
+        if name.startswith("resolved_alter_table"):
+            known = self.relation(tuple(path)) if path else None
+            added = []
+            for action in _find_field(node, "alter_action_list") or []:
+                if action.WhichOneof("node") == "resolved_add_column_action_node":
+                    column = action.resolved_add_column_action_node.column_definition
+                    added.append((column.name, column.type))
+            if known is not None and added:
+                self.add_table(known.path, [*known.columns, *added], known.kind)
+            return
         if name.startswith("resolved_create_table"):
             defs = _find_field(node, "column_definition_list")
             if path and defs is not None:

@@ -52,7 +52,7 @@ from pathlib import Path
 
 import pytest
 
-from bigquery_statements import from_dbt_log
+from bigquery_statements import executed, from_dbt_log, seed_tables
 from conftest import drop_target_schemas, require_target, target_env, target_schema
 from dbt_harness import INTEGRATION_DIR, Db, DbtProject, run_dataplex_dq, write_project
 
@@ -1103,6 +1103,35 @@ def test_the_tables_are_created_once_by_the_on_run_start_hook(anomaly_build):
     ]
     tables = ["dataplex_dq_anomaly_volume", "dataplex_dq_anomaly_freshness", "dataplex_dq_anomaly_data"]
     assert creates == [("master", t) for t in tables], creates
+
+
+def test_every_bigquery_statement_of_the_checks_passes_the_analyzer(anomaly_build):
+    """The checks' SQL as BigQuery would read it, not only as the lenient emulator runs it: every statement the
+    fixture's runs sent (the tables, history and verdict writes, the detector, the reads, the results writer)
+    analyzed by ZetaSQL and linted, as test_bigquery_gate.py does for the integration project."""
+    if anomaly_build["target"] != "bigquery":
+        pytest.skip("the analyzer reads the statements sent to BigQuery")
+    from bigquery_analyzer import BigQueryAnalyzer
+    from bigquery_lint import lint
+
+    project = anomaly_build["project"]
+    analyzer = BigQueryAnalyzer()
+    manifest = json.loads((project.target_path / "manifest.json").read_text())
+    for path, columns in seed_tables(manifest, project.project_dir):
+        analyzer.add_table(path, columns)
+    statements = executed(project.target_path)
+    checks = [s for s in statements if "dataplex_dq_anomaly_" in s.sql]
+    detector = [s for s in checks if s.sql.startswith("insert into") and "dataplex_dq_anomaly_results" in s.sql]
+    assert (len(checks) >= 30, len(detector)) == (True, 4), [s.sql[:120] for s in checks]  # 2 runs x 2 tests
+    refused = analyzer.analyze_in_passes(statements)
+    assert refused == [], "\n\n".join(f"{s.origin}: {message}\n{s.sql[:3000]}" for s, message in refused)
+
+    def is_table(path: tuple[str, ...]) -> bool | None:
+        rel = analyzer.relation(path) or analyzer.relation(path[-2:]) if len(path) >= 2 else None
+        return None if rel is None else rel.kind == "table"
+
+    linted = [(s.origin, problems) for s in statements if (problems := lint(s.sql, is_table))]
+    assert linted == []
 
 
 def test_an_older_verdict_table_gets_the_new_columns(anomaly_build):
