@@ -311,10 +311,9 @@ class BigQueryAnalyzer:
     def analyze_in_passes(self, statements: list[Any]) -> list[tuple[Any, str]]:
         """Analyze `statements` (objects with a `.sql`) in order; returns [(statement, message)] for
         each one the analyzer refuses. A statement that reads a table created by an earlier one is
-        refused with "Table not found" (a column an earlier ALTER TABLE added: "is not present in table") until the
-        catalog is refreshed: such statements are retried in
-        a next pass, after one refresh, as long as new tables appeared (a few passes instead of one
-        catalog registration per created table)."""
+        refused with "Table not found" (one reading a column an earlier ALTER TABLE added: "is not present in
+        table") until the catalog is refreshed: such statements are retried in a next pass, after one refresh,
+        as long as the catalog changed (a few passes instead of one catalog registration per created table)."""
         errors: list[tuple[Any, str]] = []
         pending = list(statements)
         while pending:
