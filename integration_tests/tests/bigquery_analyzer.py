@@ -218,6 +218,12 @@ class BigQueryAnalyzer:
     def relation(self, path: tuple[str, ...]) -> Relation | None:
         return self.relations.get(tuple(p.lower() for p in path))
 
+    def is_table(self, path: tuple[str, ...]) -> bool | None:
+        """Whether the relation a statement names (project, dataset, table; or dataset, table) is a table (False: a
+        view); None when the catalog does not know it. What bigquery_lint.lint asks."""
+        rel = self.relation(path) or self.relation(path[-2:]) if len(path) >= 2 else None
+        return None if rel is None else rel.kind == "table"
+
     def _catalog_proto(self) -> Any:
         cat = self._cat
         root = cat.SimpleCatalogProto(name="bigquery")

@@ -1125,12 +1125,7 @@ def test_every_bigquery_statement_of_the_checks_passes_the_analyzer(anomaly_buil
     assert (len(checks) >= 30, len(detector)) == (True, 4), [s.sql[:120] for s in checks]  # 2 runs x 2 tests
     refused = analyzer.analyze_in_passes(statements)
     assert refused == [], "\n\n".join(f"{s.origin}: {message}\n{s.sql[:3000]}" for s, message in refused)
-
-    def is_table(path: tuple[str, ...]) -> bool | None:
-        rel = analyzer.relation(path) or analyzer.relation(path[-2:]) if len(path) >= 2 else None
-        return None if rel is None else rel.kind == "table"
-
-    linted = [(s.origin, problems) for s in statements if (problems := lint(s.sql, is_table))]
+    linted = [(s.origin, problems) for s in statements if (problems := lint(s.sql, analyzer.is_table))]
     assert linted == []
 
 

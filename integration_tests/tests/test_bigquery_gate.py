@@ -105,11 +105,7 @@ def gate(bigquery_build, incremental_run, tmp_path_factory) -> Gate:
 
     from bigquery_lint import lint
 
-    def is_table(path: tuple[str, ...]) -> bool | None:
-        rel = analyzer.relation(path) or analyzer.relation(path[-2:]) if len(path) >= 2 else None
-        return None if rel is None else rel.kind == "table"
-
-    linted = [(s, problems) for s in statements + golden if (problems := lint(s.sql, is_table))]
+    linted = [(s, problems) for s in statements + golden if (problems := lint(s.sql, analyzer.is_table))]
     seconds = time.monotonic() - started
     GATE_SUMMARY.append(
         f"BigQuery analyzer gate: {len(statements) + len(golden)} statements ({len(statements)} run or handed out by "
